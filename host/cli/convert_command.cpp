@@ -1,0 +1,64 @@
+// `raceaccel convert`: rewrites a trace in another format, streaming.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output_file.hpp"
+#include "trace/binary_format.hpp"
+#include "trace/std_format.hpp"
+#include "trace/trace_error.hpp"
+
+namespace raceaccel {
+namespace {
+
+struct ConvertOptions {
+  std::string input;
+  std::string output;
+  std::string to = "binary";
+  bool no_compress = false;
+};
+
+int run_convert(const ConvertOptions& o) {
+  try {
+    auto reader = open_trace(o.input);
+    OutputFile out(o.output);
+    std::unique_ptr<TraceWriter> writer;
+    if (o.to == "std") {
+      writer = std::make_unique<StdWriter>(out.stream());
+    } else {
+      BinaryWriterOptions options;
+      options.compress = !o.no_compress;
+      writer = std::make_unique<BinaryWriter>(out.stream(), options);
+    }
+    Event e;
+    while (reader->next(e)) writer->write(e, reader->symbols());
+    writer->finish();
+    out.close();
+    return exit_code::kOk;
+  } catch (const TraceError& err) {
+    std::cerr << "raceaccel: " << err.what() << '\n';
+    return exit_code::kMalformed;
+  } catch (const UnrepresentableEvent& err) {
+    std::cerr << "raceaccel: " << o.input << ": " << err.what() << '\n';
+    return exit_code::kUnrepresentable;
+  } catch (const IoError& err) {
+    std::cerr << "raceaccel: " << err.what() << '\n';
+    return exit_code::kIo;
+  }
+}
+
+}  // namespace
+
+CommandRunner add_convert_command(CLI::App& app) {
+  auto o = std::make_shared<ConvertOptions>();
+  CLI::App* sub = app.add_subcommand("convert", "Convert a trace between STD text and the binary format");
+  sub->add_option("input", o->input, "Input trace (format sniffed); - reads stdin")->required();
+  sub->add_option("-o,--output", o->output, "Output file; - writes stdout")->required();
+  sub->add_option("--to", o->to, "Output format: binary (default) or std")->check(CLI::IsMember({"binary", "std"}));
+  sub->add_flag("--no-compress", o->no_compress, "Binary output without zstd");
+  return [o] { return run_convert(*o); };
+}
+
+}  // namespace raceaccel

@@ -1,0 +1,87 @@
+// `raceaccel stats`: what a trace contains.
+#include <fmt/format.h>
+
+#include <array>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unordered_set>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "trace/trace_error.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace raceaccel {
+namespace {
+
+struct StatsOptions {
+  std::string trace;
+  bool json = false;
+};
+
+int run_stats(const StatsOptions& o) {
+  try {
+    auto reader = open_trace(o.trace);
+    std::array<uint64_t, kOpCount> per_op{};
+    std::unordered_set<ThreadId> threads;
+    std::unordered_set<uint64_t> locks, barriers, bytes;
+    uint64_t events = 0, accessed_bytes = 0;
+    Event e;
+    while (reader->next(e)) {
+      ++events;
+      ++per_op[static_cast<size_t>(e.op)];
+      threads.insert(e.tid);
+      if (targets_thread(e.op)) threads.insert(static_cast<ThreadId>(e.addr));
+      if (e.op == Op::BarrierEnter || e.op == Op::BarrierExit) {
+        barriers.insert(e.addr);
+      } else if (targets_sync_object(e.op)) {
+        locks.insert(e.addr);
+      }
+      if (is_access(e.op)) {
+        accessed_bytes += e.size;
+        for (uint64_t i = 0; i < e.size; ++i) bytes.insert(e.addr + i);
+      }
+    }
+    if (o.json) {
+      nlohmann::json mix = nlohmann::json::object();
+      for (int i = 0; i < kOpCount; ++i) {
+        if (per_op[i] > 0) mix[std::string(op_name(static_cast<Op>(i)))] = per_op[i];
+      }
+      nlohmann::json doc = {{"file", o.trace},          {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
+                            {"events", events},         {"threads", threads.size()},
+                            {"locks", locks.size()},    {"barriers", barriers.size()},
+                            {"locations", bytes.size()}, {"accessed_bytes", accessed_bytes},
+                            {"operations", mix}};
+      std::cout << doc.dump(2) << '\n';
+    } else {
+      std::cout << fmt::format("trace      {}\nevents     {}\nthreads    {}\nlocks      {}\nbarriers   {}\n"
+                               "locations  {} bytes\n",
+                               o.trace, events, threads.size(), locks.size(), barriers.size(), bytes.size());
+      std::cout << "operations\n";
+      for (int i = 0; i < kOpCount; ++i) {
+        if (per_op[i] == 0) continue;
+        std::cout << fmt::format("  {:<15} {:>12}  {:5.1f}%\n", op_name(static_cast<Op>(i)), per_op[i],
+                                 100.0 * static_cast<double>(per_op[i]) / static_cast<double>(events));
+      }
+    }
+    return exit_code::kOk;
+  } catch (const TraceError& err) {
+    std::cerr << "raceaccel: " << err.what() << '\n';
+    return exit_code::kMalformed;
+  } catch (const IoError& err) {
+    std::cerr << "raceaccel: " << err.what() << '\n';
+    return exit_code::kIo;
+  }
+}
+
+}  // namespace
+
+CommandRunner add_stats_command(CLI::App& app) {
+  auto o = std::make_shared<StatsOptions>();
+  CLI::App* sub = app.add_subcommand("stats", "Count events, threads, locks, locations and the operation mix");
+  sub->add_option("trace", o->trace, "Trace file; - reads stdin")->required();
+  sub->add_flag("--json", o->json, "Print JSON");
+  return [o] { return run_stats(*o); };
+}
+
+}  // namespace raceaccel

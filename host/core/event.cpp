@@ -1,0 +1,36 @@
+#include "core/event.hpp"
+
+#include <array>
+
+namespace raceaccel {
+namespace {
+
+constexpr std::array<std::string_view, kOpCount> kOpNames = {
+    "read",         "write",         "acquire",    "release",     "acquire_shared", "release_shared",
+    "fork",         "join",          "barrier_enter", "barrier_exit", "atomic_load",   "atomic_store",
+    "atomic_rmw",   "fence",         "alloc",      "free",        "begin",          "end",
+};
+constexpr std::array<std::string_view, kMemoryOrderCount> kOrderNames = {"relaxed", "consume", "acquire",
+                                                                          "release", "acq_rel", "seq_cst"};
+
+}  // namespace
+
+std::string_view op_name(Op op) { return kOpNames.at(static_cast<size_t>(op)); }
+
+std::optional<Op> op_from_name(std::string_view name) {
+  for (size_t i = 0; i < kOpNames.size(); ++i) {
+    if (kOpNames[i] == name) return static_cast<Op>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view order_name(MemoryOrder m) { return kOrderNames.at(static_cast<size_t>(m)); }
+
+std::optional<MemoryOrder> order_from_name(std::string_view name) {
+  for (size_t i = 0; i < kOrderNames.size(); ++i) {
+    if (kOrderNames[i] == name) return static_cast<MemoryOrder>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace raceaccel

@@ -1,0 +1,68 @@
+#include "detect/djit.hpp"
+
+namespace raceaccel {
+
+void DjitDetector::process(const Event& e, uint64_t index) {
+  switch (e.op) {
+    case Op::Read:
+    case Op::Write:
+      sync_.thread(e.tid);
+      for (uint64_t i = 0; i < e.size; ++i) access(e, index, e.addr + i);
+      break;
+    case Op::Alloc:
+    case Op::Free:
+      sync_.thread(e.tid);
+      for (uint64_t i = 0; i < e.size; ++i) locations_.erase(e.addr + i);
+      sync_.forget_atomics(e.addr, e.size);
+      break;
+    default:
+      sync_.apply(e);
+      break;
+  }
+}
+
+void DjitDetector::access(const Event& e, uint64_t index, uint64_t addr) {
+  const uint32_t t = sync_.thread(e.tid);
+  const VectorClock& now = sync_.clock(t);
+  const uint64_t local = now.get(t);
+  Location& loc = locations_[addr];
+  if (loc.raced) return;
+
+  auto report = [&](RaceKind kind, uint32_t prev_slot, uint64_t prev_clock, uint64_t prev_site) {
+    races_.push_back({addr, index, kind, e.tid, e.site, sync_.tid_of(prev_slot), prev_clock, prev_site});
+    loc.raced = true;
+  };
+  // Writes are totally ordered until the first race, so W_x ⊑ C_t fails iff
+  // the last write is concurrent: that is the write we report.
+  const bool writes_ordered = loc.writes.leq(now);
+
+  if (e.op == Op::Read) {
+    if (loc.reads.get(t) == local) return;  // [DJIT+ READ SAME EPOCH]
+    if (!writes_ordered) return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
+    loc.reads.set(t, local);
+    if (loc.read_sites.size() <= t) loc.read_sites.resize(t + 1, 0);
+    loc.read_sites[t] = e.site;
+    return;
+  }
+
+  if (loc.writes.get(t) == local) return;  // [DJIT+ WRITE SAME EPOCH]
+  if (!writes_ordered) return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
+  for (uint32_t u = 0; u < loc.reads.size(); ++u) {
+    if (loc.reads.get(u) > now.get(u)) return report(RaceKind::ReadWrite, u, loc.reads.get(u), loc.read_sites[u]);
+  }
+  loc.writes.set(t, local);
+  loc.last_write = {t, local};
+  loc.last_write_site = e.site;
+}
+
+VectorClock DjitDetector::read_clock(uint64_t addr) const {
+  auto it = locations_.find(addr);
+  return it == locations_.end() ? VectorClock{} : it->second.reads;
+}
+
+VectorClock DjitDetector::write_clock(uint64_t addr) const {
+  auto it = locations_.find(addr);
+  return it == locations_.end() ? VectorClock{} : it->second.writes;
+}
+
+}  // namespace raceaccel

@@ -1,0 +1,175 @@
+#include "detect/fasttrack.hpp"
+
+#include <algorithm>
+
+namespace raceaccel {
+namespace eb = epoch_bits;
+
+namespace {
+inline uint64_t clock_at(const uint64_t* clock, size_t len, uint32_t slot) { return slot < len ? clock[slot] : 0; }
+// e ≼ C_t
+inline bool covered(uint64_t packed, const uint64_t* clock, size_t len) {
+  return eb::clock(packed) <= clock_at(clock, len, eb::slot(packed));
+}
+}  // namespace
+
+FastTrackDetector::FastTrackDetector() = default;
+FastTrackDetector::~FastTrackDetector() = default;
+
+void FastTrackDetector::process(const Event& e, uint64_t index) {
+  switch (e.op) {
+    case Op::Read:
+    case Op::Write:
+      access(e, index);
+      break;
+    case Op::Alloc:
+    case Op::Free:
+      sync_.thread(e.tid);
+      shadow_.clear(e.addr, e.size);
+      sync_.forget_atomics(e.addr, e.size);
+      break;
+    default: {
+      const uint32_t t = sync_.thread(e.tid);
+      sync_.apply(e, t);
+      break;
+    }
+  }
+}
+
+void FastTrackDetector::access(const Event& e, uint64_t index) {
+  const uint32_t t = sync_.thread(e.tid);
+  const auto& c = sync_.clock(t);
+  const uint64_t* clock = c.data();
+  const size_t len = c.size();
+  const uint64_t epoch = sync_.packed_epoch(t);
+  const bool is_read = e.op == Op::Read;
+
+  uint64_t addr = e.addr;
+  uint64_t remaining = e.size;
+  while (remaining > 0) {
+    const uint64_t g = addr >> Shadow::kGranuleShift;
+    const unsigned offset = addr & 7;
+    const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
+    ShadowCell& cell = shadow_.granule(g);
+    if (n == 8 && !cell.split()) {
+      if (is_read) {
+        check_read(cell, addr, 8, e, index, t, clock, len, epoch);
+      } else {
+        check_write(cell, addr, 8, e, index, clock, len, epoch);
+      }
+    } else {
+      Shadow::ByteCells& bytes = cell.split() ? shadow_.bytes(cell) : shadow_.split(cell);
+      for (unsigned i = offset; i < offset + n; ++i) {
+        if (is_read) {
+          check_read(bytes[i], (g << Shadow::kGranuleShift) + i, 1, e, index, t, clock, len, epoch);
+        } else {
+          check_write(bytes[i], (g << Shadow::kGranuleShift) + i, 1, e, index, clock, len, epoch);
+        }
+      }
+      if (n == 8 && !is_read) shadow_.try_merge(cell);
+    }
+    addr += n;
+    remaining -= n;
+  }
+}
+
+void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                   uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
+  if (cell.raced()) return;
+  if (cell.r == epoch) return;  // [FT READ SAME EPOCH]
+  if (!covered(cell.w, clock, len)) {
+    report(addr, size, e, index, RaceKind::WriteRead, cell.w & eb::kEpochMask, cell.write_site);
+    cell.w |= ShadowCell::kRaced;
+    return;
+  }
+  if (cell.read_shared()) {  // [FT READ SHARED]
+    shadow_.read_clock(cell.r).set(t, clock[t], e.site);
+    return;
+  }
+  if (covered(cell.r, clock, len)) {  // [FT READ EXCLUSIVE]
+    cell.r = epoch;
+    cell.read_site = e.site;
+    return;
+  }
+  // [FT READ SHARE]: two concurrent reads; inflate to a read vector clock.
+  const uint32_t rc_index = shadow_.alloc_read_clock();
+  ReadClock& rc = shadow_.read_clock(rc_index);
+  rc.set(eb::slot(cell.r), eb::clock(cell.r), cell.read_site);
+  rc.set(t, clock[t], e.site);
+  cell.r = ShadowCell::kReadShared | rc_index;
+}
+
+void FastTrackDetector::check_write(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                    const uint64_t* clock, size_t len, uint64_t epoch) {
+  if (cell.raced()) return;
+  if (cell.w == epoch) return;  // [FT WRITE SAME EPOCH]
+  if (!covered(cell.w, clock, len)) {
+    report(addr, size, e, index, RaceKind::WriteWrite, cell.w, cell.write_site);
+    cell.w |= ShadowCell::kRaced;
+    return;
+  }
+  if (cell.read_shared()) {  // [FT WRITE SHARED]: R_x ⊑ C_t, O(n)
+    const ReadClock& rc = shadow_.read_clock(cell.r);
+    for (uint32_t u = 0; u < rc.clocks.size(); ++u) {
+      if (rc.clocks[u] > clock_at(clock, len, u)) {
+        report(addr, size, e, index, RaceKind::ReadWrite, eb::pack(u, rc.clocks[u]), rc.sites[u]);
+        cell.w |= ShadowCell::kRaced;
+        return;
+      }
+    }
+    shadow_.free_read_clock(static_cast<uint32_t>(cell.r));
+    cell.r = 0;  // R_x := ⊥e
+    cell.read_site = 0;
+  } else if (!covered(cell.r, clock, len)) {  // [FT WRITE EXCLUSIVE] read check
+    report(addr, size, e, index, RaceKind::ReadWrite, cell.r, cell.read_site);
+    cell.w |= ShadowCell::kRaced;
+    return;
+  }
+  cell.w = epoch;
+  cell.write_site = e.site;
+}
+
+void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind,
+                               uint64_t prev_epoch, uint64_t prev_site) {
+  const ThreadId prev_tid = sync_.tid_of(eb::slot(prev_epoch));
+  for (uint64_t i = 0; i < size; ++i) {
+    races_.push_back({addr + i, index, kind, e.tid, e.site, prev_tid, eb::clock(prev_epoch), prev_site});
+  }
+}
+
+VectorClock FastTrackDetector::thread_clock(ThreadId tid) {
+  VectorClock vc;
+  const auto& c = sync_.clock(sync_.thread(tid));
+  for (size_t i = 0; i < c.size(); ++i) vc.set(i, c[i]);
+  return vc;
+}
+
+namespace {
+const ShadowCell* byte_cell(const Shadow& shadow, uint64_t addr) {
+  const ShadowCell* cell = shadow.find_granule(addr >> Shadow::kGranuleShift);
+  if (cell == nullptr || !cell->split()) return cell;
+  return &shadow.bytes(*cell)[addr & 7];
+}
+}  // namespace
+
+Epoch FastTrackDetector::write_epoch(uint64_t addr) const {
+  const ShadowCell* cell = byte_cell(shadow_, addr);
+  if (cell == nullptr) return {};
+  return {eb::slot(cell->w), eb::clock(cell->w)};
+}
+
+FastTrackDetector::ReadState FastTrackDetector::read_state(uint64_t addr) const {
+  ReadState state;
+  const ShadowCell* cell = byte_cell(shadow_, addr);
+  if (cell == nullptr) return state;
+  if (cell->read_shared()) {
+    state.shared = true;
+    const ReadClock& rc = shadow_.read_clock(cell->r);
+    for (size_t i = 0; i < rc.clocks.size(); ++i) state.clock.set(i, rc.clocks[i]);
+  } else {
+    state.epoch = {eb::slot(cell->r), eb::clock(cell->r)};
+  }
+  return state;
+}
+
+}  // namespace raceaccel

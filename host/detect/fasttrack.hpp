@@ -1,0 +1,53 @@
+// FastTrack (Flanagan & Freund, PLDI'09 / CACM'10): epochs for the last
+// write, an adaptive epoch-or-vector-clock for reads, every rule of Fig. 3
+// (accesses) and Fig. 4 (synchronization), byte-precise.
+//
+// Shadow memory: one 32-byte cell per 8-byte granule while all 8 bytes have
+// identical history (aligned 8-byte accesses, the common case); the first
+// access that covers only part of a granule splits it into 8 per-byte cells.
+// See docs/detectors.md for the layout and the capacity limits.
+#pragma once
+
+#include <memory>
+
+#include "core/vector_clock.hpp"
+#include "detect/detector.hpp"
+#include "detect/fasttrack_shadow.hpp"
+#include "detect/fasttrack_sync.hpp"
+
+namespace raceaccel {
+
+class FastTrackDetector final : public Detector {
+ public:
+  FastTrackDetector();
+  ~FastTrackDetector() override;
+  std::string_view name() const override { return "fasttrack"; }
+  void process(const Event& event, uint64_t index) override;
+  const std::vector<Race>& races() const override { return races_; }
+
+  // Inspection for tests. Slots are threads in order of first appearance.
+  struct ReadState {
+    bool shared = false;  // R_x is a vector clock
+    Epoch epoch;          // when !shared
+    VectorClock clock;    // when shared
+  };
+  VectorClock thread_clock(ThreadId tid);
+  Epoch write_epoch(uint64_t addr) const;
+  ReadState read_state(uint64_t addr) const;
+  size_t read_clocks_in_use() const { return shadow_.read_clocks_in_use(); }
+
+ private:
+  void access(const Event& e, uint64_t index);
+  void check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
+                  const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void check_write(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                   const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind, uint64_t prev_epoch,
+              uint64_t prev_site);
+
+  FastTrackSync sync_;
+  Shadow shadow_;
+  std::vector<Race> races_;
+};
+
+}  // namespace raceaccel

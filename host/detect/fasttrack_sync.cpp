@@ -1,0 +1,134 @@
+#include "detect/fasttrack_sync.hpp"
+
+#include <algorithm>
+
+#include "detect/epoch_bits.hpp"
+#include "detect/race.hpp"
+
+namespace raceaccel {
+
+uint32_t FastTrackSync::thread(ThreadId tid) {
+  bool created = false;
+  const uint32_t s = slots_.slot(tid, &created);
+  if (created) {
+    if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,214 threads in one trace");
+    Thread& th = threads_.emplace_back();
+    th.clock.assign(s + 1, 0);
+    th.clock[s] = 1;
+    th.epoch = epoch_bits::pack(s, 1);
+  }
+  return s;
+}
+
+void FastTrackSync::join(Clock& into, const Clock& from) {
+  if (from.size() > into.size()) into.resize(from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+void FastTrackSync::tick(uint32_t s) {
+  Thread& th = threads_[s];
+  if (th.clock[s] >= epoch_bits::kMaxClock) throw CapacityError("fasttrack: a thread clock reached 2^38 - 1");
+  ++th.clock[s];
+  th.epoch = epoch_bits::pack(s, th.clock[s]);
+}
+
+void FastTrackSync::apply(const Event& e, uint32_t t) {
+  switch (e.op) {
+    case Op::Acquire: {  // [FT ACQUIRE]; a writer also orders after earlier readers
+      auto it = locks_.find(e.addr);
+      if (it != locks_.end()) {
+        join(threads_[t].clock, it->second.exclusive);
+        join(threads_[t].clock, it->second.shared);
+      }
+      break;
+    }
+    case Op::AcquireShared: {
+      auto it = locks_.find(e.addr);
+      if (it != locks_.end()) join(threads_[t].clock, it->second.exclusive);
+      break;
+    }
+    case Op::Release:  // [FT RELEASE], as a join so unbalanced traces stay monotone
+      join(locks_[e.addr].exclusive, threads_[t].clock);
+      tick(t);
+      break;
+    case Op::ReleaseShared:
+      join(locks_[e.addr].shared, threads_[t].clock);
+      tick(t);
+      break;
+    case Op::Fork: {  // [FT FORK]
+      const uint32_t u = thread(static_cast<ThreadId>(e.addr));
+      join(threads_[u].clock, threads_[t].clock);
+      tick(t);
+      break;
+    }
+    case Op::Join: {  // [FT JOIN]
+      const uint32_t u = thread(static_cast<ThreadId>(e.addr));
+      join(threads_[t].clock, threads_[u].clock);
+      tick(u);
+      break;
+    }
+    case Op::BarrierEnter: {
+      BarrierRounds& b = barriers_[e.addr];
+      join(b.arrived, threads_[t].clock);
+      b.entered_round[t] = b.round;
+      tick(t);
+      break;
+    }
+    case Op::BarrierExit: {
+      BarrierRounds& b = barriers_[e.addr];
+      auto it = b.entered_round.find(t);
+      if (it != b.entered_round.end()) {
+        if (it->second == b.round) {  // first to leave closes the round
+          b.released.swap(b.arrived);
+          b.arrived.clear();
+          ++b.round;
+        }
+        b.entered_round.erase(it);
+      }
+      join(threads_[t].clock, b.released);
+      break;
+    }
+    case Op::AtomicLoad: {
+      auto it = atomics_.find(e.addr);
+      if (it != atomics_.end()) join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, it->second);
+      break;
+    }
+    case Op::AtomicStore:
+      if (releases(e.order)) {
+        atomics_[e.addr] = threads_[t].clock;
+        tick(t);
+      } else {
+        atomics_[e.addr] = threads_[t].release_fence;
+      }
+      break;
+    case Op::AtomicRmw: {
+      Clock& sequence = atomics_[e.addr];
+      join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, sequence);
+      if (releases(e.order)) {
+        join(sequence, threads_[t].clock);
+        tick(t);
+      } else {
+        join(sequence, threads_[t].release_fence);
+      }
+      break;
+    }
+    case Op::Fence:
+      if (acquires(e.order)) {
+        join(threads_[t].clock, threads_[t].pending_acquire);
+        threads_[t].pending_acquire.clear();
+      }
+      if (releases(e.order)) {
+        threads_[t].release_fence = threads_[t].clock;
+        tick(t);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void FastTrackSync::forget_atomics(uint64_t addr, uint64_t size) {
+  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
+}
+
+}  // namespace raceaccel

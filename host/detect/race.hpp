@@ -1,0 +1,37 @@
+// What a detector reports: for each byte location, the first access that
+// races with an earlier conflicting access (docs/reports.md).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "core/event.hpp"
+
+namespace raceaccel {
+
+// Named (earlier access)-(current access).
+enum class RaceKind : uint8_t { WriteWrite, WriteRead, ReadWrite };
+std::string_view race_kind_name(RaceKind kind);
+
+struct Race {
+  uint64_t addr = 0;   // the byte
+  uint64_t event = 0;  // index in the trace of the current (second) access
+  RaceKind kind = RaceKind::WriteWrite;
+  ThreadId tid = 0;  // current access
+  uint64_t site = 0;
+  ThreadId prev_tid = 0;  // earlier access: thread, its clock (epoch) and site
+  uint64_t prev_clock = 0;
+  uint64_t prev_site = 0;
+  bool operator==(const Race&) const = default;
+};
+
+// Detectors cannot go on exactly: a clock or thread count beyond what the
+// representation holds. Never wrapped silently; the CLI exits with 70.
+class CapacityError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace raceaccel

@@ -1,0 +1,137 @@
+#include "detect/sync_state.hpp"
+
+#include "detect/race.hpp"
+
+namespace raceaccel {
+
+uint32_t ReferenceSyncState::thread(ThreadId tid) {
+  bool created = false;
+  const uint32_t s = slots_.slot(tid, &created);
+  if (created) {
+    threads_.emplace_back();
+    threads_[s].clock.set(s, 1);
+  }
+  return s;
+}
+
+void ReferenceSyncState::increment(uint32_t slot) {
+  VectorClock& c = threads_[slot].clock;
+  const uint64_t now = c.get(slot);
+  if (now == UINT64_MAX) throw CapacityError("clock of a thread would overflow 64 bits");
+  c.set(slot, now + 1);
+}
+
+void ReferenceSyncState::apply(const Event& e) {
+  const uint32_t t = thread(e.tid);
+  switch (e.op) {
+    case Op::Acquire: {
+      auto& lock = locks_[e.addr];
+      threads_[t].clock.join(lock.exclusive);
+      threads_[t].clock.join(lock.shared);
+      break;
+    }
+    case Op::AcquireShared:
+      threads_[t].clock.join(locks_[e.addr].exclusive);
+      break;
+    case Op::Release:
+      locks_[e.addr].exclusive.join(threads_[t].clock);
+      increment(t);
+      break;
+    case Op::ReleaseShared:
+      locks_[e.addr].shared.join(threads_[t].clock);
+      increment(t);
+      break;
+    case Op::Fork: {
+      const uint32_t u = thread(static_cast<ThreadId>(e.addr));
+      threads_[u].clock.join(threads_[t].clock);
+      increment(t);
+      break;
+    }
+    case Op::Join: {
+      const uint32_t u = thread(static_cast<ThreadId>(e.addr));
+      threads_[t].clock.join(threads_[u].clock);
+      increment(u);
+      break;
+    }
+    case Op::BarrierEnter: {
+      Barrier& b = barriers_[e.addr];
+      b.arrived.join(threads_[t].clock);
+      b.entered_round[t] = b.round;
+      increment(t);
+      break;
+    }
+    case Op::BarrierExit: {
+      Barrier& b = barriers_[e.addr];
+      auto it = b.entered_round.find(t);
+      // The first thread to leave closes the round it entered.
+      if (it != b.entered_round.end() && it->second == b.round) {
+        b.released = b.arrived;
+        b.arrived.clear();
+        ++b.round;
+      }
+      if (it != b.entered_round.end()) b.entered_round.erase(it);
+      threads_[t].clock.join(b.released);
+      break;
+    }
+    case Op::AtomicLoad: {
+      const auto found = atomics_.find(e.addr);
+      if (found == atomics_.end()) break;
+      if (acquires(e.order)) {
+        threads_[t].clock.join(found->second);
+      } else {
+        threads_[t].pending_acquire.join(found->second);
+      }
+      break;
+    }
+    case Op::AtomicStore: {
+      // A store starts a new release sequence: it replaces the location's clock.
+      if (releases(e.order)) {
+        atomics_[e.addr] = threads_[t].clock;
+        increment(t);
+      } else {
+        atomics_[e.addr] = threads_[t].release_fence;
+      }
+      break;
+    }
+    case Op::AtomicRmw: {
+      VectorClock& loc = atomics_[e.addr];
+      if (acquires(e.order)) {
+        threads_[t].clock.join(loc);
+      } else {
+        threads_[t].pending_acquire.join(loc);
+      }
+      // A read-modify-write continues the release sequence it reads from.
+      if (releases(e.order)) {
+        loc.join(threads_[t].clock);
+        increment(t);
+      } else {
+        loc.join(threads_[t].release_fence);
+      }
+      break;
+    }
+    case Op::Fence:
+      if (acquires(e.order)) {
+        threads_[t].clock.join(threads_[t].pending_acquire);
+        threads_[t].pending_acquire.clear();
+      }
+      if (releases(e.order)) {
+        threads_[t].release_fence = threads_[t].clock;
+        increment(t);
+      }
+      break;
+    default:
+      break;  // accesses, alloc/free, begin/end: no happens-before
+  }
+}
+
+void ReferenceSyncState::forget_atomics(uint64_t addr, uint64_t size) {
+  const uint64_t last = addr + (size - 1);
+  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
+}
+
+VectorClock ReferenceSyncState::lock_clock(uint64_t id) const {
+  auto it = locks_.find(id);
+  return it == locks_.end() ? VectorClock{} : it->second.exclusive;
+}
+
+}  // namespace raceaccel

@@ -1,0 +1,64 @@
+// Happens-before bookkeeping for synchronization, as specified in
+// docs/event-model.md: thread clocks, lock clocks (exclusive and shared
+// sides), barrier rounds, atomic release sequences and fences.
+//
+// This is the simple, obviously-correct version used by the golden DJIT+
+// detector. FastTrack has its own implementation (fasttrack_sync.hpp) so
+// that the differential test compares two independent codings of the rules.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "core/event.hpp"
+#include "core/thread_slots.hpp"
+#include "core/vector_clock.hpp"
+
+namespace raceaccel {
+
+class ReferenceSyncState {
+ public:
+  // Slot of tid, creating the thread (C_t = inc_t(⊥)) on first sight.
+  uint32_t thread(ThreadId tid);
+  const VectorClock& clock(uint32_t slot) const { return threads_[slot].clock; }
+  uint64_t local_time(uint32_t slot) const { return threads_[slot].clock.get(slot); }
+  ThreadId tid_of(uint32_t slot) const { return slots_.tid_of(slot); }
+  uint32_t thread_count() const { return slots_.count(); }
+
+  // Applies a synchronization, fork/join, atomic or fence event.
+  void apply(const Event& e);
+  // Forgets atomic release clocks in [addr, addr+size) (alloc/free).
+  void forget_atomics(uint64_t addr, uint64_t size);
+
+  // Inspection (tests).
+  VectorClock lock_clock(uint64_t id) const;
+
+ private:
+  struct Thread {
+    VectorClock clock;
+    VectorClock release_fence;    // clock at the last release fence
+    VectorClock pending_acquire;  // release clocks read by relaxed loads since the last acquire fence
+  };
+  struct Lock {
+    VectorClock exclusive;  // joined by Release
+    VectorClock shared;     // joined by ReleaseShared
+  };
+  struct Barrier {
+    uint64_t round = 0;
+    VectorClock arrived;   // clocks of threads that entered the open round
+    VectorClock released;  // the last closed round
+    std::unordered_map<uint32_t, uint64_t> entered_round;
+  };
+
+  void increment(uint32_t slot);
+
+  ThreadSlots slots_;
+  std::vector<Thread> threads_;
+  std::unordered_map<uint64_t, Lock> locks_;
+  std::unordered_map<uint64_t, Barrier> barriers_;
+  std::map<uint64_t, VectorClock> atomics_;  // by address; ordered for range erase
+};
+
+}  // namespace raceaccel

@@ -1,0 +1,67 @@
+#include "report/race_report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace raceaccel {
+namespace {
+
+std::string_view current_access(RaceKind kind) { return kind == RaceKind::ReadWrite || kind == RaceKind::WriteWrite ? "write" : "read"; }
+std::string_view earlier_access(RaceKind kind) { return kind == RaceKind::ReadWrite ? "read" : "write"; }
+
+bool same_origin(const Race& a, const Race& b) {
+  return a.event == b.event && a.kind == b.kind && a.prev_tid == b.prev_tid && a.prev_clock == b.prev_clock &&
+         a.prev_site == b.prev_site;
+}
+
+}  // namespace
+
+std::vector<RaceReport> coalesce_races(std::vector<Race> races) {
+  std::sort(races.begin(), races.end(), [](const Race& a, const Race& b) {
+    return a.event != b.event ? a.event < b.event : a.addr < b.addr;
+  });
+  std::vector<RaceReport> out;
+  for (const Race& r : races) {
+    if (!out.empty()) {
+      RaceReport& last = out.back();
+      if (same_origin(last.race, r) && last.addr + last.size == r.addr) {
+        ++last.size;
+        continue;
+      }
+    }
+    out.push_back({r.addr, 1, r});
+  }
+  return out;
+}
+
+std::string format_race_text(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {
+  const Race& r = rep.race;
+  return fmt::format("{}: event {}: {} race on {} ({} byte{}): {} by {} at site {}; earlier {} by {}@{} at site {}", trace,
+                     r.event, race_kind_name(r.kind), symbols.location_name(rep.addr), rep.size, rep.size == 1 ? "" : "s",
+                     current_access(r.kind), symbols.thread_name(r.tid), r.site, earlier_access(r.kind),
+                     symbols.thread_name(r.prev_tid), r.prev_clock, r.prev_site);
+}
+
+nlohmann::json race_to_json(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {
+  const Race& r = rep.race;
+  return {
+      {"trace", trace},
+      {"location", symbols.location_name(rep.addr)},
+      {"address", fmt::format("{:#x}", rep.addr)},
+      {"size", rep.size},
+      {"event", r.event},
+      {"kind", race_kind_name(r.kind)},
+      {"thread", symbols.thread_name(r.tid)},
+      {"access", current_access(r.kind)},
+      {"site", r.site},
+      {"previous",
+       {{"thread", symbols.thread_name(r.prev_tid)},
+        {"access", earlier_access(r.kind)},
+        {"clock", r.prev_clock},
+        {"epoch", fmt::format("{}@{}", symbols.thread_name(r.prev_tid), r.prev_clock)},
+        {"site", r.prev_site}}},
+  };
+}
+
+}  // namespace raceaccel

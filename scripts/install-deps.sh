@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs the Debian packages raceaccel needs, and nothing when they are
+# all present. `make demo` and `make test` run this first, so on a fresh
+# Debian 12 machine those two commands are the whole setup.
+set -eu
+
+# Build and test requirements (C++ side).
+PACKAGES="cmake ninja-build g++ make pkg-config
+libcli11-dev libfmt-dev nlohmann-json3-dev libzstd-dev libxxhash-dev
+libgtest-dev libgmock-dev libbenchmark-dev
+clang-19 libclang-rt-19-dev"
+# Hardware tools: optional for the CMake build, installed here so that CI
+# runs the RTL simulation, formal and XRT host-path tests.
+PACKAGES="$PACKAGES verilator yosys z3 libxrt-dev"
+# Symbolization for the instrumentation runtime.
+PACKAGES="$PACKAGES libdw-dev libelf-dev"
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+
+if [ -z "$missing" ]; then
+  exit 0
+fi
+
+echo "install-deps: installing:$missing"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing
