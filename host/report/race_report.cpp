@@ -10,9 +10,14 @@ namespace {
 std::string_view current_access(RaceKind kind) { return kind == RaceKind::ReadWrite || kind == RaceKind::WriteWrite ? "write" : "read"; }
 std::string_view earlier_access(RaceKind kind) { return kind == RaceKind::ReadWrite ? "read" : "write"; }
 
+// Adjacent bytes of one access merge when they race with the same earlier
+// access. For an earlier read, detectors may name different (equally valid)
+// concurrent readers per byte, so only the event and kind must match: the
+// report count is then the same whatever detector or backend produced it.
 bool same_origin(const Race& a, const Race& b) {
-  return a.event == b.event && a.kind == b.kind && a.prev_tid == b.prev_tid && a.prev_clock == b.prev_clock &&
-         a.prev_site == b.prev_site;
+  if (a.event != b.event || a.kind != b.kind) return false;
+  if (a.kind == RaceKind::ReadWrite) return true;
+  return a.prev_tid == b.prev_tid && a.prev_clock == b.prev_clock && a.prev_site == b.prev_site;
 }
 
 }  // namespace

@@ -545,9 +545,9 @@ TYPED_TEST(EventModel, AcqRelRmwChain) {
   f.write(1, X, n);
   f.rmw(1, A, AcqRel);
   f.read(2, Z, n);
+  f.write(2, Y, n);
   f.rmw(2, A, AcqRel);
   f.read(2, X, n);  // acquired from T1
-  f.write(2, Y, n);
   f.rmw(3, A, AcqRel);
   f.read(3, X, n);
   f.read(3, Y, n);

@@ -1,0 +1,43 @@
+# raceaccel: `make demo` runs the main job, `make test` runs the tests. Both
+# first install missing Debian packages (scripts/install-deps.sh), so on a
+# fresh Debian 12 machine these two commands are the whole setup.
+BUILD ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= 2
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
+
+.PHONY: all deps configure build test demo bench lint format clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: deps
+	$(MAKE) build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: deps
+	$(MAKE) build
+	sh scripts/demo.sh $(BUILD)
+
+bench: deps
+	$(MAKE) build
+	sh scripts/bench.sh $(BUILD)
+
+lint:
+	sh scripts/lint.sh
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,10 @@
+#!/bin/sh
+# `make bench`: detector and reader throughput (Google Benchmark, median of
+# 5 repetitions) plus end-to-end CLI timings. A benchmark, not a test.
+set -eu
+build=${1:-build}
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+if [ -x "$build/bin/detector_bench" ]; then
+  "$build/bin/detector_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_min_time=0.2
+fi
