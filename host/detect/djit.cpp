@@ -12,7 +12,11 @@ void DjitDetector::process(const Event& e, uint64_t index) {
     case Op::Alloc:
     case Op::Free:
       sync_.thread(e.tid);
-      for (uint64_t i = 0; i < e.size; ++i) locations_.erase(e.addr + i);
+      if (e.size > locations_.size()) {  // a large range: visit the known bytes instead
+        std::erase_if(locations_, [&](const auto& entry) { return entry.first - e.addr < e.size; });
+      } else {
+        for (uint64_t i = 0; i < e.size; ++i) locations_.erase(e.addr + i);
+      }
       sync_.forget_atomics(e.addr, e.size);
       break;
     default:

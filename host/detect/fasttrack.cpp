@@ -83,7 +83,11 @@ void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t siz
     return;
   }
   if (cell.read_shared()) {  // [FT READ SHARED]
-    shadow_.read_clock(cell.r).set(t, clock[t], e.site);
+    ReadClock& rc = shadow_.read_clock(cell.r);
+    // A second read in the same epoch changes nothing (FT2's shared same-epoch
+    // rule); keeping the first read's site matches what DJIT+ reports.
+    if (t < rc.clocks.size() && rc.clocks[t] == clock[t]) return;
+    rc.set(t, clock[t], e.site);
     return;
   }
   if (covered(cell.r, clock, len)) {  // [FT READ EXCLUSIVE]

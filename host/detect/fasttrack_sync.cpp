@@ -128,6 +128,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
 }
 
 void FastTrackSync::forget_atomics(uint64_t addr, uint64_t size) {
+  if (size == 0) return;  // free(NULL): nothing to forget
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
 }
 

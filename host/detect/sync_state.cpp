@@ -125,6 +125,7 @@ void ReferenceSyncState::apply(const Event& e) {
 }
 
 void ReferenceSyncState::forget_atomics(uint64_t addr, uint64_t size) {
+  if (size == 0) return;  // free(NULL): nothing to forget
   const uint64_t last = addr + (size - 1);
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
 }

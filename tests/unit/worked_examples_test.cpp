@@ -33,6 +33,7 @@ struct Loc {
   uint64_t size;
   std::string name;
 };
+void PrintTo(const Loc& l, std::ostream* os) { *os << l.name; }
 
 // FastTrack's R_x as the examples write it: an epoch, or a vector clock.
 struct FtRead {
