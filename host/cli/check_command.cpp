@@ -107,8 +107,11 @@ int run_check(const CheckOptions& o) {
     if (!r.error.empty()) std::cerr << "raceaccel: " << r.error << '\n';
     if (o.json) {
       for (const RaceReport& rep : r.races) races.push_back(race_to_json(rep, r.symbols, path));
-      nlohmann::json t = {{"file", path},     {"format", r.format},           {"events", r.events},
-                          {"races", r.races.size()}, {"status", status_name(r.status)}};
+      nlohmann::json t = {{"file", path},
+                          {"format", r.format},
+                          {"events", r.events},
+                          {"races", r.races.size()},
+                          {"status", status_name(r.status)}};
       if (!r.error.empty()) t["error"] = r.error;
       traces.push_back(std::move(t));
     } else {
@@ -120,8 +123,8 @@ int run_check(const CheckOptions& o) {
     }
   }
   if (o.json) {
-    nlohmann::json doc = {{"tool", "raceaccel"}, {"version", "0.1.0"}, {"detector", o.detector},
-                          {"events", total_events}, {"races", races}, {"traces", traces}};
+    nlohmann::json doc = {{"tool", "raceaccel"},    {"version", "0.1.0"}, {"detector", o.detector},
+                          {"events", total_events}, {"races", races},     {"traces", traces}};
     std::cout << doc.dump(2) << '\n';
   }
   std::cout.flush();

@@ -48,7 +48,8 @@ CommandRunner add_gen_command(CLI::App& app) {
   auto o = std::make_shared<GenCommandOptions>();
   CLI::App* sub = app.add_subcommand("gen", "Write a synthetic trace for tests and benchmarks");
   sub->add_option("-t,--threads", o->gen.threads, "Threads (default 4)")->check(CLI::Range(1u, 1u << 20));
-  sub->add_option("-n,--events", o->gen.events, "Events (default 10000)")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  sub->add_option("-n,--events", o->gen.events, "Events (default 10000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_option("-s,--seed", o->gen.seed, "Random seed (default 1)");
   sub->add_option("--local", o->gen.local_weight, "Weight of thread-local accesses (default 30)");
   sub->add_option("--locked", o->gen.locked_weight, "Weight of lock-protected accesses (default 35)");
@@ -56,7 +57,8 @@ CommandRunner add_gen_command(CLI::App& app) {
   sub->add_option("--racy", o->gen.racy_weight, "Weight of unsynchronized accesses (default 5)");
   sub->add_option("--extras", o->gen.extras_weight,
                   "Weight of rwlocks, atomics, fences, barriers, alloc/free (default 15; binary only)");
-  sub->add_option("--mistakes", o->gen.mistake_percent, "Percent of critical-section accesses without the lock (default 1)")
+  sub->add_option("--mistakes", o->gen.mistake_percent,
+                  "Percent of critical-section accesses without the lock (default 1)")
       ->check(CLI::Range(0u, 100u));
   sub->add_option("--locks", o->gen.locks, "Number of mutexes (default 8)")->check(CLI::Range(1u, 1u << 20));
   sub->add_option("-o,--output", o->output, "Output file (default stdout)");

@@ -47,16 +47,18 @@ int run_stats(const StatsOptions& o) {
       for (int i = 0; i < kOpCount; ++i) {
         if (per_op[i] > 0) mix[std::string(op_name(static_cast<Op>(i)))] = per_op[i];
       }
-      nlohmann::json doc = {{"file", o.trace},          {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
-                            {"events", events},         {"threads", threads.size()},
-                            {"locks", locks.size()},    {"barriers", barriers.size()},
-                            {"locations", bytes.size()}, {"accessed_bytes", accessed_bytes},
-                            {"operations", mix}};
+      nlohmann::json doc = {
+          {"file", o.trace},           {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
+          {"events", events},          {"threads", threads.size()},
+          {"locks", locks.size()},     {"barriers", barriers.size()},
+          {"locations", bytes.size()}, {"accessed_bytes", accessed_bytes},
+          {"operations", mix}};
       std::cout << doc.dump(2) << '\n';
     } else {
-      std::cout << fmt::format("trace      {}\nevents     {}\nthreads    {}\nlocks      {}\nbarriers   {}\n"
-                               "locations  {} bytes\n",
-                               o.trace, events, threads.size(), locks.size(), barriers.size(), bytes.size());
+      std::cout << fmt::format(
+          "trace      {}\nevents     {}\nthreads    {}\nlocks      {}\nbarriers   {}\n"
+          "locations  {} bytes\n",
+          o.trace, events, threads.size(), locks.size(), barriers.size(), bytes.size());
       std::cout << "operations\n";
       for (int i = 0; i < kOpCount; ++i) {
         if (per_op[i] == 0) continue;

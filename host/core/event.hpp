@@ -50,12 +50,20 @@ struct Event {
 
   bool operator==(const Event&) const = default;
 
-  static Event read(ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) { return {Op::Read, MemoryOrder::Relaxed, t, a, n, s}; }
-  static Event write(ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) { return {Op::Write, MemoryOrder::Relaxed, t, a, n, s}; }
+  static Event read(ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) {
+    return {Op::Read, MemoryOrder::Relaxed, t, a, n, s};
+  }
+  static Event write(ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) {
+    return {Op::Write, MemoryOrder::Relaxed, t, a, n, s};
+  }
   static Event sync(Op o, ThreadId t, uint64_t obj, uint64_t s = 0) { return {o, MemoryOrder::Relaxed, t, obj, 0, s}; }
-  static Event atomic(Op o, ThreadId t, uint64_t a, uint64_t n, MemoryOrder m, uint64_t s = 0) { return {o, m, t, a, n, s}; }
+  static Event atomic(Op o, ThreadId t, uint64_t a, uint64_t n, MemoryOrder m, uint64_t s = 0) {
+    return {o, m, t, a, n, s};
+  }
   static Event fence(ThreadId t, MemoryOrder m, uint64_t s = 0) { return {Op::Fence, m, t, 0, 0, s}; }
-  static Event range(Op o, ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) { return {o, MemoryOrder::Relaxed, t, a, n, s}; }
+  static Event range(Op o, ThreadId t, uint64_t a, uint64_t n, uint64_t s = 0) {
+    return {o, MemoryOrder::Relaxed, t, a, n, s};
+  }
 };
 
 inline bool is_access(Op op) { return op == Op::Read || op == Op::Write; }
@@ -73,7 +81,9 @@ inline bool targets_sync_object(Op op) {
 inline bool acquires(MemoryOrder m) {
   return m == MemoryOrder::Consume || m == MemoryOrder::Acquire || m == MemoryOrder::AcqRel || m == MemoryOrder::SeqCst;
 }
-inline bool releases(MemoryOrder m) { return m == MemoryOrder::Release || m == MemoryOrder::AcqRel || m == MemoryOrder::SeqCst; }
+inline bool releases(MemoryOrder m) {
+  return m == MemoryOrder::Release || m == MemoryOrder::AcqRel || m == MemoryOrder::SeqCst;
+}
 
 std::string_view op_name(Op op);
 std::optional<Op> op_from_name(std::string_view name);

@@ -42,7 +42,9 @@ class VectorClock {
   bool covers(Epoch e) const { return e.clock <= get(e.slot); }
   void clear() { c_.clear(); }
   size_t size() const { return c_.size(); }
-  bool is_zero() const { return std::all_of(c_.begin(), c_.end(), [](uint64_t v) { return v == 0; }); }
+  bool is_zero() const {
+    return std::all_of(c_.begin(), c_.end(), [](uint64_t v) { return v == 0; });
+  }
 
   // Equality ignores trailing zeros: ⟨4,0⟩ == ⟨4⟩.
   friend bool operator==(const VectorClock& a, const VectorClock& b) {

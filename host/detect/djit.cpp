@@ -19,9 +19,7 @@ void DjitDetector::process(const Event& e, uint64_t index) {
       }
       sync_.forget_atomics(e.addr, e.size);
       break;
-    default:
-      sync_.apply(e);
-      break;
+    default: sync_.apply(e); break;
   }
 }
 
@@ -42,7 +40,8 @@ void DjitDetector::access(const Event& e, uint64_t index, uint64_t addr) {
 
   if (e.op == Op::Read) {
     if (loc.reads.get(t) == local) return;  // [DJIT+ READ SAME EPOCH]
-    if (!writes_ordered) return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
+    if (!writes_ordered)
+      return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
     loc.reads.set(t, local);
     if (loc.read_sites.size() <= t) loc.read_sites.resize(t + 1, 0);
     loc.read_sites[t] = e.site;
@@ -50,7 +49,8 @@ void DjitDetector::access(const Event& e, uint64_t index, uint64_t addr) {
   }
 
   if (loc.writes.get(t) == local) return;  // [DJIT+ WRITE SAME EPOCH]
-  if (!writes_ordered) return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
+  if (!writes_ordered)
+    return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
   for (uint32_t u = 0; u < loc.reads.size(); ++u) {
     if (loc.reads.get(u) > now.get(u)) return report(RaceKind::ReadWrite, u, loc.reads.get(u), loc.read_sites[u]);
   }

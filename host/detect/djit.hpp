@@ -27,10 +27,10 @@ class DjitDetector final : public Detector {
 
  private:
   struct Location {
-    VectorClock reads;   // R_x
-    VectorClock writes;  // W_x
+    VectorClock reads;                 // R_x
+    VectorClock writes;                // W_x
     std::vector<uint64_t> read_sites;  // by slot
-    Epoch last_write;    // for reporting: writes are totally ordered until the first race
+    Epoch last_write;                  // for reporting: writes are totally ordered until the first race
     uint64_t last_write_site = 0;
     bool raced = false;  // first race reported; later accesses are not checked
   };

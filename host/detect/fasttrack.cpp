@@ -19,9 +19,7 @@ FastTrackDetector::~FastTrackDetector() = default;
 void FastTrackDetector::process(const Event& e, uint64_t index) {
   switch (e.op) {
     case Op::Read:
-    case Op::Write:
-      access(e, index);
-      break;
+    case Op::Write: access(e, index); break;
     case Op::Alloc:
     case Op::Free:
       sync_.thread(e.tid);

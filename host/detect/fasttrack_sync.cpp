@@ -122,8 +122,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
         tick(t);
       }
       break;
-    default:
-      break;
+    default: break;
   }
 }
 

@@ -30,9 +30,7 @@ void ReferenceSyncState::apply(const Event& e) {
       threads_[t].clock.join(lock.shared);
       break;
     }
-    case Op::AcquireShared:
-      threads_[t].clock.join(locks_[e.addr].exclusive);
-      break;
+    case Op::AcquireShared: threads_[t].clock.join(locks_[e.addr].exclusive); break;
     case Op::Release:
       locks_[e.addr].exclusive.join(threads_[t].clock);
       increment(t);
@@ -119,8 +117,7 @@ void ReferenceSyncState::apply(const Event& e) {
         increment(t);
       }
       break;
-    default:
-      break;  // accesses, alloc/free, begin/end: no happens-before
+    default: break;  // accesses, alloc/free, begin/end: no happens-before
   }
 }
 

@@ -1,7 +1,7 @@
 #include "gen/generator.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace raceaccel {
 namespace {
@@ -22,13 +22,26 @@ constexpr uint64_t kRwLock = 1'000'000;  // sync object ids beyond the mutexes
 constexpr uint64_t kBarrier = 2'000'000;
 constexpr uint32_t kChannels = 4;
 
-enum SitePattern : uint32_t { kSiteLocal = 1, kSiteLocked, kSiteShared, kSiteRacy, kSiteRw, kSiteChannel, kSiteBarrier, kSiteHeap, kSiteSync };
+enum SitePattern : uint32_t {
+  kSiteLocal = 1,
+  kSiteLocked,
+  kSiteShared,
+  kSiteRacy,
+  kSiteRw,
+  kSiteChannel,
+  kSiteBarrier,
+  kSiteHeap,
+  kSiteSync
+};
 
 }  // namespace
 
 TraceGenerator::TraceGenerator(const GeneratorOptions& options)
-    : o_(options), rng_(options.seed), threads_(std::max<uint32_t>(options.threads, 1)),
-      lock_owner_(std::max<uint32_t>(options.locks, 1), -1), channels_(kChannels) {
+    : o_(options),
+      rng_(options.seed),
+      threads_(std::max<uint32_t>(options.threads, 1)),
+      lock_owner_(std::max<uint32_t>(options.locks, 1), -1),
+      channels_(kChannels) {
   o_.threads = static_cast<uint32_t>(threads_.size());
   o_.locks = static_cast<uint32_t>(lock_owner_.size());
   threads_[0].started = true;
@@ -111,7 +124,10 @@ void TraceGenerator::step() {
       }
       if (th.held_rwlock >= 0) {
         emit(Event::sync(th.held_rwlock == 0 ? Op::ReleaseShared : Op::Release, u, kRwLock, site(kSiteRw, u)));
-        if (th.held_rwlock == 0) --rwlock_readers_; else rwlock_writer_ = -1;
+        if (th.held_rwlock == 0)
+          --rwlock_readers_;
+        else
+          rwlock_writer_ = -1;
         th.held_rwlock = -1;
       }
       th.finished = true;
@@ -155,7 +171,10 @@ void TraceGenerator::step_thread(uint32_t t) {
     const bool write = exclusive ? chance(70) : chance(o_.mistake_percent);
     emit(access(t, kRwBase, kRegion, write));
     emit(Event::sync(exclusive ? Op::Release : Op::ReleaseShared, t, kRwLock, site(kSiteRw, t)));
-    if (exclusive) rwlock_writer_ = -1; else --rwlock_readers_;
+    if (exclusive)
+      rwlock_writer_ = -1;
+    else
+      --rwlock_readers_;
     th.held_rwlock = -1;
     return;
   }

@@ -33,7 +33,7 @@ struct GeneratorOptions {
   uint32_t locked_weight = 35;
   uint32_t shared_weight = 15;
   uint32_t racy_weight = 5;
-  uint32_t extras_weight = 15;  // ignored when std_only
+  uint32_t extras_weight = 15;   // ignored when std_only
   uint32_t mistake_percent = 1;  // of critical-section accesses made without the lock
   uint32_t locks = 8;
   // Only operations STD can express (r, w, acq, rel, fork, join), on 1-byte
@@ -52,10 +52,10 @@ class TraceGenerator {
   struct ThreadState {
     bool started = false;
     bool finished = false;
-    int held_lock = -1;          // mutex held, with accesses left in the section
-    int held_rwlock = -1;        // 0 = shared, 1 = exclusive
+    int held_lock = -1;    // mutex held, with accesses left in the section
+    int held_rwlock = -1;  // 0 = shared, 1 = exclusive
     uint32_t section_left = 0;
-    uint64_t heap_block = 0;     // address of a live heap block, 0 if none
+    uint64_t heap_block = 0;  // address of a live heap block, 0 if none
     uint32_t heap_uses_left = 0;
   };
   enum class Pattern { Local, Locked, Shared, Racy, Extras };
@@ -92,7 +92,7 @@ class TraceGenerator {
   uint64_t barrier_rounds_ = 0;
   std::vector<uint64_t> free_heap_;  // freed block addresses, reused by the next alloc
   uint64_t next_heap_ = 0;
-  std::vector<Event> pending_;       // queued events (fork prologue, barrier rounds)
+  std::vector<Event> pending_;  // queued events (fork prologue, barrier rounds)
   size_t pending_pos_ = 0;
   uint64_t produced_ = 0;
   uint32_t forked_ = 1;

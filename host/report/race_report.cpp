@@ -1,13 +1,15 @@
 #include "report/race_report.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace raceaccel {
 namespace {
 
-std::string_view current_access(RaceKind kind) { return kind == RaceKind::ReadWrite || kind == RaceKind::WriteWrite ? "write" : "read"; }
+std::string_view current_access(RaceKind kind) {
+  return kind == RaceKind::ReadWrite || kind == RaceKind::WriteWrite ? "write" : "read";
+}
 std::string_view earlier_access(RaceKind kind) { return kind == RaceKind::ReadWrite ? "read" : "write"; }
 
 // Adjacent bytes of one access merge when they race with the same earlier
@@ -23,9 +25,8 @@ bool same_origin(const Race& a, const Race& b) {
 }  // namespace
 
 std::vector<RaceReport> coalesce_races(std::vector<Race> races) {
-  std::sort(races.begin(), races.end(), [](const Race& a, const Race& b) {
-    return a.event != b.event ? a.event < b.event : a.addr < b.addr;
-  });
+  std::sort(races.begin(), races.end(),
+            [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
   std::vector<RaceReport> out;
   for (const Race& r : races) {
     if (!out.empty()) {
@@ -42,10 +43,10 @@ std::vector<RaceReport> coalesce_races(std::vector<Race> races) {
 
 std::string format_race_text(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {
   const Race& r = rep.race;
-  return fmt::format("{}: event {}: {} race on {} ({} byte{}): {} by {} at site {}; earlier {} by {}@{} at site {}", trace,
-                     r.event, race_kind_name(r.kind), symbols.location_name(rep.addr), rep.size, rep.size == 1 ? "" : "s",
-                     current_access(r.kind), symbols.thread_name(r.tid), r.site, earlier_access(r.kind),
-                     symbols.thread_name(r.prev_tid), r.prev_clock, r.prev_site);
+  return fmt::format("{}: event {}: {} race on {} ({} byte{}): {} by {} at site {}; earlier {} by {}@{} at site {}",
+                     trace, r.event, race_kind_name(r.kind), symbols.location_name(rep.addr), rep.size,
+                     rep.size == 1 ? "" : "s", current_access(r.kind), symbols.thread_name(r.tid), r.site,
+                     earlier_access(r.kind), symbols.thread_name(r.prev_tid), r.prev_clock, r.prev_site);
 }
 
 nlohmann::json race_to_json(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {

@@ -19,8 +19,14 @@ Input::Input(int fd, bool owns, std::string name) : fd_(fd), owns_fd_(owns), nam
 }
 
 Input::Input(Input&& o) noexcept
-    : fd_(o.fd_), owns_fd_(o.owns_fd_), eof_(o.eof_), name_(std::move(o.name_)), buf_(std::move(o.buf_)),
-      begin_(o.begin_), end_(o.end_), consumed_(o.consumed_) {
+    : fd_(o.fd_),
+      owns_fd_(o.owns_fd_),
+      eof_(o.eof_),
+      name_(std::move(o.name_)),
+      buf_(std::move(o.buf_)),
+      begin_(o.begin_),
+      end_(o.end_),
+      consumed_(o.consumed_) {
   o.fd_ = -1;
   o.owns_fd_ = false;
 }

@@ -1,5 +1,5 @@
-#include <charconv>
 #include <fmt/format.h>
+#include <charconv>
 
 #include "trace/std_format.hpp"
 #include "trace/trace_error.hpp"
@@ -78,7 +78,8 @@ void StdReader::parse_line(std::string_view line, Event& event) {
   const size_t bar1 = line.find('|');
   const size_t bar2 = bar1 == std::string_view::npos ? bar1 : line.find('|', bar1 + 1);
   if (bar2 == std::string_view::npos || line.find('|', bar2 + 1) != std::string_view::npos) {
-    fail(fmt::format("expected THREAD|OP(DECOR)|LOC with exactly three '|'-separated fields, got '{}'", printable(line)));
+    fail(fmt::format("expected THREAD|OP(DECOR)|LOC with exactly three '|'-separated fields, got '{}'",
+                     printable(line)));
   }
   const std::string_view thread = trim(line.substr(0, bar1));
   const std::string_view action = trim(line.substr(bar1 + 1, bar2 - bar1 - 1));
@@ -95,7 +96,8 @@ void StdReader::parse_line(std::string_view line, Event& event) {
     op = action.substr(0, open);
     decor = action.substr(open + 1, action.size() - open - 2);
     has_parens = true;
-    if (decor.find_first_of("()") != std::string_view::npos) fail(fmt::format("nested parentheses in '{}'", printable(action)));
+    if (decor.find_first_of("()") != std::string_view::npos)
+      fail(fmt::format("nested parentheses in '{}'", printable(action)));
   }
 
   event = Event{};
@@ -103,7 +105,8 @@ void StdReader::parse_line(std::string_view line, Event& event) {
   event.tid = intern_thread(thread);
 
   auto need_decor = [&](const char* what) {
-    if (!has_parens || decor.empty()) fail(fmt::format("operation '{}' needs a {} in parentheses", printable(op), what));
+    if (!has_parens || decor.empty())
+      fail(fmt::format("operation '{}' needs a {} in parentheses", printable(op), what));
     if (!is_name(decor)) fail(fmt::format("bad {} name '{}'", what, printable(decor)));
   };
 
@@ -113,8 +116,8 @@ void StdReader::parse_line(std::string_view line, Event& event) {
     if (decor.front() == '@') {
       const size_t colon = decor.find(':');
       uint64_t addr = 0, size = 0;
-      if (colon == std::string_view::npos || decor.substr(1, 2) != "0x" || !parse_u64(decor.substr(3, colon - 3), addr, 16) ||
-          !parse_u64(decor.substr(colon + 1), size)) {
+      if (colon == std::string_view::npos || decor.substr(1, 2) != "0x" ||
+          !parse_u64(decor.substr(3, colon - 3), addr, 16) || !parse_u64(decor.substr(colon + 1), size)) {
         fail(fmt::format("address access '{}' is not of the form @0x<hex>:<size>", printable(decor)));
       }
       if (size == 0) fail("address access of size 0");

@@ -24,10 +24,11 @@ void StdWriter::write(const Event& e, const SymbolTable& symbols) {
     case Op::Begin: action = "begin()"; break;
     case Op::End: action = "end()"; break;
     default:
-      throw UnrepresentableEvent(fmt::format("event {} ({}) has no STD equivalent; convert to the binary format instead",
-                                             index_, op_name(e.op)));
+      throw UnrepresentableEvent(fmt::format(
+          "event {} ({}) has no STD equivalent; convert to the binary format instead", index_, op_name(e.op)));
   }
-  if (targets_thread(e.op) && e.addr > UINT32_MAX) throw UnrepresentableEvent(fmt::format("event {}: thread id out of range", index_));
+  if (targets_thread(e.op) && e.addr > UINT32_MAX)
+    throw UnrepresentableEvent(fmt::format("event {}: thread id out of range", index_));
   out_ << thread << '|' << action << '|' << e.site << '\n';
   ++index_;
 }

@@ -104,7 +104,7 @@ TEST_P(FastTrackRule, ReadExclusiveByOwnThreadAtLaterEpoch) {
 
 TEST_P(FastTrackRule, ReadExclusiveByOrderedThread) {
   f.read(0, x, n, 11);
-  f.publish(0, 1, 1);  // C1 = ⟨1,1⟩, C0 = ⟨2,0⟩
+  f.publish(0, 1, 1);   // C1 = ⟨1,1⟩, C0 = ⟨2,0⟩
   f.read(1, x, n, 13);  // [READ EXCLUSIVE]: 0@1 ≼ ⟨1,1⟩, R := 1@1
   expect_r_epoch(x, n, ep(1, 1));
   EXPECT_EQ(ft.read_clocks_in_use(), 0u);
@@ -155,7 +155,7 @@ TEST_P(FastTrackRule, ReadSharedSameEpochKeepsFirstSite) {
   f.read(1, x, n, 12);  // [READ SHARE]
   f.read(1, x, n, 13);  // same epoch of T1
   expect_r_vc(x, n, {1, 1});
-  f.publish(0, 2, 1);   // T2 knows T0's read only
+  f.publish(0, 2, 1);  // T2 knows T0's read only
   const uint64_t w = f.write(2, x, n, 30);
   expect_races(races_over(x, n, w, RaceKind::ReadWrite, 2, 1, 1, 30, 12));
 }
@@ -192,7 +192,7 @@ TEST_P(FastTrackRule, WriteSharedDiscardsReadVectorClock) {
   const size_t shared = ft.read_clocks_in_use();
   EXPECT_GE(shared, 1u);
   f.publish(0, 2, 1);
-  f.publish(1, 2, 2);  // C2 = ⟨1,1,1⟩
+  f.publish(1, 2, 2);    // C2 = ⟨1,1,1⟩
   f.write(2, x, n, 25);  // [WRITE SHARED]: ⟨1,1⟩ ⊑ ⟨1,1,1⟩, W := 2@1, R := ⊥e
   expect_w(x, n, ep(2, 1));
   expect_r_epoch(x, n, ep(0, 0));
@@ -379,7 +379,7 @@ TEST_F(FastTrackBytes, GranuleSplitThenWholeWriteOrderedWithFirstOnly) {
   expect_w(X, 3, ep(0, 1));
   expect_w(X + 3, 2, ep(1, 1));
   expect_w(X + 5, 3, ep(0, 1));
-  f.acquire(2, k);                // T2 knows T0's write, not T1's
+  f.acquire(2, k);  // T2 knows T0's write, not T1's
   const uint64_t w = f.write(2, X, 8, 3);
   expect_races(races_over(X + 3, 2, w, RaceKind::WriteWrite, 2, 1, 1, 3, 2));
   expect_w(X, 3, ep(2, 1));
@@ -481,8 +481,8 @@ TEST_F(FastTrackBytes, PartialFreeClearsOnlyItsBytes) {
   f.free(0, X + 2, 4);
   expect_w(X + 2, 4, ep(0, 0));
   const uint64_t w = f.write(1, X, 8);
-  expect_races(concat({races_over(X, 2, w, RaceKind::WriteWrite, 1, 0, 1),
-                       races_over(X + 6, 2, w, RaceKind::WriteWrite, 1, 0, 1)}));
+  expect_races(concat(
+      {races_over(X, 2, w, RaceKind::WriteWrite, 1, 0, 1), races_over(X + 6, 2, w, RaceKind::WriteWrite, 1, 0, 1)}));
 }
 
 TEST_F(FastTrackBytes, FreeReleasesReadVectorClocks) {

@@ -97,8 +97,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{"T0|r(V\x01)|1", "bad variable"}));
 
 TEST(StdWriter, RoundTripsNamesAndAddresses) {
-  const std::string text = "T0|r(V123)|345\nT1|w(@0x1000:4)|7\nT0|fork(T2)|123\nT2|acq(L34)|120\nT2|rel(L34)|130\n"
-                           "T0|join(T2)|134\nT1|begin()|1\nT1|end()|2\n";
+  const std::string text =
+      "T0|r(V123)|345\nT1|w(@0x1000:4)|7\nT0|fork(T2)|123\nT2|acq(L34)|120\nT2|rel(L34)|130\n"
+      "T0|join(T2)|134\nT1|begin()|1\nT1|end()|2\n";
   StdReader reader(Input::from_memory(text, "t.std"));
   std::ostringstream out;
   StdWriter writer(out);

@@ -41,10 +41,10 @@ inline Race race(uint64_t addr, uint64_t event, RaceKind kind, ThreadId tid, Thr
 
 // One race per byte of [addr, addr+size), all caused by the same pair of accesses.
 inline std::vector<Race> races_over(uint64_t addr, uint64_t size, uint64_t event, RaceKind kind, ThreadId tid,
-                                    ThreadId prev_tid, uint64_t prev_clock, uint64_t site = 0,
-                                    uint64_t prev_site = 0) {
+                                    ThreadId prev_tid, uint64_t prev_clock, uint64_t site = 0, uint64_t prev_site = 0) {
   std::vector<Race> out;
-  for (uint64_t i = 0; i < size; ++i) out.push_back(race(addr + i, event, kind, tid, prev_tid, prev_clock, site, prev_site));
+  for (uint64_t i = 0; i < size; ++i)
+    out.push_back(race(addr + i, event, kind, tid, prev_tid, prev_clock, site, prev_site));
   return out;
 }
 

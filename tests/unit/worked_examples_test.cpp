@@ -59,7 +59,8 @@ struct Both {
   }
   // Every byte of [addr, addr+size) has the same history.
   void expect_ft_write(uint64_t addr, uint64_t size, Epoch want) {
-    for (uint64_t a = addr; a < addr + size; ++a) EXPECT_EQ(ft.write_epoch(a), want) << "fasttrack W at 0x" << std::hex << a;
+    for (uint64_t a = addr; a < addr + size; ++a)
+      EXPECT_EQ(ft.write_epoch(a), want) << "fasttrack W at 0x" << std::hex << a;
   }
   void expect_ft_read(uint64_t addr, uint64_t size, const FtRead& want) {
     for (uint64_t a = addr; a < addr + size; ++a) {
@@ -73,10 +74,12 @@ struct Both {
     }
   }
   void expect_djit_write(uint64_t addr, uint64_t size, const VectorClock& want) {
-    for (uint64_t a = addr; a < addr + size; ++a) EXPECT_EQ(djit.write_clock(a), want) << "djit W at 0x" << std::hex << a;
+    for (uint64_t a = addr; a < addr + size; ++a)
+      EXPECT_EQ(djit.write_clock(a), want) << "djit W at 0x" << std::hex << a;
   }
   void expect_djit_read(uint64_t addr, uint64_t size, const VectorClock& want) {
-    for (uint64_t a = addr; a < addr + size; ++a) EXPECT_EQ(djit.read_clock(a), want) << "djit R at 0x" << std::hex << a;
+    for (uint64_t a = addr; a < addr + size; ++a)
+      EXPECT_EQ(djit.read_clock(a), want) << "djit R at 0x" << std::hex << a;
   }
   void expect_no_races() {
     EXPECT_TRUE(djit.races().empty()) << ::testing::PrintToString(djit.races());
@@ -263,10 +266,10 @@ TEST_P(WorkedExample, SlimStateFig2) {
   b.f.tick(0, 4);
   b.f.tick(1, 1);
   for (int i = 0; i < 4; ++i) b.f.write(1, a(i), esize);
-  b.f.tick(1, 1);      // B at 3
-  b.f.release(1, k);   // L_k = ⟨0,3⟩, B at 4
-  b.f.tick(1, 4);      // B at 8
-  b.f.acquire(0, k);   // C_A = ⟨5,3⟩
+  b.f.tick(1, 1);     // B at 3
+  b.f.release(1, k);  // L_k = ⟨0,3⟩, B at 4
+  b.f.tick(1, 4);     // B at 8
+  b.f.acquire(0, k);  // C_A = ⟨5,3⟩
   b.expect_clock(0, {5, 3});
   b.expect_clock(1, {0, 8});
   b.expect_lock(m, {0, 0});
@@ -349,16 +352,16 @@ TEST_P(WorkedExample, SlimStateFig2WithoutAcquireRaces) {
 constexpr uint64_t kRadishL = 1, kRadishA = 2, kRadishB = 3;
 
 void radish_prefix(Both& b, uint64_t x, uint64_t n) {
-  b.f.tick(0, 1);           // T0 at 2 (slot 0)
-  b.f.write(0, x, n);       // W_x = 0@2
-  b.f.tick(0, 4);           // T0 at 6
-  b.f.release(0, kRadishA); // L_a = ⟨6,0⟩, T0 at 7
-  b.f.read(0, x, n);        // R_x = 0@7
-  b.f.tick(0, 2);           // T0 at 9
-  b.f.tick(1, 3);           // T1 (slot 1) at 4
-  b.f.release(1, kRadishB); // L_b = ⟨0,4⟩, T1 at 5
-  b.f.acquire(1, kRadishA); // C_T1 = ⟨6,5⟩
-  b.f.acquire(0, kRadishB); // C_T0 = ⟨9,4⟩
+  b.f.tick(0, 1);            // T0 at 2 (slot 0)
+  b.f.write(0, x, n);        // W_x = 0@2
+  b.f.tick(0, 4);            // T0 at 6
+  b.f.release(0, kRadishA);  // L_a = ⟨6,0⟩, T0 at 7
+  b.f.read(0, x, n);         // R_x = 0@7
+  b.f.tick(0, 2);            // T0 at 9
+  b.f.tick(1, 3);            // T1 (slot 1) at 4
+  b.f.release(1, kRadishB);  // L_b = ⟨0,4⟩, T1 at 5
+  b.f.acquire(1, kRadishA);  // C_T1 = ⟨6,5⟩
+  b.f.acquire(0, kRadishB);  // C_T0 = ⟨9,4⟩
 }
 
 TEST_P(WorkedExample, RadishTable31) {
