@@ -42,22 +42,21 @@ uint64_t file_size(const std::string& path) {
 TraceResult check_one(const std::string& path, const std::string& detector_name) {
   TraceResult result;
   result.file = path;
+  // Declared outside the try so that races found before a malformed place
+  // are still reported (the binary reader delivers every event before it).
+  std::unique_ptr<TraceReader> reader;
+  auto detector = make_detector(detector_name);
+  uint64_t index = 0;
   try {
-    auto reader = open_trace(path);
+    reader = open_trace(path);
     result.format = reader->format() == TraceFormat::Std ? "std" : "binary";
-    auto detector = make_detector(detector_name);
     Progress progress("check " + path, file_size(path));
     Event e;
-    uint64_t index = 0;
     while (reader->next(e)) {
       detector->process(e, index++);
       progress.update(index, reader->bytes_read());
     }
     progress.finish();
-    result.events = index;
-    result.races = coalesce_races(detector->races());
-    result.symbols = reader->symbols();
-    result.status = result.races.empty() ? exit_code::kOk : exit_code::kRaces;
   } catch (const TraceError& err) {
     result.status = exit_code::kMalformed;
     result.error = err.what();
@@ -68,6 +67,10 @@ TraceResult check_one(const std::string& path, const std::string& detector_name)
     result.status = exit_code::kCapacity;
     result.error = fmt::format("{}: {}", path, err.what());
   }
+  result.events = index;
+  result.races = coalesce_races(detector->races());
+  if (reader) result.symbols = reader->symbols();
+  if (result.status == exit_code::kOk && !result.races.empty()) result.status = exit_code::kRaces;
   return result;
 }
 
@@ -116,10 +119,9 @@ int run_check(const CheckOptions& o) {
       traces.push_back(std::move(t));
     } else {
       for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';
-      if (r.error.empty()) {
-        std::cout << fmt::format("{}: {} events, {} race{} ({})\n", path, r.events, r.races.size(),
-                                 r.races.size() == 1 ? "" : "s", o.detector);
-      }
+      std::cout << fmt::format("{}: {} events{}, {} race{} ({})\n", path, r.events,
+                               r.error.empty() ? "" : " before the error", r.races.size(),
+                               r.races.size() == 1 ? "" : "s", o.detector);
     }
   }
   if (o.json) {

@@ -36,6 +36,9 @@ int run_gen(GenCommandOptions o) {
     writer->finish();
     out.close();
     return exit_code::kOk;
+  } catch (const UnrepresentableEvent& err) {
+    std::cerr << "raceaccel: " << err.what() << '\n';
+    return exit_code::kUnrepresentable;
   } catch (const IoError& err) {
     std::cerr << "raceaccel: " << err.what() << '\n';
     return exit_code::kIo;

@@ -22,5 +22,10 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? raceaccel::exit_code::kOk : raceaccel::exit_code::kUsage;
   }
-  return runners.at(app.get_subcommands().front()->get_name())();
+  try {
+    return runners.at(app.get_subcommands().front()->get_name())();
+  } catch (const std::exception& e) {  // a bug or resource exhaustion, never a silent crash
+    fmt::print(stderr, "raceaccel: internal error: {}\n", e.what());
+    return raceaccel::exit_code::kCapacity;
+  }
 }

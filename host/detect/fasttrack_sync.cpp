@@ -11,7 +11,7 @@ uint32_t FastTrackSync::thread(ThreadId tid) {
   bool created = false;
   const uint32_t s = slots_.slot(tid, &created);
   if (created) {
-    if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,214 threads in one trace");
+    if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,215 threads in one trace");
     Thread& th = threads_.emplace_back();
     th.clock.assign(s + 1, 0);
     th.clock[s] = 1;

@@ -134,9 +134,23 @@ void TraceGenerator::step() {
       emit(Event::sync(Op::Join, 0, u, site(kSiteSync, 0)));
       return;
     }
+    ThreadState& main_thread = threads_[0];
+    if (main_thread.held_lock >= 0) {
+      emit(Event::sync(Op::Release, 0, static_cast<uint64_t>(main_thread.held_lock), site(kSiteLocked, 0)));
+      lock_owner_[static_cast<size_t>(main_thread.held_lock)] = -1;
+      main_thread.held_lock = -1;
+      return;
+    }
+    if (main_thread.held_rwlock >= 0) {
+      emit(Event::sync(main_thread.held_rwlock == 0 ? Op::ReleaseShared : Op::Release, 0, kRwLock, site(kSiteRw, 0)));
+      main_thread.held_rwlock = -1;
+      return;
+    }
     // After the joins only main runs: it may touch everything.
     const uint64_t bases[] = {kRacyBase, kSharedBase, kLockedBase, kLocalBase + 0x1000};
-    emit(access(0, bases[rand(4)], kRegion, chance(50)));
+    Event e = access(0, bases[rand(4)], kRegion, chance(50));
+    e.site = site(kSiteLocal, 0);
+    emit(e);
     for (auto& th : threads_) th.finished = true;
     return;
   }
@@ -169,7 +183,9 @@ void TraceGenerator::step_thread(uint32_t t) {
     const bool exclusive = th.held_rwlock == 1;
     // A write under the read lock is the classic rwlock mistake.
     const bool write = exclusive ? chance(70) : chance(o_.mistake_percent);
-    emit(access(t, kRwBase, kRegion, write));
+    Event e = access(t, kRwBase, kRegion, write);
+    e.site = site(kSiteRw, t);
+    emit(e);
     emit(Event::sync(exclusive ? Op::Release : Op::ReleaseShared, t, kRwLock, site(kSiteRw, t)));
     if (exclusive)
       rwlock_writer_ = -1;
@@ -182,7 +198,7 @@ void TraceGenerator::step_thread(uint32_t t) {
   const uint32_t extras_weight = o_.std_only ? 0 : o_.extras_weight;
   const uint32_t total = o_.local_weight + o_.locked_weight + o_.shared_weight + o_.racy_weight + extras_weight;
   uint64_t pick = rand(std::max<uint32_t>(total, 1));
-  if (pick < o_.local_weight) {
+  if (pick < o_.local_weight || total == 0) {
     Event e = access(t, kLocalBase + uint64_t{t} * 0x1000, kRegion, chance(50));
     e.site = site(kSiteLocal, t);
     emit(e);

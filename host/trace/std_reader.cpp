@@ -121,7 +121,7 @@ void StdReader::parse_line(std::string_view line, Event& event) {
         fail(fmt::format("address access '{}' is not of the form @0x<hex>:<size>", printable(decor)));
       }
       if (size == 0) fail("address access of size 0");
-      if (addr + size < addr) fail("address range wraps around the address space");
+      if (addr + (size - 1) < addr) fail("address range wraps around the address space");
       event.addr = addr;
       event.size = size;
     } else {

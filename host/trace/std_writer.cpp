@@ -4,12 +4,40 @@
 #include "trace/std_format.hpp"
 
 namespace raceaccel {
+namespace {
+
+// A name the STD reader would read back as the same single field.
+bool readable_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c == '|' || c == '(' || c == ')' || c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x20) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 void StdWriter::write(const Event& e, const SymbolTable& symbols) {
-  const std::string thread = symbols.thread_name(e.tid);
+  auto checked = [&](std::string name) {
+    if (!readable_name(name)) {
+      throw UnrepresentableEvent(
+          fmt::format("event {}: the name '{}' cannot be written in STD (empty, or contains '|', '(', ')', blanks or "
+                      "control characters)",
+                      index_, name));
+    }
+    return name;
+  };
+  const std::string thread = checked(symbols.thread_name(e.tid));
   auto location = [&]() -> std::string {
     if (e.size == 1) {
-      if (const auto* name = symbols.find(SymbolKind::Location, e.addr)) return *name;
+      if (const auto* name = symbols.find(SymbolKind::Location, e.addr)) {
+        // A symbolic name starting with '@' would read back as an address access.
+        if (!name->empty() && name->front() == '@') {
+          throw UnrepresentableEvent(fmt::format("event {}: the variable name '{}' would read back as an address",
+                                                 index_, *name));
+        }
+        return checked(*name);
+      }
     }
     return fmt::format("@{:#x}:{}", e.addr, e.size);
   };
@@ -17,10 +45,10 @@ void StdWriter::write(const Event& e, const SymbolTable& symbols) {
   switch (e.op) {
     case Op::Read: action = fmt::format("r({})", location()); break;
     case Op::Write: action = fmt::format("w({})", location()); break;
-    case Op::Acquire: action = fmt::format("acq({})", symbols.sync_name(e.addr)); break;
-    case Op::Release: action = fmt::format("rel({})", symbols.sync_name(e.addr)); break;
-    case Op::Fork: action = fmt::format("fork({})", symbols.thread_name(static_cast<ThreadId>(e.addr))); break;
-    case Op::Join: action = fmt::format("join({})", symbols.thread_name(static_cast<ThreadId>(e.addr))); break;
+    case Op::Acquire: action = fmt::format("acq({})", checked(symbols.sync_name(e.addr))); break;
+    case Op::Release: action = fmt::format("rel({})", checked(symbols.sync_name(e.addr))); break;
+    case Op::Fork: action = fmt::format("fork({})", checked(symbols.thread_name(static_cast<ThreadId>(e.addr)))); break;
+    case Op::Join: action = fmt::format("join({})", checked(symbols.thread_name(static_cast<ThreadId>(e.addr)))); break;
     case Op::Begin: action = "begin()"; break;
     case Op::End: action = "end()"; break;
     default:
