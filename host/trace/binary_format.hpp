@@ -22,11 +22,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string_view>
 #include <vector>
 
 #include "trace/input.hpp"
+#include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/trace_writer.hpp"
 
@@ -84,7 +86,9 @@ class BinaryWriter final : public TraceWriter {
 
   // Throws std::invalid_argument for an event the reader would reject or
   // could not reproduce exactly, so a finished file always reads back as the
-  // events that were written. Assumes `symbols` is one table that only grows.
+  // events that were written, and UnrepresentableEvent for a name longer than
+  // kMaxNameBytes. Nothing is written for a rejected event. Assumes `symbols`
+  // is one table that only grows.
   void write(const Event& event, const SymbolTable& symbols) override;
   void finish() override;
 
@@ -99,8 +103,8 @@ class BinaryWriter final : public TraceWriter {
 
   std::ostream& out_;
   BinaryWriterOptions options_;
-  size_t flush_at_;                // payload size that closes a block
-  std::vector<uint8_t> block_;     // payload under construction; capacity fixed up front
+  size_t flush_at_;             // payload size that closes a block
+  std::vector<uint8_t> block_;  // payload under construction; capacity fixed up front
   size_t used_ = 0;
   std::vector<uint8_t> compressed_;
   std::unique_ptr<ZSTD_CCtx_s, ZstdCCtxDeleter> cctx_;
@@ -123,8 +127,8 @@ class BinaryReader final : public TraceReader {
   uint64_t bytes_read() const override { return input_.offset(); }
 
  private:
-  [[noreturn]] void fail(const std::string& reason) const;
-  [[noreturn, gnu::cold]] void fail_record(const uint8_t* record, const std::string& reason) const;
+  [[noreturn]] void fail(const std::string& reason);
+  [[noreturn, gnu::cold]] void fail_record(const uint8_t* record, const std::string& reason);
   void read_header();
   bool open_block();  // false once the end block has been read and checked
   void close_block();
@@ -153,6 +157,7 @@ class BinaryReader final : public TraceReader {
   uint64_t total_events_ = 0, event_blocks_ = 0;
   bool in_block_ = false;
   bool done_ = false;
+  std::optional<TraceError> error_;  // once thrown, every later next() throws it again
 };
 
 }  // namespace raceaccel

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <new>
 
 #include "trace/binary_format.hpp"
 #include "trace/trace_error.hpp"
@@ -63,8 +64,12 @@ std::string event_problem(Op op, bool bad_varint, bool truncated, uint64_t tid, 
   if (truncated) return "record is truncated";
   if (tid > UINT32_MAX) return fmt::format("thread id {} does not fit 32 bits", tid);
   if (has_range(op) && size == 0) return fmt::format("{} of size 0", op_name(op));
-  if (has_range(op) && addr + (size - 1) < addr) return fmt::format("{} range {:#x}+{} wraps around 2^64", op_name(op), addr, size);
-  if (targets_thread(op) && addr > UINT32_MAX) return fmt::format("{} of thread id {} beyond 2^32-1", op_name(op), addr);
+  if (has_range(op) && addr + (size - 1) < addr) {
+    return fmt::format("{} range {:#x}+{} wraps around 2^64", op_name(op), addr, size);
+  }
+  if (targets_thread(op) && addr > UINT32_MAX) {
+    return fmt::format("{} of thread id {} beyond 2^32-1", op_name(op), addr);
+  }
   return fmt::format("unknown memory order {}", order);
 }
 
@@ -83,11 +88,15 @@ BinaryReader::BinaryReader(Input input) : input_(std::move(input)) {
   read_header();
 }
 
-void BinaryReader::fail(const std::string& reason) const {
-  throw TraceError(fmt::format("{}: block {} at byte {}", input_.name(), block_index_, block_offset_), reason);
+void BinaryReader::fail(const std::string& reason) {
+  // Remembered so that a caller who catches the error and reads on gets it
+  // again, instead of the events of later blocks as if nothing were missing.
+  error_.emplace(fmt::format("{}: block {} at byte {}", input_.name(), block_index_, block_offset_), reason);
+  begin_ = pos_ = end_ = nullptr;
+  throw *error_;
 }
 
-void BinaryReader::fail_record(const uint8_t* record, const std::string& reason) const {
+void BinaryReader::fail_record(const uint8_t* record, const std::string& reason) {
   fail(fmt::format("record {} at payload offset {}: {}", block_records_, record - begin_, reason));
 }
 
@@ -100,7 +109,9 @@ void BinaryReader::read_header() {
   }
   if (got < sizeof h) bad(fmt::format("truncated file header ({} of {} bytes)", got, sizeof h));
   const auto version = load_le<uint16_t>(h + 8);
-  if (version != kBinaryVersion) bad(fmt::format("unsupported version {} (this reader reads {})", version, kBinaryVersion));
+  if (version != kBinaryVersion) {
+    bad(fmt::format("unsupported version {} (this reader reads {})", version, kBinaryVersion));
+  }
   // Nonzero flags or reserved bits would mean a feature this reader lacks.
   const auto flags = load_le<uint16_t>(h + 10);
   if (flags != 0) bad(fmt::format("unsupported flags {:#06x}", flags));
@@ -153,6 +164,7 @@ bool BinaryReader::next(Event& event) {
       if (decode_record(event)) return true;
       continue;
     }
+    if (error_) throw *error_;
     if (done_) return false;
     if (in_block_) close_block();
     if (!open_block()) return false;
@@ -170,9 +182,12 @@ bool BinaryReader::decode_name(const uint8_t* record) {
   p = get_varint(p, length, bad);
   if (bad) fail_record(record, "varint does not fit 64 bits");
   if (p > end_) fail_record(record, "record is truncated");
-  if (length > kMaxNameBytes) fail_record(record, fmt::format("name of {} bytes exceeds the limit of {}", length, kMaxNameBytes));
+  if (length > kMaxNameBytes) {
+    fail_record(record, fmt::format("name of {} bytes exceeds the limit of {}", length, kMaxNameBytes));
+  }
   if (length > static_cast<uint64_t>(end_ - p)) fail_record(record, "name is truncated");
-  symbols_.set(static_cast<SymbolKind>(tag & ~kNameRecordTag), id, std::string(reinterpret_cast<const char*>(p), length));
+  symbols_.set(static_cast<SymbolKind>(tag & ~kNameRecordTag), id,
+               std::string(reinterpret_cast<const char*>(p), length));
   pos_ = p + length;
   ++block_records_;
   return false;

@@ -3,6 +3,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 #include "trace/binary_format.hpp"
@@ -37,23 +38,27 @@ void check_event(const Event& e, uint64_t index) {
   };
   const auto op = static_cast<unsigned>(e.op);
   if (op >= static_cast<unsigned>(kOpCount)) reject(fmt::format("unknown operation {}", op));
-  const std::string_view name = op_name(e.op);
+  auto name = [&] { return op_name(e.op); };  // only on the error paths: this check runs per event
   if (has_order(e.op)) {
     if (static_cast<unsigned>(e.order) >= static_cast<unsigned>(kMemoryOrderCount)) {
       reject(fmt::format("unknown memory order {}", static_cast<unsigned>(e.order)));
     }
   } else if (e.order != MemoryOrder::Relaxed) {
-    reject(fmt::format("{} carries no memory order, but the event has {}", name, order_name(e.order)));
+    reject(fmt::format("{} carries no memory order, but the event has {}", name(), order_name(e.order)));
   }
   if (has_range(e.op)) {
-    if (e.size == 0) reject(fmt::format("{} of size 0", name));
-    if (e.addr + (e.size - 1) < e.addr) reject(fmt::format("{} range {:#x}+{} wraps around 2^64", name, e.addr, e.size));
+    if (e.size == 0) reject(fmt::format("{} of size 0", name()));
+    if (e.addr + (e.size - 1) < e.addr) {
+      reject(fmt::format("{} range {:#x}+{} wraps around 2^64", name(), e.addr, e.size));
+    }
     return;
   }
-  if (e.size != 0) reject(fmt::format("{} carries no size, but the event has size {}", name, e.size));
-  if (targets_thread(e.op) && e.addr > UINT32_MAX) reject(fmt::format("{} of thread id {} beyond 2^32-1", name, e.addr));
+  if (e.size != 0) reject(fmt::format("{} carries no size, but the event has size {}", name(), e.size));
+  if (targets_thread(e.op) && e.addr > UINT32_MAX) {
+    reject(fmt::format("{} of thread id {} beyond 2^32-1", name(), e.addr));
+  }
   if (!targets_thread(e.op) && !targets_sync_object(e.op) && e.addr != 0) {
-    reject(fmt::format("{} carries no address or object, but the event has {:#x}", name, e.addr));
+    reject(fmt::format("{} carries no address or object, but the event has {:#x}", name(), e.addr));
   }
 }
 
@@ -61,9 +66,11 @@ void check_symbol(const Symbol& s) {
   if (static_cast<unsigned>(s.kind) > static_cast<unsigned>(SymbolKind::Location)) {
     throw std::invalid_argument(fmt::format("binary trace: symbol kind {} is unknown", static_cast<unsigned>(s.kind)));
   }
+  // A long name is legitimate data (STD names have no limit), just not
+  // representable here; hence not invalid_argument.
   if (s.name.size() > kMaxNameBytes) {
-    throw std::invalid_argument(
-        fmt::format("binary trace: symbol name of {} bytes exceeds the limit of {}", s.name.size(), kMaxNameBytes));
+    throw UnrepresentableEvent(
+        fmt::format("binary trace: a name of {} bytes exceeds the format's limit of {}", s.name.size(), kMaxNameBytes));
   }
 }
 
@@ -163,8 +170,8 @@ void BinaryWriter::flush_block() {
   prev_addr_ = prev_site_ = 0;  // every block decodes on its own
 }
 
-void BinaryWriter::write_block(uint8_t type, uint8_t codec, const uint8_t* payload, size_t stored_size,
-                               size_t raw_size, uint32_t records, uint32_t events) {
+void BinaryWriter::write_block(uint8_t type, uint8_t codec, const uint8_t* payload, size_t stored_size, size_t raw_size,
+                               uint32_t records, uint32_t events) {
   uint8_t header[kBlockHeaderBytes] = {};
   std::copy(kBlockMagic.begin(), kBlockMagic.end(), header);
   header[4] = type;

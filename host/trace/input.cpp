@@ -15,7 +15,7 @@ constexpr size_t kChunk = 1 << 20;
 }
 
 Input::Input(int fd, bool owns, std::string name) : fd_(fd), owns_fd_(owns), name_(std::move(name)) {
-  buf_.resize(kChunk);
+  if (fd_ >= 0) buf_.resize(kChunk);  // memory inputs bring their own buffer
 }
 
 Input::Input(Input&& o) noexcept

@@ -33,8 +33,8 @@ void StdWriter::write(const Event& e, const SymbolTable& symbols) {
       if (const auto* name = symbols.find(SymbolKind::Location, e.addr)) {
         // A symbolic name starting with '@' would read back as an address access.
         if (!name->empty() && name->front() == '@') {
-          throw UnrepresentableEvent(fmt::format("event {}: the variable name '{}' would read back as an address",
-                                                 index_, *name));
+          throw UnrepresentableEvent(
+              fmt::format("event {}: the variable name '{}' would read back as an address", index_, *name));
         }
         return checked(*name);
       }
