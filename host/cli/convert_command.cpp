@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output_file.hpp"
 #include "trace/binary_format.hpp"
@@ -21,7 +22,7 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& o) {
-  try {
+  return exit_status_of(o.input, [&] {
     auto reader = open_trace(o.input);
     OutputFile out(o.output);
     std::unique_ptr<TraceWriter> writer;
@@ -37,16 +38,7 @@ int run_convert(const ConvertOptions& o) {
     writer->finish();
     out.close();
     return exit_code::kOk;
-  } catch (const TraceError& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kMalformed;
-  } catch (const UnrepresentableEvent& err) {
-    std::cerr << "raceaccel: " << o.input << ": " << err.what() << '\n';
-    return exit_code::kUnrepresentable;
-  } catch (const IoError& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kIo;
-  }
+  });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output_file.hpp"
 #include "gen/generator.hpp"
@@ -21,7 +22,7 @@ struct GenCommandOptions {
 };
 
 int run_gen(GenCommandOptions o) {
-  try {
+  return exit_status_of(o.output, [&] {
     if (o.format == "std") o.gen.std_only = true;
     TraceGenerator generator(o.gen);
     OutputFile out(o.output);
@@ -36,13 +37,7 @@ int run_gen(GenCommandOptions o) {
     writer->finish();
     out.close();
     return exit_code::kOk;
-  } catch (const UnrepresentableEvent& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kUnrepresentable;
-  } catch (const IoError& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kIo;
-  }
+  });
 }
 
 }  // namespace

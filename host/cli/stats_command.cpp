@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "cli/commands.hpp"
+#include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
@@ -20,7 +21,7 @@ struct StatsOptions {
 };
 
 int run_stats(const StatsOptions& o) {
-  try {
+  return exit_status_of(o.trace, [&] {
     auto reader = open_trace(o.trace);
     std::array<uint64_t, kOpCount> per_op{};
     std::unordered_set<ThreadId> threads;
@@ -67,13 +68,7 @@ int run_stats(const StatsOptions& o) {
       }
     }
     return exit_code::kOk;
-  } catch (const TraceError& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kMalformed;
-  } catch (const IoError& err) {
-    std::cerr << "raceaccel: " << err.what() << '\n';
-    return exit_code::kIo;
-  }
+  });
 }
 
 }  // namespace
