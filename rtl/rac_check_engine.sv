@@ -1,0 +1,610 @@
+// FastTrack check engine with a set-associative metadata cache.
+//
+// Commands arrive in trace order on a valid/ready stream:
+//   OpRead / OpWrite  an access by thread slot `slot` to the bytes `mask` of
+//                     the 8-byte granule `granule`, trace position `seq`
+//   OpFree            the bytes `mask` of `granule` lose their history
+//   OpSetLane         C_slot[lane] := value (the host keeps synchronization
+//                     exact in software and mirrors thread clocks here)
+//
+// Each cache line holds one granule: per byte the last-write epoch W, the
+// last-read epoch R and a "raced" flag, plus the line's in-hardware status:
+// EVERYTHING (the exact state is on chip) or INSOFTWARE (the host owns it,
+// e.g. after reads became concurrent and R needs a vector clock). What the
+// hardware cannot decide exactly is escalated with the line's state, never
+// guessed. Misses fill from, and dirty evictions write to, a backing store
+// in host-owned memory (one LineW-bit record per granule).
+//
+// Pipeline: S0 registers the command and reads tag, data and the thread's
+// clock row (registered reads, RAM-inferable); S1 compares tags, runs the
+// FastTrack rules on all 8 byte lanes at once and writes back. A hit takes
+// one cycle; a miss blocks S1 while it evicts and fills. Two commands to one
+// line behave as if processed one after another: S1 patches its view with
+// the write of the command before it (bypass), the only write its read
+// could have missed. See docs/hardware.md.
+`include "rac_assert.svh"
+
+module rac_check_engine #(
+  parameter int unsigned NumSlots   = 8,   // hardware thread slots
+  parameter int unsigned ClkW       = 16,  // clock width
+  parameter int unsigned Sets       = 64,
+  parameter int unsigned Ways       = 4,
+  parameter int unsigned ReplPolicy = 0,   // 0: round-robin per set, 1: pseudo-random (LFSR)
+  parameter int unsigned GranW      = 61,  // granule address width (64-bit byte addresses >> 3)
+  parameter int unsigned SeqW       = 64,
+  // Derived
+  parameter int unsigned SlotW  = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned ByteW  = 1 + 2 * (SlotW + ClkW),
+  parameter int unsigned LineW  = 1 + 8 * ByteW,
+  parameter int unsigned SetW   = (Sets > 1) ? $clog2(Sets) : 1,
+  parameter int unsigned WayW   = (Ways > 1) ? $clog2(Ways) : 1,
+  parameter int unsigned RowW   = NumSlots * ClkW
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_i,
+
+  // Command stream
+  input  logic                 cmd_valid_i,
+  output logic                 cmd_ready_o,
+  input  logic [1:0]           cmd_op_i,
+  input  logic                 cmd_force_sw_i,  // escalate regardless of state (thread without a slot)
+  input  logic [SlotW-1:0]     cmd_slot_i,
+  input  logic [7:0]           cmd_mask_i,
+  input  logic [GranW-1:0]     cmd_granule_i,
+  input  logic [SeqW-1:0]      cmd_seq_i,
+  input  logic [SlotW-1:0]     cmd_lane_i,
+  input  logic [ClkW-1:0]      cmd_value_i,
+
+  // Race records: one per access that raced on at least one byte
+  output logic                 race_valid_o,
+  input  logic                 race_ready_i,
+  output logic [SeqW-1:0]      race_seq_o,
+  output logic [GranW-1:0]     race_granule_o,
+  output logic [7:0]           race_mask_o,        // bytes that raced
+  output logic [15:0]          race_kinds_o,       // per byte: 0 write-write, 1 write-read, 2 read-write
+  output logic [8*SlotW-1:0]   race_prev_slots_o,  // per byte: the earlier access's epoch
+  output logic [8*ClkW-1:0]    race_prev_clks_o,
+
+  // Escalations: the host checks the command in software
+  output logic                 esc_valid_o,
+  input  logic                 esc_ready_i,
+  output logic [SeqW-1:0]      esc_seq_o,
+  output logic [1:0]           esc_reason_o,  // EscInSoftware, EscReadShare, EscForced, EscReclaim
+  output logic [GranW-1:0]     esc_granule_o,
+  output logic [LineW-1:0]     esc_line_o,    // the line's state before the command
+
+  // Backing store: one outstanding request; read responses in order
+  output logic                 mem_req_valid_o,
+  input  logic                 mem_req_ready_i,
+  output logic                 mem_req_write_o,
+  output logic [GranW-1:0]     mem_req_granule_o,
+  output logic [LineW-1:0]     mem_req_data_o,
+  input  logic                 mem_rsp_valid_i,
+  input  logic [LineW-1:0]     mem_rsp_data_i,
+
+  // Statistics
+  output logic [63:0]          stat_cycles_o,
+  output logic [63:0]          stat_commands_o,
+  output logic [63:0]          stat_accesses_o,
+  output logic [63:0]          stat_misses_o,
+  output logic [63:0]          stat_writebacks_o,
+  output logic [63:0]          stat_escalations_o,
+  output logic                 idle_o
+);
+
+  // Commands (OpWrite = 2'd1 is every access that is not OpRead)
+  localparam logic [1:0] OpRead = 2'd0, OpFree = 2'd2, OpSetLane = 2'd3;
+  localparam logic [1:0] EscInSoftware = 2'd0, EscReadShare = 2'd1, EscForced = 2'd2, EscReclaim = 2'd3;
+  localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
+  localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
+  // Byte-state fields
+  localparam int unsigned RacedBit = 0;
+  localparam int unsigned WSlotLo  = 1;
+  localparam int unsigned WClkLo   = 1 + SlotW;
+  localparam int unsigned RSlotLo  = 1 + SlotW + ClkW;
+  localparam int unsigned RClkLo   = 1 + 2 * SlotW + ClkW;
+
+  // ---------------------------------------------------------------------------
+  // Storage: per way a tag RAM, a line RAM and valid/dirty bits; the thread
+  // clock rows; the replacement state. Per-way signals are flattened
+  // ([Ways*W-1:0]) to stay inside the SV subset Yosys 0.23 reads.
+  // ---------------------------------------------------------------------------
+  logic [RowW-1:0]  clk_mem [NumSlots];
+  logic [WayW-1:0]  rr_q    [Sets];
+
+  // ---------------------------------------------------------------------------
+  // S0: the command register and the registered array reads
+  // ---------------------------------------------------------------------------
+  logic                 s0_valid_q;
+  logic [1:0]           s0_op_q;
+  logic                 s0_force_q;
+  logic [SlotW-1:0]     s0_slot_q, s0_lane_q;
+  logic [7:0]           s0_mask_q;
+  logic [GranW-1:0]     s0_gran_q;
+  logic [SeqW-1:0]      s0_seq_q;
+  logic [ClkW-1:0]      s0_value_q;
+
+  logic s1_ready;  // S1 takes a new command at the coming edge
+  assign cmd_ready_o = !s0_valid_q || s1_ready;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s0_valid_q <= 1'b0;
+    end else if (cmd_ready_o) begin
+      s0_valid_q <= cmd_valid_i;
+    end
+    if (cmd_ready_o && cmd_valid_i) begin
+      s0_op_q    <= cmd_op_i;
+      s0_force_q <= cmd_force_sw_i;
+      s0_slot_q  <= cmd_slot_i;
+      s0_lane_q  <= cmd_lane_i;
+      s0_mask_q  <= cmd_mask_i;
+      s0_gran_q  <= cmd_granule_i;
+      s0_seq_q   <= cmd_seq_i;
+      s0_value_q <= cmd_value_i;
+    end
+  end
+
+  // A granule's set is its low address bits, its tag the rest.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [SetW-1:0] set_of(input logic [GranW-1:0] g);
+    set_of = (Sets > 1) ? g[SetW-1:0] : '0;
+  endfunction
+  function automatic logic [TagW-1:0] tag_of(input logic [GranW-1:0] g);
+    tag_of = g[GranW-1 -: TagW];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The index S0 will hold after this edge: registered reads use it, so the
+  // data is ready when the command moves on.
+  logic [GranW-1:0] s0_gran_next;
+  logic [SlotW-1:0] s0_slot_next;
+  assign s0_gran_next = (cmd_ready_o && cmd_valid_i) ? cmd_granule_i : s0_gran_q;
+  assign s0_slot_next = (cmd_ready_o && cmd_valid_i) ? cmd_slot_i : s0_slot_q;
+
+  // Array write port (driven by S1, below)
+  logic             wr_en;
+  logic [WayW-1:0]  wr_way;
+  logic [TagW-1:0]  wr_tag;
+  logic             wr_dirty;
+  logic [LineW-1:0] wr_line;
+  logic             lane_wr_en;
+
+  // S1 command register (declared here: the storage above uses it)
+  logic                 s1_valid_q;
+  logic [1:0]           s1_op_q;
+  logic                 s1_force_q;
+  logic [SlotW-1:0]     s1_slot_q, s1_lane_q;
+  logic [7:0]           s1_mask_q;
+  logic [GranW-1:0]     s1_gran_q;
+  logic [SeqW-1:0]      s1_seq_q;
+  logic [ClkW-1:0]      s1_value_q;
+
+  logic [Ways*TagW-1:0]  rd_tag_q;
+  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;
+  logic [Ways*LineW-1:0] rd_line_q;
+  for (genvar w = 0; w < Ways; w++) begin : g_way
+    logic [TagW-1:0]  tag_mem  [Sets];
+    logic [LineW-1:0] line_mem [Sets];
+    logic [Sets-1:0]  valid_q, dirty_q;
+    logic             wr_this;
+    assign wr_this = wr_en && wr_way == w[WayW-1:0];
+    always_ff @(posedge clk_i) begin
+      if (wr_this) begin
+        tag_mem[set_of(s1_gran_q)]  <= wr_tag;
+        line_mem[set_of(s1_gran_q)] <= wr_line;
+      end
+      rd_tag_q[w*TagW +: TagW]    <= tag_mem[set_of(s0_gran_next)];
+      rd_line_q[w*LineW +: LineW] <= line_mem[set_of(s0_gran_next)];
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        valid_q <= '0;
+      end else if (wr_this) begin
+        valid_q[set_of(s1_gran_q)] <= 1'b1;
+      end
+      if (wr_this) dirty_q[set_of(s1_gran_q)] <= wr_dirty;
+      rd_valid_q[w] <= !rst_i && valid_q[set_of(s0_gran_next)];
+      rd_dirty_q[w] <= dirty_q[set_of(s0_gran_next)];
+    end
+  end
+
+  logic [RowW-1:0] rd_row_q;
+  always_ff @(posedge clk_i) begin
+    if (lane_wr_en) clk_mem[s1_slot_q][s1_lane_q * ClkW +: ClkW] <= s1_value_q;
+    rd_row_q <= clk_mem[s0_slot_next];
+  end
+
+  // ---------------------------------------------------------------------------
+  // S1: lookup, miss handling, FastTrack rules, write-back
+  // ---------------------------------------------------------------------------
+  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1FillReq, S1FillWait} s1_state_e;
+  s1_state_e s1_state_q, s1_state_d;
+
+  // S1's private copy of its set and of its thread's clock row, taken on entry.
+  logic [Ways*TagW-1:0]  s1_tag_q;
+  logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
+  logic [Ways*LineW-1:0] s1_line_q;
+  logic [RowW-1:0]       s1_row_q;
+  logic [WayW-1:0]       s1_victim_q;
+
+  // Bypass: the array write made at the last edge, which the registered
+  // read of the command in S0 could not see. (The write made at the coming
+  // edge is patched in directly from the write port.)
+  logic             byp_valid_q;
+  logic [SetW-1:0]  byp_set_q;
+  logic [WayW-1:0]  byp_way_q;
+  logic [TagW-1:0]  byp_tag_q;
+  logic             byp_dirty_q;
+  logic [LineW-1:0] byp_line_q;
+  logic             byp_lane_valid_q;
+  logic [SlotW-1:0] byp_lane_slot_q, byp_lane_lane_q;
+  logic [ClkW-1:0]  byp_lane_value_q;
+
+  // The view S0's command takes into S1: registered read, then the write of
+  // the last edge, then the write of this cycle.
+  logic [Ways*TagW-1:0]  in_tag;
+  logic [Ways-1:0]       in_valid, in_dirty;
+  logic [Ways*LineW-1:0] in_line;
+  logic [RowW-1:0]       in_row;
+  always_comb begin
+    in_tag   = rd_tag_q;
+    in_valid = rd_valid_q;
+    in_dirty = rd_dirty_q;
+    in_line  = rd_line_q;
+    for (int w = 0; w < Ways; w++) begin
+      if (byp_valid_q && byp_set_q == set_of(s0_gran_q) && byp_way_q == w[WayW-1:0]) begin
+        in_tag[w*TagW +: TagW]    = byp_tag_q;
+        in_valid[w]               = 1'b1;
+        in_dirty[w]               = byp_dirty_q;
+        in_line[w*LineW +: LineW] = byp_line_q;
+      end
+      if (wr_en && set_of(s1_gran_q) == set_of(s0_gran_q) && wr_way == w[WayW-1:0]) begin
+        in_tag[w*TagW +: TagW]    = wr_tag;
+        in_valid[w]               = 1'b1;
+        in_dirty[w]               = wr_dirty;
+        in_line[w*LineW +: LineW] = wr_line;
+      end
+    end
+    in_row = rd_row_q;
+    if (byp_lane_valid_q && byp_lane_slot_q == s0_slot_q) begin
+      in_row[byp_lane_lane_q * ClkW +: ClkW] = byp_lane_value_q;
+    end
+    if (lane_wr_en && s1_slot_q == s0_slot_q) begin
+      in_row[s1_lane_q * ClkW +: ClkW] = s1_value_q;
+    end
+  end
+
+  // Lookup on S1's copy
+  logic            hit;
+  logic [WayW-1:0] hit_way;
+  always_comb begin
+    hit = 1'b0;
+    hit_way = '0;
+    for (int w = 0; w < Ways; w++) begin
+      if (s1_tvalid_q[w] && s1_tag_q[w*TagW +: TagW] == tag_of(s1_gran_q)) begin
+        hit = 1'b1;
+        hit_way = w[WayW-1:0];
+      end
+    end
+  end
+
+  // FastTrack rules on the 8 byte lanes of the line, all at once
+  logic [LineW-1:0]   cur_line, new_line;
+  logic [ClkW-1:0]    own_clk;
+  logic [7:0]         raced;
+  logic [15:0]        kinds;
+  logic [8*SlotW-1:0] prev_slots;
+  logic [8*ClkW-1:0]  prev_clks;
+  logic               need_share;  // a read became concurrent: R needs a vector clock
+  logic [ByteW-1:0]   st;
+  logic [SlotW-1:0]   w_slot, r_slot;
+  logic [ClkW-1:0]    w_clk, r_clk;
+  logic               w_ok, r_ok, same_r, same_w;
+  always_comb begin
+    cur_line = s1_line_q[hit_way*LineW +: LineW];
+    new_line = cur_line;
+    own_clk = s1_row_q[s1_slot_q * ClkW +: ClkW];
+    raced = '0;
+    kinds = '0;
+    prev_slots = '0;
+    prev_clks = '0;
+    need_share = 1'b0;
+    st = '0;
+    w_slot = '0;
+    r_slot = '0;
+    w_clk = '0;
+    r_clk = '0;
+    w_ok = 1'b0;
+    r_ok = 1'b0;
+    same_r = 1'b0;
+    same_w = 1'b0;
+    for (int b = 0; b < 8; b++) begin
+      st = cur_line[1 + b * ByteW +: ByteW];
+      w_slot = st[WSlotLo +: SlotW];
+      w_clk  = st[WClkLo +: ClkW];
+      r_slot = st[RSlotLo +: SlotW];
+      r_clk  = st[RClkLo +: ClkW];
+      w_ok   = w_clk <= s1_row_q[w_slot * ClkW +: ClkW];  // W_x ≼ C_t
+      r_ok   = r_clk <= s1_row_q[r_slot * ClkW +: ClkW];  // R_x ≼ C_t
+      same_r = r_slot == s1_slot_q && r_clk == own_clk;
+      same_w = w_slot == s1_slot_q && w_clk == own_clk;
+      if (s1_mask_q[b]) begin
+        if (s1_op_q == OpFree) begin
+          new_line[1 + b * ByteW +: ByteW] = '0;
+        end else if (!st[RacedBit]) begin
+          if (s1_op_q == OpRead) begin
+            if (same_r) begin
+              // [FT READ SAME EPOCH]
+            end else if (!w_ok) begin
+              raced[b] = 1'b1;
+              kinds[2*b +: 2] = KindWriteRead;
+              prev_slots[b*SlotW +: SlotW] = w_slot;
+              prev_clks[b*ClkW +: ClkW] = w_clk;
+            end else if (r_ok) begin
+              // [FT READ EXCLUSIVE]
+              new_line[1 + b * ByteW + RSlotLo +: SlotW] = s1_slot_q;
+              new_line[1 + b * ByteW + RClkLo +: ClkW] = own_clk;
+            end else begin
+              need_share = 1'b1;  // [FT READ SHARE]
+            end
+          end else begin
+            if (same_w) begin
+              // [FT WRITE SAME EPOCH]
+            end else if (!w_ok) begin
+              raced[b] = 1'b1;
+              kinds[2*b +: 2] = KindWriteWrite;
+              prev_slots[b*SlotW +: SlotW] = w_slot;
+              prev_clks[b*ClkW +: ClkW] = w_clk;
+            end else if (!r_ok) begin
+              raced[b] = 1'b1;
+              kinds[2*b +: 2] = KindReadWrite;
+              prev_slots[b*SlotW +: SlotW] = r_slot;
+              prev_clks[b*ClkW +: ClkW] = r_clk;
+            end else begin
+              // [FT WRITE EXCLUSIVE]
+              new_line[1 + b * ByteW + WSlotLo +: SlotW] = s1_slot_q;
+              new_line[1 + b * ByteW + WClkLo +: ClkW] = own_clk;
+            end
+          end
+          if (raced[b]) new_line[1 + b * ByteW + RacedBit] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // What the command does to its line
+  logic       insoftware, escalate, full_free;
+  logic [1:0] esc_reason;
+  always_comb begin
+    insoftware = cur_line[0];
+    full_free  = s1_op_q == OpFree && s1_mask_q == 8'hFF;
+    escalate   = 1'b0;
+    esc_reason = EscInSoftware;
+    if (full_free) begin
+      escalate = insoftware;  // the host drops its copy
+      esc_reason = EscReclaim;
+    end else if (s1_force_q) begin
+      escalate = 1'b1;
+      esc_reason = EscForced;
+    end else if (insoftware) begin
+      escalate = 1'b1;
+      esc_reason = EscInSoftware;
+    end else if (need_share) begin
+      escalate = 1'b1;
+      esc_reason = EscReadShare;
+    end
+  end
+
+  // The line after the command. An escalated command hands the line to
+  // software unchanged (its state travels in the escalation record); a full
+  // free returns it to hardware as ⊥ (no stale software state is ever
+  // re-imported: RADISH digest §2.14).
+  logic [LineW-1:0] final_line;
+  always_comb begin
+    if (full_free) begin
+      final_line = '0;
+    end else if (escalate) begin
+      final_line = cur_line;
+      final_line[0] = 1'b1;  // INSOFTWARE
+    end else begin
+      final_line = new_line;
+    end
+  end
+
+  logic race_free, esc_free, any_raced, is_access, exec_done;
+  assign race_free = !race_valid_o || race_ready_i;
+  assign esc_free  = !esc_valid_o || esc_ready_i;
+  assign any_raced = |raced && !escalate;
+  assign is_access = s1_op_q != OpSetLane;
+  assign exec_done = s1_valid_q && s1_state_q == S1Exec &&
+                     (!is_access || (hit && (!escalate || esc_free) && (!any_raced || race_free)));
+  assign s1_ready = !s1_valid_q || exec_done;
+
+  // Victim choice on a miss: a free way first, else the policy's choice
+  logic [WayW-1:0] victim;
+  logic            free_way_found;
+  logic [15:0]     lfsr_q;
+  always_comb begin
+    free_way_found = 1'b0;
+    victim = (ReplPolicy == 0) ? rr_q[set_of(s1_gran_q)] : lfsr_q[WayW-1:0];
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (!s1_tvalid_q[w]) begin
+        free_way_found = 1'b1;
+        victim = w[WayW-1:0];
+      end
+    end
+  end
+
+  logic miss_now;
+  assign miss_now = s1_valid_q && s1_state_q == S1Exec && is_access && !hit;
+
+  always_comb begin
+    s1_state_d = s1_state_q;
+    case (s1_state_q)
+      S1Exec:     if (miss_now) s1_state_d = (s1_tvalid_q[victim] && s1_dirty_q[victim]) ? S1WbReq : S1FillReq;
+      S1WbReq:    if (mem_req_ready_i) s1_state_d = S1FillReq;
+      S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
+      S1FillWait: if (mem_rsp_valid_i) s1_state_d = S1Exec;
+      default:    s1_state_d = s1_state_q;
+    endcase
+  end
+
+  assign mem_req_valid_o   = s1_valid_q && (s1_state_q == S1WbReq || s1_state_q == S1FillReq);
+  assign mem_req_write_o   = s1_state_q == S1WbReq;
+  assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
+  if (Sets > 1) begin : g_wb_addr
+    assign mem_req_granule_o = (s1_state_q == S1WbReq)
+                             ? {s1_tag_q[s1_victim_q*TagW +: TagW], set_of(s1_gran_q)} : s1_gran_q;
+  end else begin : g_wb_addr_one_set
+    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? s1_tag_q[s1_victim_q*TagW +: TagW] : s1_gran_q;
+  end
+
+  // The write port: install a fill (clean), or commit an executed access.
+  logic install;
+  assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
+  always_comb begin
+    wr_en = 1'b0;
+    wr_way = hit_way;
+    wr_tag = tag_of(s1_gran_q);
+    wr_dirty = s1_dirty_q[hit_way] || (final_line != cur_line);
+    wr_line = final_line;
+    lane_wr_en = exec_done && !is_access;
+    if (install) begin
+      wr_en = 1'b1;
+      wr_way = s1_victim_q;
+      wr_dirty = 1'b0;
+      wr_line = mem_rsp_data_i;
+    end else if (exec_done && is_access) begin
+      wr_en = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s1_valid_q <= 1'b0;
+      s1_state_q <= S1Idle;
+      byp_valid_q <= 1'b0;
+      byp_lane_valid_q <= 1'b0;
+      lfsr_q <= 16'hACE1;
+      for (int s = 0; s < Sets; s++) rr_q[s] <= '0;
+    end else begin
+      lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
+      byp_valid_q <= wr_en;
+      byp_lane_valid_q <= lane_wr_en;
+      if (s1_ready) begin
+        s1_valid_q <= s0_valid_q;
+        s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
+      end else begin
+        s1_state_q <= s1_state_d;
+      end
+      if (miss_now && !free_way_found && ReplPolicy == 0) rr_q[set_of(s1_gran_q)] <= victim + 1'b1;
+    end
+    if (miss_now) s1_victim_q <= victim;
+    byp_set_q <= set_of(s1_gran_q);
+    byp_way_q <= wr_way;
+    byp_tag_q <= wr_tag;
+    byp_dirty_q <= wr_dirty;
+    byp_line_q <= wr_line;
+    byp_lane_slot_q <= s1_slot_q;
+    byp_lane_lane_q <= s1_lane_q;
+    byp_lane_value_q <= s1_value_q;
+    if (s1_ready && s0_valid_q) begin
+      s1_op_q     <= s0_op_q;
+      s1_force_q  <= s0_force_q;
+      s1_slot_q   <= s0_slot_q;
+      s1_lane_q   <= s0_lane_q;
+      s1_mask_q   <= s0_mask_q;
+      s1_gran_q   <= s0_gran_q;
+      s1_seq_q    <= s0_seq_q;
+      s1_value_q  <= s0_value_q;
+      s1_tag_q    <= in_tag;
+      s1_tvalid_q <= in_valid;
+      s1_dirty_q  <= in_dirty;
+      s1_line_q   <= in_line;
+      s1_row_q    <= in_row;
+    end else if (install) begin
+      s1_tag_q[s1_victim_q*TagW +: TagW]    <= tag_of(s1_gran_q);
+      s1_tvalid_q[s1_victim_q]              <= 1'b1;
+      s1_dirty_q[s1_victim_q]               <= 1'b0;
+      s1_line_q[s1_victim_q*LineW +: LineW] <= mem_rsp_data_i;
+    end
+  end
+
+  // Output registers, held until accepted
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      race_valid_o <= 1'b0;
+      esc_valid_o <= 1'b0;
+    end else begin
+      if (race_ready_i) race_valid_o <= 1'b0;
+      if (esc_ready_i) esc_valid_o <= 1'b0;
+      if (exec_done && is_access && any_raced) race_valid_o <= 1'b1;
+      if (exec_done && is_access && escalate) esc_valid_o <= 1'b1;
+    end
+    if (exec_done && is_access && any_raced) begin
+      race_seq_o        <= s1_seq_q;
+      race_granule_o    <= s1_gran_q;
+      race_mask_o       <= raced;
+      race_kinds_o      <= kinds;
+      race_prev_slots_o <= prev_slots;
+      race_prev_clks_o  <= prev_clks;
+    end
+    if (exec_done && is_access && escalate) begin
+      esc_seq_o    <= s1_seq_q;
+      esc_reason_o <= esc_reason;
+      esc_granule_o <= s1_gran_q;
+      esc_line_o   <= cur_line;
+    end
+  end
+
+  // Statistics
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      stat_cycles_o      <= '0;
+      stat_commands_o    <= '0;
+      stat_accesses_o    <= '0;
+      stat_misses_o      <= '0;
+      stat_writebacks_o  <= '0;
+      stat_escalations_o <= '0;
+    end else begin
+      stat_cycles_o <= stat_cycles_o + 1;
+      if (exec_done) stat_commands_o <= stat_commands_o + 1;
+      if (exec_done && is_access) stat_accesses_o <= stat_accesses_o + 1;
+      if (miss_now) stat_misses_o <= stat_misses_o + 1;
+      if (s1_valid_q && s1_state_q == S1WbReq && mem_req_ready_i) stat_writebacks_o <= stat_writebacks_o + 1;
+      if (exec_done && is_access && escalate) stat_escalations_o <= stat_escalations_o + 1;
+    end
+  end
+
+  assign idle_o = !s0_valid_q && !s1_valid_q && !race_valid_o && !esc_valid_o;
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+  logic dup_tag;
+  always_comb begin
+    dup_tag = 1'b0;
+    for (int a = 0; a < Ways; a++) begin
+      for (int b = a + 1; b < Ways; b++) begin
+        if (s1_tvalid_q[a] && s1_tvalid_q[b] && s1_tag_q[a*TagW +: TagW] == s1_tag_q[b*TagW +: TagW]) dup_tag = 1'b1;
+      end
+    end
+  end
+  // A set never holds two valid entries with the same tag.
+  `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
+  // Output registers are never overwritten while a record waits.
+  `RAC_ASSERT(RaceRecordHeld, !(race_valid_o && !race_ready_i && exec_done && is_access && any_raced), clk_i, rst_i)
+  `RAC_ASSERT(EscRecordHeld, !(esc_valid_o && !esc_ready_i && exec_done && is_access && escalate), clk_i, rst_i)
+  // The status never claims more than is on chip: an INSOFTWARE line is
+  // never decided in hardware (no race record, no change but a full free).
+  `RAC_ASSERT(InSoftwareNotDecided,
+              !(exec_done && is_access && insoftware && !full_free && (any_raced || final_line != cur_line)),
+              clk_i, rst_i)
+  // Hazard rule: at most one memory request outstanding, only while S1 waits.
+  `RAC_ASSERT(OneMissAtATime, !(mem_req_valid_o && !(s1_state_q == S1WbReq || s1_state_q == S1FillReq)),
+              clk_i, rst_i)
+  // A command enters S1 only when S1 is free or finishing.
+  `RAC_ASSERT(NoOverrun, !(s1_valid_q && !exec_done && s1_ready), clk_i, rst_i)
+
+endmodule

@@ -1,0 +1,119 @@
+// Runs the Verilated check engine (rtl/rac_check_engine.sv) as a Detector.
+//
+// This is the host side of the hardware/software split in docs/hardware.md:
+//  - synchronization is exact in software (ReferenceSyncState); the engine's
+//    thread-clock rows mirror it through SetLane commands;
+//  - threads beyond the hardware slots, and everything after a clock outgrows
+//    the hardware width, are sent as forced escalations;
+//  - escalated commands are checked here, in software, on the state the
+//    engine hands over with them; that state then stays in software until a
+//    full free returns the granule to hardware.
+// The backing store is a sparse memory model with seeded latency and
+// back-pressure; the race and escalation outputs get seeded back-pressure too.
+#pragma once
+
+#include <bit>
+#include <deque>
+#include <memory>
+#include <random>
+#include <unordered_map>
+#include <vector>
+
+#include "detect/detector.hpp"
+#include "detect/sync_state.hpp"
+#include "verilated_bits.hpp"
+
+namespace raceaccel::sim {
+
+struct EngineConfig {
+  unsigned slots = 8;  // must match the model's NumSlots, ClkW, Sets, Ways
+  unsigned clk_bits = 16;
+  unsigned sets = 64;
+  unsigned ways = 4;
+  uint64_t seed = 1;
+  unsigned max_mem_latency = 4;   // cycles before a fill response, drawn in [1, max]
+  unsigned stall_percent = 20;    // chance per cycle that memory or an output is not ready
+};
+
+struct EngineStats {
+  uint64_t cycles = 0, commands = 0, accesses = 0, misses = 0, writebacks = 0, escalations = 0, events = 0;
+};
+
+template <typename Model>
+class EngineChecker final : public Detector {
+ public:
+  explicit EngineChecker(const EngineConfig& config);
+  ~EngineChecker() override;
+  std::string_view name() const override { return "engine"; }
+  void process(const Event& e, uint64_t index) override;
+  const std::vector<Race>& races() const override { return races_; }
+  // Drains the engine; call before races().
+  void finish();
+  EngineStats stats() const;
+  bool fell_back() const { return fallback_; }
+
+ private:
+  enum CmdOp : unsigned { kRead = 0, kWrite = 1, kFree = 2, kSetLane = 3 };
+  struct Command {
+    unsigned op = 0;
+    bool force = false;
+    unsigned slot = 0, lane = 0;
+    unsigned mask = 0;
+    uint64_t granule = 0, seq = 0, value = 0;
+  };
+  // A software-owned byte: FastTrack state with full clocks and dense thread slots.
+  struct SoftByte {
+    bool raced = false;
+    Epoch w, r;
+    bool shared = false;
+    VectorClock rvc;
+  };
+  struct SoftLine {
+    SoftByte bytes[8];
+  };
+  struct Pending {  // an access in flight, for escalations and reports
+    uint64_t seq;
+    ThreadId tid;
+    uint32_t slot;
+    bool write;
+    uint64_t site;
+  };
+
+  void push(const Command& c);
+  bool tick();
+  void drain_outputs();
+  void serve_memory();
+  void sync_rows(uint32_t slot);
+  void handle_escalation(uint64_t seq, unsigned reason, const std::vector<uint32_t>& line);
+  void handle_race();
+  void soft_check(SoftLine& line, uint64_t granule, const Command& c, const Pending& p);
+  VectorClock clock_at(uint32_t slot, uint64_t seq) const;
+  void record_clock(uint32_t slot, uint64_t seq);
+  void forget_old(uint64_t index);
+
+  EngineConfig cfg_;
+  unsigned slot_w_, byte_w_, line_w_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> m_;
+  std::mt19937_64 rng_;
+  ReferenceSyncState sync_;
+  std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last set
+  bool fallback_ = false;
+  std::vector<Race> races_;
+  uint64_t events_ = 0;
+  // Commands pushed but possibly not finished, with what escalations need.
+  std::unordered_map<uint64_t, std::vector<Command>> commands_by_seq_;
+  std::unordered_map<uint64_t, Pending> pending_;
+  std::unordered_map<uint64_t, SoftLine> soft_;
+  // Per slot: (seq from which it holds, clock) — C_t as of any in-flight event.
+  std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;
+  // Memory model
+  std::unordered_map<uint64_t, std::vector<uint32_t>> memory_;
+  bool fill_pending_ = false;
+  unsigned fill_delay_ = 0;
+  uint64_t fill_granule_ = 0;
+};
+
+}  // namespace raceaccel::sim
+
+#include "engine_checker_impl.hpp"
