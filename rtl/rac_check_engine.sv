@@ -4,7 +4,7 @@
 //   OpRead / OpWrite  an access by thread slot `slot` to the bytes `mask` of
 //                     the 8-byte granule `granule`, trace position `seq`
 //   OpFree            the bytes `mask` of `granule` lose their history
-//   OpSetLane         C_slot[lane] := value (the host keeps synchronization
+//   OpSetRow          C_slot := row (the host keeps synchronization
 //                     exact in software and mirrors thread clocks here)
 //
 // Each cache line holds one granule: per byte the last-write epoch W, the
@@ -52,8 +52,7 @@ module rac_check_engine #(
   input  logic [7:0]           cmd_mask_i,
   input  logic [GranW-1:0]     cmd_granule_i,
   input  logic [SeqW-1:0]      cmd_seq_i,
-  input  logic [SlotW-1:0]     cmd_lane_i,
-  input  logic [ClkW-1:0]      cmd_value_i,
+  input  logic [RowW-1:0]      cmd_row_i,       // OpSetRow: the thread's new clock, lane i at [i*ClkW +: ClkW]
 
   // Race records: one per access that raced on at least one byte
   output logic                 race_valid_o,
@@ -93,7 +92,7 @@ module rac_check_engine #(
 );
 
   // Commands (OpWrite = 2'd1 is every access that is not OpRead)
-  localparam logic [1:0] OpRead = 2'd0, OpFree = 2'd2, OpSetLane = 2'd3;
+  localparam logic [1:0] OpRead = 2'd0, OpFree = 2'd2, OpSetRow = 2'd3;
   localparam logic [1:0] EscInSoftware = 2'd0, EscReadShare = 2'd1, EscForced = 2'd2, EscReclaim = 2'd3;
   localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
@@ -118,11 +117,11 @@ module rac_check_engine #(
   logic                 s0_valid_q;
   logic [1:0]           s0_op_q;
   logic                 s0_force_q;
-  logic [SlotW-1:0]     s0_slot_q, s0_lane_q;
+  logic [SlotW-1:0]     s0_slot_q;
   logic [7:0]           s0_mask_q;
   logic [GranW-1:0]     s0_gran_q;
   logic [SeqW-1:0]      s0_seq_q;
-  logic [ClkW-1:0]      s0_value_q;
+  logic [RowW-1:0]      s0_crow_q;
 
   logic s1_ready;  // S1 takes a new command at the coming edge
   assign cmd_ready_o = !s0_valid_q || s1_ready;
@@ -137,21 +136,31 @@ module rac_check_engine #(
       s0_op_q    <= cmd_op_i;
       s0_force_q <= cmd_force_sw_i;
       s0_slot_q  <= cmd_slot_i;
-      s0_lane_q  <= cmd_lane_i;
       s0_mask_q  <= cmd_mask_i;
       s0_gran_q  <= cmd_granule_i;
       s0_seq_q   <= cmd_seq_i;
-      s0_value_q <= cmd_value_i;
+      s0_crow_q  <= cmd_row_i;
     end
   end
 
-  // A granule's set is its low address bits, its tag the rest.
+  // A granule's tag is its high address bits; its set is the low bits XORed
+  // with the tag folded to SetW bits, so that regions at power-of-two
+  // strides (per-thread stacks, arrays of structs) spread over all sets.
+  // The fold is invertible given the tag: a write-back recovers the granule.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [SetW-1:0] set_of(input logic [GranW-1:0] g);
-    set_of = (Sets > 1) ? g[SetW-1:0] : '0;
+  // Folded bits enter the index bit-reversed: the low tag bits (the ones
+  // that vary between nearby objects) then land on the high set bits and
+  // cannot cancel the low address bits, as a plain XOR fold would for
+  // strided layouts such as an array of 256-byte lock-protected structs.
+  function automatic logic [SetW-1:0] fold(input logic [TagW-1:0] t);
+    fold = '0;
+    for (int i = 0; i < TagW; i++) fold[SetW - 1 - (i % SetW)] = fold[SetW - 1 - (i % SetW)] ^ t[i];
   endfunction
   function automatic logic [TagW-1:0] tag_of(input logic [GranW-1:0] g);
     tag_of = g[GranW-1 -: TagW];
+  endfunction
+  function automatic logic [SetW-1:0] set_of(input logic [GranW-1:0] g);
+    set_of = (Sets > 1) ? (g[SetW-1:0] ^ fold(tag_of(g))) : '0;
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -168,17 +177,17 @@ module rac_check_engine #(
   logic [TagW-1:0]  wr_tag;
   logic             wr_dirty;
   logic [LineW-1:0] wr_line;
-  logic             lane_wr_en;
+  logic             row_wr_en;
 
   // S1 command register (declared here: the storage above uses it)
   logic                 s1_valid_q;
   logic [1:0]           s1_op_q;
   logic                 s1_force_q;
-  logic [SlotW-1:0]     s1_slot_q, s1_lane_q;
+  logic [SlotW-1:0]     s1_slot_q;
   logic [7:0]           s1_mask_q;
   logic [GranW-1:0]     s1_gran_q;
   logic [SeqW-1:0]      s1_seq_q;
-  logic [ClkW-1:0]      s1_value_q;
+  logic [RowW-1:0]      s1_crow_q;
 
   logic [Ways*TagW-1:0]  rd_tag_q;
   logic [Ways-1:0]       rd_valid_q, rd_dirty_q;
@@ -211,7 +220,7 @@ module rac_check_engine #(
 
   logic [RowW-1:0] rd_row_q;
   always_ff @(posedge clk_i) begin
-    if (lane_wr_en) clk_mem[s1_slot_q][s1_lane_q * ClkW +: ClkW] <= s1_value_q;
+    if (row_wr_en) clk_mem[s1_slot_q] <= s1_crow_q;
     rd_row_q <= clk_mem[s0_slot_next];
   end
 
@@ -237,9 +246,9 @@ module rac_check_engine #(
   logic [TagW-1:0]  byp_tag_q;
   logic             byp_dirty_q;
   logic [LineW-1:0] byp_line_q;
-  logic             byp_lane_valid_q;
-  logic [SlotW-1:0] byp_lane_slot_q, byp_lane_lane_q;
-  logic [ClkW-1:0]  byp_lane_value_q;
+  logic             byp_row_valid_q;
+  logic [SlotW-1:0] byp_row_slot_q;
+  logic [RowW-1:0]  byp_row_q;
 
   // The view S0's command takes into S1: registered read, then the write of
   // the last edge, then the write of this cycle.
@@ -267,12 +276,8 @@ module rac_check_engine #(
       end
     end
     in_row = rd_row_q;
-    if (byp_lane_valid_q && byp_lane_slot_q == s0_slot_q) begin
-      in_row[byp_lane_lane_q * ClkW +: ClkW] = byp_lane_value_q;
-    end
-    if (lane_wr_en && s1_slot_q == s0_slot_q) begin
-      in_row[s1_lane_q * ClkW +: ClkW] = s1_value_q;
-    end
+    if (byp_row_valid_q && byp_row_slot_q == s0_slot_q) in_row = byp_row_q;
+    if (row_wr_en && s1_slot_q == s0_slot_q) in_row = s1_crow_q;
   end
 
   // Lookup on S1's copy
@@ -416,7 +421,7 @@ module rac_check_engine #(
   assign race_free = !race_valid_o || race_ready_i;
   assign esc_free  = !esc_valid_o || esc_ready_i;
   assign any_raced = |raced && !escalate;
-  assign is_access = s1_op_q != OpSetLane;
+  assign is_access = s1_op_q != OpSetRow;
   assign exec_done = s1_valid_q && s1_state_q == S1Exec &&
                      (!is_access || (hit && (!escalate || esc_free) && (!any_raced || race_free)));
   assign s1_ready = !s1_valid_q || exec_done;
@@ -455,7 +460,9 @@ module rac_check_engine #(
   assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
   if (Sets > 1) begin : g_wb_addr
     assign mem_req_granule_o = (s1_state_q == S1WbReq)
-                             ? {s1_tag_q[s1_victim_q*TagW +: TagW], set_of(s1_gran_q)} : s1_gran_q;
+                             ? {s1_tag_q[s1_victim_q*TagW +: TagW],
+                                set_of(s1_gran_q) ^ fold(s1_tag_q[s1_victim_q*TagW +: TagW])}
+                             : s1_gran_q;
   end else begin : g_wb_addr_one_set
     assign mem_req_granule_o = (s1_state_q == S1WbReq) ? s1_tag_q[s1_victim_q*TagW +: TagW] : s1_gran_q;
   end
@@ -469,7 +476,7 @@ module rac_check_engine #(
     wr_tag = tag_of(s1_gran_q);
     wr_dirty = s1_dirty_q[hit_way] || (final_line != cur_line);
     wr_line = final_line;
-    lane_wr_en = exec_done && !is_access;
+    row_wr_en = exec_done && !is_access;
     if (install) begin
       wr_en = 1'b1;
       wr_way = s1_victim_q;
@@ -485,13 +492,13 @@ module rac_check_engine #(
       s1_valid_q <= 1'b0;
       s1_state_q <= S1Idle;
       byp_valid_q <= 1'b0;
-      byp_lane_valid_q <= 1'b0;
+      byp_row_valid_q <= 1'b0;
       lfsr_q <= 16'hACE1;
       for (int s = 0; s < Sets; s++) rr_q[s] <= '0;
     end else begin
       lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
       byp_valid_q <= wr_en;
-      byp_lane_valid_q <= lane_wr_en;
+      byp_row_valid_q <= row_wr_en;
       if (s1_ready) begin
         s1_valid_q <= s0_valid_q;
         s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
@@ -506,18 +513,16 @@ module rac_check_engine #(
     byp_tag_q <= wr_tag;
     byp_dirty_q <= wr_dirty;
     byp_line_q <= wr_line;
-    byp_lane_slot_q <= s1_slot_q;
-    byp_lane_lane_q <= s1_lane_q;
-    byp_lane_value_q <= s1_value_q;
+    byp_row_slot_q <= s1_slot_q;
+    byp_row_q <= s1_crow_q;
     if (s1_ready && s0_valid_q) begin
       s1_op_q     <= s0_op_q;
       s1_force_q  <= s0_force_q;
       s1_slot_q   <= s0_slot_q;
-      s1_lane_q   <= s0_lane_q;
       s1_mask_q   <= s0_mask_q;
       s1_gran_q   <= s0_gran_q;
       s1_seq_q    <= s0_seq_q;
-      s1_value_q  <= s0_value_q;
+      s1_crow_q   <= s0_crow_q;
       s1_tag_q    <= in_tag;
       s1_tvalid_q <= in_valid;
       s1_dirty_q  <= in_dirty;

@@ -2,7 +2,7 @@
 //
 // This is the host side of the hardware/software split in docs/hardware.md:
 //  - synchronization is exact in software (ReferenceSyncState); the engine's
-//    thread-clock rows mirror it through SetLane commands;
+//    thread-clock rows mirror it through SetRow commands;
 //  - threads beyond the hardware slots, and everything after a clock outgrows
 //    the hardware width, are sent as forced escalations;
 //  - escalated commands are checked here, in software, on the state the
@@ -53,13 +53,14 @@ class EngineChecker final : public Detector {
   bool fell_back() const { return fallback_; }
 
  private:
-  enum CmdOp : unsigned { kRead = 0, kWrite = 1, kFree = 2, kSetLane = 3 };
+  enum CmdOp : unsigned { kRead = 0, kWrite = 1, kFree = 2, kSetRow = 3 };
   struct Command {
     unsigned op = 0;
     bool force = false;
-    unsigned slot = 0, lane = 0;
+    unsigned slot = 0;
     unsigned mask = 0;
-    uint64_t granule = 0, seq = 0, value = 0;
+    uint64_t granule = 0, seq = 0;
+    std::vector<uint64_t> row;  // kSetRow: the clock lanes
   };
   // A software-owned byte: FastTrack state with full clocks and dense thread slots.
   struct SoftByte {

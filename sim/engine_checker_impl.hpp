@@ -23,7 +23,11 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
   m_->rst_i = 0;
   // Thread clock rows are RAM without reset: the host zeroes them once.
   for (unsigned s = 0; s < cfg_.slots; ++s) {
-    for (unsigned l = 0; l < cfg_.slots; ++l) push({kSetLane, false, s, l, 0, 0, 0, 0});
+    Command zero;
+    zero.op = kSetRow;
+    zero.slot = s;
+    zero.row.assign(cfg_.slots, 0);
+    push(zero);
   }
 }
 
@@ -87,12 +91,20 @@ void EngineChecker<Model>::push(const Command& c) {
   m_->cmd_op_i = c.op;
   m_->cmd_force_sw_i = c.force;
   m_->cmd_slot_i = c.slot;
-  m_->cmd_lane_i = c.lane;
   m_->cmd_mask_i = c.mask;
   m_->cmd_granule_i = c.granule;
   m_->cmd_seq_i = c.seq;
-  set_bits(m_->cmd_value_i, c.value);
-  if (c.op != kSetLane) commands_by_seq_[c.seq].push_back(c);
+  std::vector<uint32_t> words((cfg_.slots * cfg_.clk_bits + 31) / 32, 0);
+  for (size_t lane = 0; lane < c.row.size(); ++lane) {
+    for (unsigned bit = 0; bit < cfg_.clk_bits; ++bit) {
+      if ((c.row[lane] >> bit) & 1u) {
+        const size_t pos = lane * cfg_.clk_bits + bit;
+        words[pos / 32] |= 1u << (pos % 32);
+      }
+    }
+  }
+  set_words(m_->cmd_row_i, words);
+  if (c.op != kSetRow) commands_by_seq_[c.seq].push_back(c);
   for (uint64_t guard = 0;; ++guard) {
     if (tick()) break;
     if (guard > 1'000'000) throw std::runtime_error("engine does not accept commands (deadlock)");
@@ -130,13 +142,17 @@ void EngineChecker<Model>::sync_rows(uint32_t slot) {
       return;
     }
   }
-  for (unsigned lane = 0; lane < lanes; ++lane) {
-    const uint64_t v = c.get(lane);
-    if (v != mirror_[slot][lane]) {
-      push({kSetLane, false, slot, lane, 0, 0, 0, v});
-      mirror_[slot][lane] = v;
-    }
+  bool changed = false;
+  for (unsigned lane = 0; lane < lanes; ++lane) changed = changed || c.get(lane) != mirror_[slot][lane];
+  if (!changed) return;
+  Command set;
+  set.op = kSetRow;
+  set.slot = slot;
+  for (unsigned lane = 0; lane < cfg_.slots; ++lane) {
+    mirror_[slot][lane] = lane < lanes ? c.get(lane) : 0;
+    set.row.push_back(mirror_[slot][lane]);
   }
+  push(set);
 }
 
 // In-flight commands are at most a handful of events old (the engine holds

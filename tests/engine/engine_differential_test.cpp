@@ -218,3 +218,24 @@ TEST(EnginePerformance, CyclesPerEvent) {
 
 }  // namespace
 }  // namespace raceaccel::sim
+
+namespace raceaccel::sim {
+namespace {
+
+// A working set that fits misses once per line, then always hits.
+TEST(EngineDirected, WorkingSetThatFitsMissesOnlyOnce) {
+  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .stall_percent = 0};
+  EngineChecker<Vengine_default> engine(c);
+  uint64_t index = 0;
+  for (int round = 0; round < 10; ++round) {
+    for (uint64_t g = 0; g < 128; ++g) {
+      // Two regions 4 KiB apart, as per-thread data at power-of-two strides.
+      engine.process(Event::write(0, 0x10000 + (g % 64) * 8 + (g / 64) * 0x1000, 8), index++);
+    }
+  }
+  engine.finish();
+  EXPECT_EQ(engine.stats().misses, 128u);
+}
+
+}  // namespace
+}  // namespace raceaccel::sim
