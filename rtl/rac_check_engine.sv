@@ -124,7 +124,8 @@ module rac_check_engine #(
   logic [RowW-1:0]      s0_crow_q;
 
   logic s1_ready;  // S1 takes a new command at the coming edge
-  assign cmd_ready_o = !s0_valid_q || s1_ready;
+  logic init_q;  // the post-reset sweep that invalidates every way
+  assign cmd_ready_o = !init_q && (!s0_valid_q || s1_ready);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -190,32 +191,43 @@ module rac_check_engine #(
   logic [RowW-1:0]      s1_crow_q;
 
   logic [Ways*TagW-1:0]  rd_tag_q;
-  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;
+  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;  // views of the registered tag reads
   logic [Ways*LineW-1:0] rd_line_q;
+  // After reset an init sweep clears the valid bits, one set per cycle, so
+  // tags, valid and dirty bits live together in one RAM word per way (no
+  // resettable flop array of Sets bits).
+  logic [SetW-1:0] init_set_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      init_q <= 1'b1;
+      init_set_q <= '0;
+    end else if (init_q) begin
+      init_set_q <= init_set_q + 1'b1;
+      if (init_set_q == SetW'(Sets - 1)) init_q <= 1'b0;
+    end
+  end
+
   for (genvar w = 0; w < Ways; w++) begin : g_way
-    logic [TagW-1:0]  tag_mem  [Sets];
+    logic [TagW+1:0]  tag_mem  [Sets];  // {valid, dirty, tag}
     logic [LineW-1:0] line_mem [Sets];
-    logic [Sets-1:0]  valid_q, dirty_q;
     logic             wr_this;
     assign wr_this = wr_en && wr_way == w[WayW-1:0];
     always_ff @(posedge clk_i) begin
-      if (wr_this) begin
-        tag_mem[set_of(s1_gran_q)]  <= wr_tag;
-        line_mem[set_of(s1_gran_q)] <= wr_line;
+      if (init_q) begin
+        tag_mem[init_set_q] <= '0;
+      end else if (wr_this) begin
+        tag_mem[set_of(s1_gran_q)] <= {1'b1, wr_dirty, wr_tag};
       end
-      rd_tag_q[w*TagW +: TagW]    <= tag_mem[set_of(s0_gran_next)];
+      if (wr_this) line_mem[set_of(s1_gran_q)] <= wr_line;
+    end
+    logic [TagW+1:0] tag_rd_q;
+    always_ff @(posedge clk_i) begin
+      tag_rd_q <= tag_mem[set_of(s0_gran_next)];
       rd_line_q[w*LineW +: LineW] <= line_mem[set_of(s0_gran_next)];
     end
-    always_ff @(posedge clk_i) begin
-      if (rst_i) begin
-        valid_q <= '0;
-      end else if (wr_this) begin
-        valid_q[set_of(s1_gran_q)] <= 1'b1;
-      end
-      if (wr_this) dirty_q[set_of(s1_gran_q)] <= wr_dirty;
-      rd_valid_q[w] <= !rst_i && valid_q[set_of(s0_gran_next)];
-      rd_dirty_q[w] <= dirty_q[set_of(s0_gran_next)];
-    end
+    assign rd_tag_q[w*TagW +: TagW] = tag_rd_q[TagW-1:0];
+    assign rd_dirty_q[w] = tag_rd_q[TagW];
+    assign rd_valid_q[w] = tag_rd_q[TagW+1];
   end
 
   logic [RowW-1:0] rd_row_q;
@@ -582,7 +594,7 @@ module rac_check_engine #(
     end
   end
 
-  assign idle_o = !s0_valid_q && !s1_valid_q && !race_valid_o && !esc_valid_o;
+  assign idle_o = !init_q && !s0_valid_q && !s1_valid_q && !race_valid_o && !esc_valid_o;
 
   // ---------------------------------------------------------------------------
   // Assertions
