@@ -6,7 +6,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps configure build test demo bench lint format clean
+.PHONY: all deps configure build test demo bench synth lint format clean
 
 all: build
 
@@ -33,8 +33,13 @@ bench: deps
 	$(MAKE) build
 	sh scripts/bench.sh $(BUILD)
 
+# Yosys resource and logic-depth estimates (UltraScale+); a report, not a test.
+synth: deps configure
+	cmake --build $(BUILD) --target synth
+
 lint:
 	sh scripts/lint.sh
+	sh scripts/rtl_lint.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -25,13 +25,13 @@
 //       Elaboration-time parameter check (a generate-scope $error); active in
 //       every tool, including synthesis. Use at module scope.
 //
-// Expansion per tool (checked in this order):
-//   FORMAL     (yosys read_verilog -formal)  clocked immediate assert/assume:
-//                always @(posedge Clk) if (!Rst) Name: assert (Cond);
-//   VERILATOR  immediate assert in always_ff that reports Name with $error;
-//                live only when the model is built with --assert.
-//   SYNTHESIS  nothing.
-//   otherwise  as under VERILATOR (any other simulator).
+// Expansion per tool, by the first of these macros that is defined:
+//   - FORMAL (yosys read_verilog -formal): clocked immediate assert/assume,
+//       always @(posedge Clk) if (!Rst) Name: assert (Cond);
+//   - VERILATOR: immediate assert in always_ff that reports Name with
+//       $error; live only when the model is built with --assert;
+//   - SYNTHESIS: nothing;
+//   - none of them: as for Verilator (any other simulator).
 //
 // The first cycle of a simulation or proof must be in reset: the *_NEXT
 // forms look at $past(), whose value before the first edge is not defined.

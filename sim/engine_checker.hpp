@@ -16,12 +16,17 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "detect/detector.hpp"
 #include "detect/sync_state.hpp"
 #include "verilated_bits.hpp"
+
+#if RACEACCEL_ENGINE_FST
+#include <verilated_fst_c.h>
+#endif
 
 namespace raceaccel::sim {
 
@@ -33,6 +38,10 @@ struct EngineConfig {
   uint64_t seed = 1;
   unsigned max_mem_latency = 4;   // cycles before a fill response, drawn in [1, max]
   unsigned stall_percent = 20;    // chance per cycle that memory or an output is not ready
+  // With RACEACCEL_FST=<file> in the environment (and models built with
+  // -DRACEACCEL_TRACE=ON, the default), the run writes an FST waveform;
+  // "{}" in <file> is replaced by this tag.
+  std::string trace_tag = "engine";
 };
 
 struct EngineStats {
@@ -96,6 +105,9 @@ class EngineChecker final : public Detector {
   unsigned slot_w_, byte_w_, line_w_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
+#if RACEACCEL_ENGINE_FST
+  std::unique_ptr<VerilatedFstC> fst_;
+#endif
   std::mt19937_64 rng_;
   ReferenceSyncState sync_;
   std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last set

@@ -1,6 +1,7 @@
 // Implementation of EngineChecker (a template: one per Verilated model).
 #pragma once
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace raceaccel::sim {
@@ -15,7 +16,20 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
       rng_(config.seed),
       mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)) {
   ctx_->randReset(2);  // random initial state: reset must establish everything
+#if RACEACCEL_ENGINE_FST
+  const char* fst_path = std::getenv("RACEACCEL_FST");
+  if (fst_path != nullptr) ctx_->traceEverOn(true);
+#endif
   m_ = std::make_unique<Model>(ctx_.get());
+#if RACEACCEL_ENGINE_FST
+  if (fst_path != nullptr) {
+    std::string path = fst_path;
+    if (const size_t at = path.find("{}"); at != std::string::npos) path.replace(at, 2, cfg_.trace_tag);
+    fst_ = std::make_unique<VerilatedFstC>();
+    m_->trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+  }
+#endif
   m_->clk_i = 0;
   m_->cmd_valid_i = 0;
   m_->rst_i = 1;
@@ -34,6 +48,9 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
 template <typename Model>
 EngineChecker<Model>::~EngineChecker() {
   m_->final();
+#if RACEACCEL_ENGINE_FST
+  if (fst_) fst_->close();
+#endif
 }
 
 // One clock cycle. Returns whether a command offered on cmd_* was accepted:
@@ -52,6 +69,9 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 0;
   m_->eval();
+#if RACEACCEL_ENGINE_FST
+  if (fst_) fst_->dump(2 * ctx_->time());
+#endif
 
   // Handshakes completing at this edge; outputs are read before it.
   const bool accepted = m_->cmd_valid_i && m_->cmd_ready_o;
@@ -76,6 +96,9 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 1;
   m_->eval();
+#if RACEACCEL_ENGINE_FST
+  if (fst_) fst_->dump(2 * ctx_->time() + 1);
+#endif
   ctx_->timeInc(1);
   if (respond) {
     fill_pending_ = false;

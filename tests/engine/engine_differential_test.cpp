@@ -67,6 +67,8 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     cfg.seed = g.seed * 31 + 7;
     cfg.stall_percent = static_cast<unsigned>(g.seed % 40);
     cfg.max_mem_latency = 1 + static_cast<unsigned>(g.seed % 8);
+    cfg.trace_tag = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+                    std::to_string(g.seed);
 
     TraceGenerator generator(g);
     DjitDetector golden;
