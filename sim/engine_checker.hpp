@@ -36,8 +36,8 @@ struct EngineConfig {
   unsigned sets = 64;
   unsigned ways = 4;
   uint64_t seed = 1;
-  unsigned max_mem_latency = 4;   // cycles before a fill response, drawn in [1, max]
-  unsigned stall_percent = 20;    // chance per cycle that memory or an output is not ready
+  unsigned max_mem_latency = 4;  // cycles before a fill response, drawn in [1, max]
+  unsigned stall_percent = 20;   // chance per cycle that memory or an output is not ready
   // With RACEACCEL_FST=<file> in the environment (and models built with
   // -DRACEACCEL_TRACE=ON, the default), the run writes an FST waveform;
   // "{}" in <file> is replaced by this tag.

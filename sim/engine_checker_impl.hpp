@@ -238,8 +238,8 @@ void EngineChecker<Model>::handle_race() {
     const unsigned kind = (m_->race_kinds_o >> (2 * b)) & 3u;
     const auto prev_slot = static_cast<uint32_t>(get_bits(m_->race_prev_slots_o, b * slot_w_, slot_w_));
     const uint64_t prev_clock = get_bits(m_->race_prev_clks_o, b * cfg_.clk_bits, cfg_.clk_bits);
-    races_.push_back({granule * 8 + b, seq, static_cast<RaceKind>(kind), p.tid, p.site, sync_.tid_of(prev_slot),
-                      prev_clock, 0});
+    races_.push_back(
+        {granule * 8 + b, seq, static_cast<RaceKind>(kind), p.tid, p.site, sync_.tid_of(prev_slot), prev_clock, 0});
   }
 }
 

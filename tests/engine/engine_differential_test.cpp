@@ -67,8 +67,8 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     cfg.seed = g.seed * 31 + 7;
     cfg.stall_percent = static_cast<unsigned>(g.seed % 40);
     cfg.max_mem_latency = 1 + static_cast<unsigned>(g.seed % 8);
-    cfg.trace_tag = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-                    std::to_string(g.seed);
+    cfg.trace_tag =
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + std::to_string(g.seed);
 
     TraceGenerator generator(g);
     DjitDetector golden;
@@ -141,10 +141,10 @@ TEST(EngineDirected, ReadShareIsHandedToSoftwareAndStaysExact) {
   EngineChecker<Vengine_default> engine(c);
   DjitDetector golden;
   const std::vector<Event> events = {
-      Event::write(0, 0x100, 8), Event::sync(Op::Fork, 0, 1), Event::read(1, 0x100, 8),
-      Event::read(0, 0x100, 8),   // concurrent with T1's read: READ SHARE
-      Event::read(1, 0x100, 4),   // READ SHARED (software)
-      Event::write(1, 0x104, 4),  // races with T0's read of bytes 4..7
+      Event::write(0, 0x100, 8), Event::sync(Op::Fork, 0, 1),
+      Event::read(1, 0x100, 8),  Event::read(0, 0x100, 8),  // concurrent with T1's read: READ SHARE
+      Event::read(1, 0x100, 4),                             // READ SHARED (software)
+      Event::write(1, 0x104, 4),                            // races with T0's read of bytes 4..7
   };
   for (uint64_t i = 0; i < events.size(); ++i) {
     golden.process(events[i], i);
@@ -190,8 +190,8 @@ TEST(EnginePerformance, CyclesPerEvent) {
     g.racy_weight = kind == 0 ? 0 : 40;
     g.extras_weight = kind == 0 ? 0 : 40;
     g.mistake_percent = 0;
-    EngineConfig c{.slots = 8, .clk_bits = 16, .sets = kind == 0 ? 64u : 2u, .ways = kind == 0 ? 4u : 2u,
-                   .stall_percent = 0};
+    EngineConfig c{
+        .slots = 8, .clk_bits = 16, .sets = kind == 0 ? 64u : 2u, .ways = kind == 0 ? 4u : 2u, .stall_percent = 0};
     c.max_mem_latency = 1;
     TraceGenerator generator(g);
     EngineStats s;

@@ -39,8 +39,8 @@ using Harness = rac_rtl::Harness<Model>;
 // "n8w8s1.Suite.Test": names the FST file when RACEACCEL_FST has "{}".
 std::string test_name() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return "n" + std::to_string(kLanes) + "w" + std::to_string(kClkW) + "s" +
-         std::to_string(kStages) + "." + info->test_suite_name() + "." + info->name();
+  return "n" + std::to_string(kLanes) + "w" + std::to_string(kClkW) + "s" + std::to_string(kStages) + "." +
+         info->test_suite_name() + "." + info->name();
 }
 
 std::string str(const Lanes& v) {
@@ -74,8 +74,8 @@ struct LeqResult {
   bool operator==(const LeqResult&) const = default;
 };
 std::ostream& operator<<(std::ostream& os, const LeqResult& r) {
-  return os << "{leq=" << r.leq << " any=" << r.any_greater << " first=" << r.first_greater
-            << " mask=0x" << std::hex << r.greater_mask << std::dec << "}";
+  return os << "{leq=" << r.leq << " any=" << r.any_greater << " first=" << r.first_greater << " mask=0x" << std::hex
+            << r.greater_mask << std::dec << "}";
 }
 
 LeqResult ref_leq(const Lanes& a, const Lanes& b) {
@@ -127,7 +127,7 @@ class Gen {
     Lanes b = vc(), a(kLanes);
     const unsigned mode = static_cast<unsigned>(rng_() % 5);
     for (unsigned i = 0; i < kLanes; ++i) a[i] = mode == 0 ? b[i] : below(b[i] + 1);  // a ⊑ b
-    if (mode >= 3) {  // 1 or a few lanes greater
+    if (mode >= 3) {                                                                  // 1 or a few lanes greater
       const unsigned k = mode == 3 ? 1 : 1 + static_cast<unsigned>(below(3));
       for (unsigned j = 0; j < k; ++j) {
         const unsigned i = static_cast<unsigned>(below(kLanes));
@@ -151,10 +151,8 @@ void check_comb(Harness& h, const Lanes& a, const Lanes& b) {
   rac_rtl::put_lanes(m.comb_a_i, a, kClkW);
   rac_rtl::put_lanes(m.comb_b_i, b, kClkW);
   h.eval();
-  ASSERT_EQ(rac_rtl::get_lanes(m.comb_join_o, kLanes, kClkW), ref_join(a, b))
-      << "a=" << str(a) << " b=" << str(b);
-  const LeqResult got{m.comb_leq_o != 0, m.comb_any_greater_o != 0,
-                      static_cast<unsigned>(m.comb_first_greater_lane_o),
+  ASSERT_EQ(rac_rtl::get_lanes(m.comb_join_o, kLanes, kClkW), ref_join(a, b)) << "a=" << str(a) << " b=" << str(b);
+  const LeqResult got{m.comb_leq_o != 0, m.comb_any_greater_o != 0, static_cast<unsigned>(m.comb_first_greater_lane_o),
                       static_cast<uint64_t>(m.comb_greater_lanes_o)};
   ASSERT_EQ(got, ref_leq(a, b)) << "a=" << str(a) << " b=" << str(b);
 }
@@ -165,8 +163,7 @@ void check_epoch_comb(Harness& h, unsigned slot, uint64_t clock, const Lanes& vc
   m.comb_clk_i = clock;
   rac_rtl::put_lanes(m.comb_b_i, vc, kClkW);
   h.eval();
-  ASSERT_EQ(m.comb_epoch_leq_o != 0, ref_epoch_leq(slot, clock, vc))
-      << clock << "@" << slot << " vc=" << str(vc);
+  ASSERT_EQ(m.comb_epoch_leq_o != 0, ref_epoch_leq(slot, clock, vc)) << clock << "@" << slot << " vc=" << str(vc);
 }
 
 TEST(VcComb, EdgeCases) {
@@ -293,8 +290,7 @@ struct LeqUnit {
   static void set_out_ready(Model& m, bool r) { m.leq_ready_i = r; }
   static bool out_valid(const Model& m) { return m.leq_valid_o; }
   static Result read(const Model& m) {
-    return {m.leq_o != 0, m.leq_any_greater_o != 0,
-            static_cast<unsigned>(m.leq_first_greater_lane_o),
+    return {m.leq_o != 0, m.leq_any_greater_o != 0, static_cast<unsigned>(m.leq_first_greater_lane_o),
             static_cast<uint64_t>(m.leq_greater_lanes_o)};
   }
   static uint16_t tag(const Model& m) { return m.leq_user_o; }
@@ -418,8 +414,8 @@ void stream_test(uint64_t seed) {
   h.reset();
   Gen g(seed);
   const unsigned beats = kWide ? 5000 : 20000;
-  for (const auto& [pv, pr] : std::vector<std::pair<double, double>>{
-           {1.0, 1.0}, {1.0, 0.5}, {0.5, 1.0}, {0.3, 0.3}, {0.9, 0.2}, {0.2, 0.9}}) {
+  for (const auto& [pv, pr] :
+       std::vector<std::pair<double, double>>{{1.0, 1.0}, {1.0, 0.5}, {0.5, 1.0}, {0.3, 0.3}, {0.9, 0.2}, {0.2, 0.9}}) {
     SCOPED_TRACE(::testing::Message() << "p_valid=" << pv << " p_ready=" << pr);
     run_stream<Unit>(h, g, beats, pv, pr);
     ASSERT_FALSE(::testing::Test::HasFailure());
