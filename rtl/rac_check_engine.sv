@@ -19,9 +19,10 @@
 // clock row (registered reads, RAM-inferable); S1 compares tags, runs the
 // FastTrack rules on all 8 byte lanes at once and writes back. A hit takes
 // one cycle; a miss blocks S1 while it evicts and fills. Two commands to one
-// line behave as if processed one after another: S1 patches its view with
-// the write of the command before it (bypass), the only write its read
-// could have missed. See docs/hardware.md.
+// line behave as if processed one after another: a command's registered
+// read can miss only the array writes of the edge it was read at and of the
+// edge it enters S1 at, and S1's view is patched with both (bypass). Sets
+// and Ways must be powers of two. See docs/hardware.md.
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -72,12 +73,15 @@ module rac_check_engine #(
   output logic [GranW-1:0]     esc_granule_o,
   output logic [LineW-1:0]     esc_line_o,    // the line's state before the command
 
-  // Backing store: one outstanding request; read responses in order
+  // Backing store: one request at a time. A write-back counts as done only
+  // when mem_wack_i acknowledges it, so the fill that follows can never
+  // overtake it (AXI orders neither reads against writes).
   output logic                 mem_req_valid_o,
   input  logic                 mem_req_ready_i,
   output logic                 mem_req_write_o,
   output logic [GranW-1:0]     mem_req_granule_o,
   output logic [LineW-1:0]     mem_req_data_o,
+  input  logic                 mem_wack_i,
   input  logic                 mem_rsp_valid_i,
   input  logic [LineW-1:0]     mem_rsp_data_i,
 
@@ -239,7 +243,7 @@ module rac_check_engine #(
   // ---------------------------------------------------------------------------
   // S1: lookup, miss handling, FastTrack rules, write-back
   // ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1FillReq, S1FillWait} s1_state_e;
+  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1WbWait, S1FillReq, S1FillWait} s1_state_e;
   s1_state_e s1_state_q, s1_state_d;
 
   // S1's private copy of its set and of its thread's clock row, taken on entry.
@@ -444,7 +448,7 @@ module rac_check_engine #(
   logic [15:0]     lfsr_q;
   always_comb begin
     free_way_found = 1'b0;
-    victim = (ReplPolicy == 0) ? rr_q[set_of(s1_gran_q)] : lfsr_q[WayW-1:0];
+    victim = (Ways == 1) ? '0 : (ReplPolicy == 0) ? rr_q[set_of(s1_gran_q)] : lfsr_q[WayW-1:0];
     for (int w = Ways - 1; w >= 0; w--) begin
       if (!s1_tvalid_q[w]) begin
         free_way_found = 1'b1;
@@ -460,7 +464,8 @@ module rac_check_engine #(
     s1_state_d = s1_state_q;
     case (s1_state_q)
       S1Exec:     if (miss_now) s1_state_d = (s1_tvalid_q[victim] && s1_dirty_q[victim]) ? S1WbReq : S1FillReq;
-      S1WbReq:    if (mem_req_ready_i) s1_state_d = S1FillReq;
+      S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
+      S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
       S1FillWait: if (mem_rsp_valid_i) s1_state_d = S1Exec;
       default:    s1_state_d = s1_state_q;
@@ -608,20 +613,29 @@ module rac_check_engine #(
       end
     end
   end
-  // A set never holds two valid entries with the same tag.
+  // Parameters the indexing relies on.
+  `RAC_STATIC_ASSERT(SetsPowerOfTwo, (Sets & (Sets - 1)) == 0)
+  `RAC_STATIC_ASSERT(WaysPowerOfTwo, (Ways & (Ways - 1)) == 0)
+  // A set never holds two valid entries with the same tag (replacement and
+  // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
-  // Output registers are never overwritten while a record waits.
-  `RAC_ASSERT(RaceRecordHeld, !(race_valid_o && !race_ready_i && exec_done && is_access && any_raced), clk_i, rst_i)
-  `RAC_ASSERT(EscRecordHeld, !(esc_valid_o && !esc_ready_i && exec_done && is_access && escalate), clk_i, rst_i)
+  // The victim is a way that exists.
+  `RAC_ASSERT(VictimExists, !miss_now || (32'(victim) < Ways), clk_i, rst_i)
+  // A record waiting under back-pressure stays the same record.
+  `RAC_ASSERT_NEXT(RaceRecordHeld, race_valid_o && !race_ready_i,
+                   race_valid_o && race_seq_o == $past(race_seq_o) && race_mask_o == $past(race_mask_o),
+                   clk_i, rst_i)
+  `RAC_ASSERT_NEXT(EscRecordHeld, esc_valid_o && !esc_ready_i,
+                   esc_valid_o && esc_seq_o == $past(esc_seq_o) && esc_granule_o == $past(esc_granule_o),
+                   clk_i, rst_i)
+  // A memory request waiting for ready stays the same request.
+  `RAC_ASSERT_NEXT(MemRequestHeld, mem_req_valid_o && !mem_req_ready_i,
+                   mem_req_valid_o && mem_req_write_o == $past(mem_req_write_o) &&
+                   mem_req_granule_o == $past(mem_req_granule_o), clk_i, rst_i)
   // The status never claims more than is on chip: an INSOFTWARE line is
   // never decided in hardware (no race record, no change but a full free).
   `RAC_ASSERT(InSoftwareNotDecided,
               !(exec_done && is_access && insoftware && !full_free && (any_raced || final_line != cur_line)),
               clk_i, rst_i)
-  // Hazard rule: at most one memory request outstanding, only while S1 waits.
-  `RAC_ASSERT(OneMissAtATime, !(mem_req_valid_o && !(s1_state_q == S1WbReq || s1_state_q == S1FillReq)),
-              clk_i, rst_i)
-  // A command enters S1 only when S1 is free or finishing.
-  `RAC_ASSERT(NoOverrun, !(s1_valid_q && !exec_done && s1_ready), clk_i, rst_i)
 
 endmodule

@@ -100,6 +100,7 @@ class EngineChecker final : public Detector {
   VectorClock clock_at(uint32_t slot, uint64_t seq) const;
   void record_clock(uint32_t slot, uint64_t seq);
   void forget_old(uint64_t index);
+  void drain();
 
   EngineConfig cfg_;
   unsigned slot_w_, byte_w_, line_w_;
@@ -125,6 +126,10 @@ class EngineChecker final : public Detector {
   bool fill_pending_ = false;
   unsigned fill_delay_ = 0;
   uint64_t fill_granule_ = 0;
+  bool wb_pending_ = false;
+  unsigned wb_delay_ = 0;
+  uint64_t wb_granule_ = 0;
+  std::vector<uint32_t> wb_data_;
 };
 
 }  // namespace raceaccel::sim

@@ -62,6 +62,8 @@ bool EngineChecker<Model>::tick() {
   m_->esc_ready_i = ready();
   m_->mem_req_ready_i = ready();
   const bool respond = fill_pending_ && fill_delay_ == 0;
+  const bool acknowledge = wb_pending_ && wb_delay_ == 0;
+  m_->mem_wack_i = acknowledge;
   m_->mem_rsp_valid_i = respond;
   if (respond) {
     auto it = memory_.find(fill_granule_);
@@ -82,11 +84,20 @@ bool EngineChecker<Model>::tick() {
     }
   }
   bool new_fill = false;
+  bool new_wb = false;
   if (m_->mem_req_valid_o && m_->mem_req_ready_i) {
     const uint64_t granule = m_->mem_req_granule_o;
     if (m_->mem_req_write_o) {
-      memory_[granule] = words_of(m_->mem_req_data_o, line_w_);
+      // The write lands when it is acknowledged: a fill issued before that
+      // would read the old record, and the differential test would see it.
+      if (wb_pending_) throw std::logic_error("engine issued a second write-back while one is outstanding");
+      wb_pending_ = true;
+      new_wb = true;
+      wb_granule_ = granule;
+      wb_data_ = words_of(m_->mem_req_data_o, line_w_);
+      wb_delay_ = std::uniform_int_distribution<unsigned>(1, std::max(1u, cfg_.max_mem_latency))(rng_);
     } else {
+      if (wb_pending_) throw std::logic_error("engine issued a fill before its write-back was acknowledged");
       if (fill_pending_) throw std::logic_error("engine issued a second fill while one is outstanding");
       fill_pending_ = true;
       new_fill = true;
@@ -105,11 +116,20 @@ bool EngineChecker<Model>::tick() {
   } else if (fill_pending_ && !new_fill && fill_delay_ > 0) {
     --fill_delay_;
   }
+  if (acknowledge) {
+    memory_[wb_granule_] = wb_data_;
+    wb_pending_ = false;
+  } else if (wb_pending_ && !new_wb && wb_delay_ > 0) {
+    --wb_delay_;
+  }
   return accepted;
 }
 
 template <typename Model>
 void EngineChecker<Model>::push(const Command& c) {
+  // Idle cycles between commands, so commands also arrive at an empty S0
+  // while S1 is busy.
+  while (std::uniform_int_distribution<unsigned>(0, 299)(rng_) < cfg_.stall_percent) tick();
   m_->cmd_valid_i = 1;
   m_->cmd_op_i = c.op;
   m_->cmd_force_sw_i = c.force;
@@ -140,8 +160,6 @@ void EngineChecker<Model>::record_clock(uint32_t slot, uint64_t seq) {
   if (history_.size() <= slot) history_.resize(slot + 1);
   auto& h = history_[slot];
   h.emplace_back(seq, sync_.clock(slot));
-  // Keep what an in-flight command (at most a few hundred events back) can ask for.
-  while (h.size() > 2 && h[1].first + 4096 < seq) h.pop_front();
 }
 
 template <typename Model>
@@ -178,14 +196,27 @@ void EngineChecker<Model>::sync_rows(uint32_t slot) {
   push(set);
 }
 
-// In-flight commands are at most a handful of events old (the engine holds
-// two commands and two output records), so bookkeeping older than a few
-// thousand events can go.
+// Bookkeeping for in-flight commands (their events, per-thread clock
+// history) is dropped every 4096 events after draining the engine: once it
+// is idle nothing older can still produce a record, however many events
+// without commands (spin loops on atomics, slotless threads) went by.
 template <typename Model>
 void EngineChecker<Model>::forget_old(uint64_t index) {
-  if (index % 4096 != 0 || index < 8192) return;
-  std::erase_if(pending_, [&](const auto& kv) { return kv.first + 4096 < index; });
-  std::erase_if(commands_by_seq_, [&](const auto& kv) { return kv.first + 4096 < index; });
+  if (index % 4096 != 0 || index == 0) return;
+  drain();
+  pending_.clear();
+  commands_by_seq_.clear();
+  for (auto& h : history_) {
+    while (h.size() > 1) h.pop_front();
+  }
+}
+
+template <typename Model>
+void EngineChecker<Model>::drain() {
+  for (uint64_t guard = 0; !(m_->idle_o && !fill_pending_ && !wb_pending_); ++guard) {
+    tick();
+    if (guard > 1'000'000) throw std::runtime_error("engine does not drain (deadlock)");
+  }
 }
 
 template <typename Model>
@@ -336,10 +367,7 @@ void EngineChecker<Model>::soft_check(SoftLine& line, uint64_t granule, const Co
 
 template <typename Model>
 void EngineChecker<Model>::finish() {
-  for (uint64_t guard = 0; !(m_->idle_o && !fill_pending_); ++guard) {
-    tick();
-    if (guard > 1'000'000) throw std::runtime_error("engine does not drain (deadlock)");
-  }
+  drain();
 }
 
 template <typename Model>

@@ -224,6 +224,30 @@ TEST(EnginePerformance, CyclesPerEvent) {
 namespace raceaccel::sim {
 namespace {
 
+// Long stretches of events that send the engine no command (spin loops on
+// an atomic, a thread without a slot) must not lose track of what is still
+// in flight: the race of event 2 is reported after 9,000 such events.
+TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
+  EngineConfig c{.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .stall_percent = 30};
+  EngineChecker<Vengine_fewslots> engine(c);
+  DjitDetector golden;
+  std::vector<Event> events = {Event::sync(Op::Fork, 0, 1), Event::write(0, 0x100, 8), Event::write(1, 0x100, 8)};
+  for (ThreadId t = 2; t < 7; ++t) events.push_back(Event::sync(Op::Fork, 0, t));
+  events.push_back(Event::write(6, 0x200, 8));  // thread 6 has no slot: a forced escalation
+  for (int i = 0; i < 9000; ++i) {
+    events.push_back(Event::atomic(Op::AtomicLoad, 6, 0x900, 4, MemoryOrder::Relaxed));
+  }
+  events.push_back(Event::read(5, 0x200, 8));  // slotless too; races with thread 6's write
+  events.push_back(Event::read(0, 0x300, 8));
+  for (uint64_t i = 0; i < events.size(); ++i) {
+    golden.process(events[i], i);
+    engine.process(events[i], i);
+  }
+  engine.finish();
+  EXPECT_EQ(keys(golden.races()), keys(engine.races()));
+  EXPECT_EQ(engine.races().size(), 16u);
+}
+
 // A working set that fits misses once per line, then always hits.
 TEST(EngineDirected, WorkingSetThatFitsMissesOnlyOnce) {
   EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .stall_percent = 0};

@@ -4,8 +4,9 @@
 // memory responses at any time. Reset is assumed in the first cycle. The
 // engine's own assertions must hold: no two valid ways with one tag in a set
 // (the replacement and fill logic), an INSOFTWARE line never decided in
-// hardware (the status rules), records held under back-pressure, one memory
-// request at a time, no S1 overrun.
+// hardware (the status rules), the victim is a way that exists, and race
+// records, escalation records and memory requests stay unchanged while they
+// wait for ready.
 module rac_check_engine_props (
   input logic        clk_i,
   input logic        rst_i,
@@ -20,6 +21,7 @@ module rac_check_engine_props (
   input logic        race_ready_i,
   input logic        esc_ready_i,
   input logic        mem_req_ready_i,
+  input logic        mem_wack_i,
   input logic        mem_rsp_valid_i,
   input logic [56:0] mem_rsp_data_i  // LineW = 1 + 8 * (1 + 2 * (1 + 2))
 );
@@ -33,7 +35,7 @@ module rac_check_engine_props (
     .race_prev_slots_o(), .race_prev_clks_o(),
     .esc_valid_o(), .esc_ready_i, .esc_seq_o(), .esc_reason_o(), .esc_granule_o(), .esc_line_o(),
     .mem_req_valid_o(), .mem_req_ready_i, .mem_req_write_o(), .mem_req_granule_o(), .mem_req_data_o(),
-    .mem_rsp_valid_i, .mem_rsp_data_i,
+    .mem_wack_i, .mem_rsp_valid_i, .mem_rsp_data_i,
     .stat_cycles_o(), .stat_commands_o(), .stat_accesses_o(), .stat_misses_o(), .stat_writebacks_o(),
     .stat_escalations_o(), .idle_o()
   );
