@@ -1,9 +1,12 @@
 // `raceaccel stats`: what a trace contains.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "cli/commands.hpp"
@@ -25,7 +28,10 @@ int run_stats(const StatsOptions& o) {
     auto reader = open_trace(o.trace);
     std::array<uint64_t, kOpCount> per_op{};
     std::unordered_set<ThreadId> threads;
-    std::unordered_set<uint64_t> locks, barriers, bytes;
+    std::unordered_set<uint64_t> locks, barriers;
+    // Distinct bytes accessed, as a byte mask per 8-byte granule: an eighth of
+    // the memory of a set of bytes, and one map operation per granule.
+    std::unordered_map<uint64_t, uint8_t> granules;
     uint64_t events = 0, accessed_bytes = 0;
     Event e;
     while (reader->next(e)) {
@@ -40,9 +46,17 @@ int run_stats(const StatsOptions& o) {
       }
       if (is_access(e.op)) {
         accessed_bytes += e.size;
-        for (uint64_t i = 0; i < e.size; ++i) bytes.insert(e.addr + i);
+        for (uint64_t a = e.addr, left = e.size; left > 0;) {
+          const unsigned offset = a & 7;
+          const uint64_t n = std::min<uint64_t>(8 - offset, left);
+          granules[a >> 3] |= static_cast<uint8_t>(((1u << n) - 1) << offset);
+          a += n;
+          left -= n;
+        }
       }
     }
+    uint64_t locations = 0;
+    for (const auto& [granule, mask] : granules) locations += static_cast<uint64_t>(std::popcount(mask));
     if (o.json) {
       nlohmann::json mix = nlohmann::json::object();
       for (int i = 0; i < kOpCount; ++i) {
@@ -52,14 +66,14 @@ int run_stats(const StatsOptions& o) {
           {"file", o.trace},           {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
           {"events", events},          {"threads", threads.size()},
           {"locks", locks.size()},     {"barriers", barriers.size()},
-          {"locations", bytes.size()}, {"accessed_bytes", accessed_bytes},
+          {"locations", locations}, {"accessed_bytes", accessed_bytes},
           {"operations", mix}};
       std::cout << doc.dump(2) << '\n';
     } else {
       std::cout << fmt::format(
           "trace      {}\nevents     {}\nthreads    {}\nlocks      {}\nbarriers   {}\n"
           "locations  {} bytes\n",
-          o.trace, events, threads.size(), locks.size(), barriers.size(), bytes.size());
+          o.trace, events, threads.size(), locks.size(), barriers.size(), locations);
       std::cout << "operations\n";
       for (int i = 0; i < kOpCount; ++i) {
         if (per_op[i] == 0) continue;

@@ -1,6 +1,7 @@
 #include "core/event.hpp"
 
 #include <array>
+#include <fmt/format.h>
 
 namespace raceaccel {
 namespace {
@@ -22,6 +23,13 @@ std::optional<Op> op_from_name(std::string_view name) {
     if (kOpNames[i] == name) return static_cast<Op>(i);
   }
   return std::nullopt;
+}
+
+std::string range_problem(Op op, uint64_t addr, uint64_t size) {
+  if (size == 0) return fmt::format("{} of size 0", op_name(op));
+  if (addr + (size - 1) < addr) return fmt::format("{} range {:#x}+{} wraps around 2^64", op_name(op), addr, size);
+  return fmt::format("{} of {} bytes exceeds the limit of {} bytes for one access; split it into several events",
+                     op_name(op), size, kMaxAccessBytes);
 }
 
 std::string_view order_name(MemoryOrder m) { return kOrderNames.at(static_cast<size_t>(m)); }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace raceaccel {
@@ -77,6 +78,22 @@ inline bool targets_thread(Op op) { return op == Op::Fork || op == Op::Join; }
 inline bool targets_sync_object(Op op) {
   return (op >= Op::Acquire && op <= Op::ReleaseShared) || op == Op::BarrierEnter || op == Op::BarrierExit;
 }
+
+// The longest byte range one access (read, write, atomic) may cover. Every
+// detector's work and memory grow with the bytes an access touches, so a
+// trace that claims a larger access is rejected as malformed rather than
+// left to exhaust the machine; a producer splits larger ranges into several
+// events. Alloc and Free may cover any range.
+inline constexpr uint64_t kMaxAccessBytes = uint64_t{1} << 24;
+
+// Whether [addr, addr+size) is a valid range for op: not empty, not wrapping
+// around 2^64, and for accesses at most kMaxAccessBytes. The one rule every
+// reader and writer applies.
+inline bool valid_range(Op op, uint64_t addr, uint64_t size) {
+  return size != 0 && addr + (size - 1) >= addr && (op == Op::Alloc || op == Op::Free || size <= kMaxAccessBytes);
+}
+// Why valid_range() rejects the range ("write of size 0", ...).
+std::string range_problem(Op op, uint64_t addr, uint64_t size);
 
 inline bool acquires(MemoryOrder m) {
   return m == MemoryOrder::Consume || m == MemoryOrder::Acquire || m == MemoryOrder::AcqRel || m == MemoryOrder::SeqCst;

@@ -63,10 +63,7 @@ std::string event_problem(Op op, bool bad_varint, bool truncated, uint64_t tid, 
   if (bad_varint) return "varint does not fit 64 bits";
   if (truncated) return "record is truncated";
   if (tid > UINT32_MAX) return fmt::format("thread id {} does not fit 32 bits", tid);
-  if (has_range(op) && size == 0) return fmt::format("{} of size 0", op_name(op));
-  if (has_range(op) && addr + (size - 1) < addr) {
-    return fmt::format("{} range {:#x}+{} wraps around 2^64", op_name(op), addr, size);
-  }
+  if (has_range(op) && !valid_range(op, addr, size)) return range_problem(op, addr, size);
   if (targets_thread(op) && addr > UINT32_MAX) {
     return fmt::format("{} of thread id {} beyond 2^32-1", op_name(op), addr);
   }
@@ -138,7 +135,7 @@ void BinaryReader::read_header() {
   if (layout & kOrder) order = *p++;
   if (layout & kObject) p = get_varint(p, addr, bad);
   p = get_varint(p, delta, bad);
-  const bool bad_range = (layout & kRange) && (size == 0 || addr + (size - 1) < addr);
+  const bool bad_range = (layout & kRange) && !valid_range(static_cast<Op>(tag), addr, size);
   const bool bad_thread = (layout & kThreadObject) && addr > UINT32_MAX;
   if (bad | (p > end_) | (tid > UINT32_MAX) | bad_range | bad_thread | (order >= kMemoryOrderCount)) [[unlikely]] {
     fail_record(record, event_problem(static_cast<Op>(tag), bad, p > end_, tid, addr, size, order));

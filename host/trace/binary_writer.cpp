@@ -47,10 +47,7 @@ void check_event(const Event& e, uint64_t index) {
     reject(fmt::format("{} carries no memory order, but the event has {}", name(), order_name(e.order)));
   }
   if (has_range(e.op)) {
-    if (e.size == 0) reject(fmt::format("{} of size 0", name()));
-    if (e.addr + (e.size - 1) < e.addr) {
-      reject(fmt::format("{} range {:#x}+{} wraps around 2^64", name(), e.addr, e.size));
-    }
+    if (!valid_range(e.op, e.addr, e.size)) reject(range_problem(e.op, e.addr, e.size));
     return;
   }
   if (e.size != 0) reject(fmt::format("{} carries no size, but the event has size {}", name(), e.size));

@@ -120,8 +120,7 @@ void StdReader::parse_line(std::string_view line, Event& event) {
           !parse_u64(decor.substr(3, colon - 3), addr, 16) || !parse_u64(decor.substr(colon + 1), size)) {
         fail(fmt::format("address access '{}' is not of the form @0x<hex>:<size>", printable(decor)));
       }
-      if (size == 0) fail("address access of size 0");
-      if (addr + (size - 1) < addr) fail("address range wraps around the address space");
+      if (!valid_range(event.op, addr, size)) fail(range_problem(event.op, addr, size));
       event.addr = addr;
       event.size = size;
     } else {

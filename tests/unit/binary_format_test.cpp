@@ -176,7 +176,8 @@ Event random_event(std::mt19937_64& rng) {
   e.tid = static_cast<ThreadId>(rng() % 3 == 0 ? rng() : rng() % 16);
   e.site = rng() % 4 == 0 ? rng() : 0x400000 + rng() % 4096;
   if (has_range(e.op)) {
-    e.size = rng() % 5 == 0 ? 1 + rng() % (uint64_t{1} << 40) : 1 + rng() % 16;
+    const uint64_t max_size = (e.op == Op::Alloc || e.op == Op::Free) ? uint64_t{1} << 40 : kMaxAccessBytes;
+    e.size = rng() % 5 == 0 ? 1 + rng() % max_size : 1 + rng() % 16;
     e.addr = rng() % 4 == 0 ? rng() : 0x7f0000000000 + rng() % 65536;
     if (e.addr + (e.size - 1) < e.addr) e.addr = 0 - e.size;
   }
@@ -213,7 +214,7 @@ std::vector<Event> extreme_events() {
       Event::read(0, 0, 1, 0),
       Event::write(kU32Max, kU64Max, 1, kU64Max),  // last byte of the address space
       Event::read(1, 0, 1, 0),                     // largest backward deltas
-      Event::write(2, kU64Max - (uint64_t{1} << 40) + 1, uint64_t{1} << 40, kU64Max - 1),
+      Event::write(2, kU64Max - kMaxAccessBytes + 1, kMaxAccessBytes, kU64Max - 1),  // the longest access
       Event::range(Op::Alloc, 3, 0, uint64_t{1} << 40, 1),
       Event::range(Op::Free, 3, 0x8000000000000000, 0x8000000000000000, kU64Max),
       Event::atomic(Op::AtomicRmw, kU32Max, kU64Max - 7, 8, MemoryOrder::SeqCst, kU64Max),
@@ -350,6 +351,7 @@ TEST(BinaryFormat, WriterRejectsWhatTheReaderWouldNot) {
   const std::vector<Event> invalid = {
       Event::read(1, 0x10, 0),
       Event::write(1, kU64Max, 2),
+      Event::write(1, 0, kMaxAccessBytes + 1),
       Event::range(Op::Alloc, 1, 0, 0),
       Event::range(Op::Free, 1, 2, kU64Max),
       Event::atomic(Op::AtomicLoad, 1, 0x10, 0, MemoryOrder::Acquire),
@@ -531,6 +533,8 @@ TEST(BinaryCorruption, MalformedRecordsInValidBlocks) {
       {"read size 0", byte(0) + varint(0) + zigzag_varint(8) + varint(0) + varint(0), 1, 1, "read of size 0"},
       {"alloc size 0", byte(14) + varint(0) + zigzag_varint(8) + varint(0) + varint(0), 1, 1, "alloc of size 0"},
       {"range wraps", byte(1) + varint(0) + zigzag_varint(kU64Max) + varint(2) + varint(0), 1, 1, "wraps"},
+      {"access too long", byte(1) + varint(0) + zigzag_varint(8) + varint(kMaxAccessBytes + 1) + varint(0), 1, 1,
+       "exceeds the limit of 16777216 bytes"},
       {"name too long", byte(0x80) + varint(1) + varint(kMaxNameBytes + 1) + std::string(kMaxNameBytes + 1, 'x'), 1, 0,
        "exceeds the limit of 4096"},
       {"too few records declared", read + read, 1, 1, "declares 1 records (1 events) but the payload holds 2"},
