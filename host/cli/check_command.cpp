@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
 #include "detect/detector.hpp"
@@ -47,7 +48,7 @@ TraceResult check_one(const std::string& path, const std::string& detector_name)
   std::unique_ptr<TraceReader> reader;
   auto detector = make_detector(detector_name);
   uint64_t index = 0;
-  try {
+  const auto failure = failure_of(path, [&] {
     reader = open_trace(path);
     result.format = reader->format() == TraceFormat::Std ? "std" : "binary";
     Progress progress("check " + path, file_size(path));
@@ -56,16 +57,10 @@ TraceResult check_one(const std::string& path, const std::string& detector_name)
       detector->process(e, index++);
       progress.update(index, reader->bytes_read());
     }
-    progress.finish();
-  } catch (const TraceError& err) {
-    result.status = exit_code::kMalformed;
-    result.error = err.what();
-  } catch (const IoError& err) {
-    result.status = exit_code::kIo;
-    result.error = err.what();
-  } catch (const CapacityError& err) {
-    result.status = exit_code::kCapacity;
-    result.error = fmt::format("{}: {}", path, err.what());
+  });
+  if (failure) {
+    result.status = failure->status;
+    result.error = failure->message;
   }
   result.events = index;
   result.races = coalesce_races(detector->races());
@@ -125,8 +120,9 @@ int run_check(const CheckOptions& o) {
     }
   }
   if (o.json) {
-    nlohmann::json doc = {{"tool", "raceaccel"},    {"version", "0.1.0"}, {"detector", o.detector},
-                          {"events", total_events}, {"races", races},     {"traces", traces}};
+    nlohmann::json doc = {{"tool", "raceaccel"},    {"version", RACEACCEL_VERSION},
+                          {"detector", o.detector}, {"events", total_events},
+                          {"races", races},         {"traces", traces}};
     std::cout << doc.dump(2) << '\n';
   }
   std::cout.flush();
@@ -139,7 +135,7 @@ CommandRunner add_check_command(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "Check traces for data races (exit 0: none, 66: races, 65: malformed)");
   sub->add_option("--detector", o->detector, "Detector: fasttrack (default) or djit (the golden reference)")
-      ->check(CLI::IsMember({"fasttrack", "djit"}));
+      ->check(CLI::IsMember(detector_names()));
   sub->add_flag("--json", o->json, "Print one JSON document (schema in docs/reports.md)");
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed); - reads stdin")->required();
   return [o] { return run_check(*o); };

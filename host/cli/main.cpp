@@ -10,7 +10,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"raceaccel: precise happens-before data-race detection for traces and programs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("raceaccel 0.1.0"));
+  app.set_version_flag("--version", std::string("raceaccel ") + RACEACCEL_VERSION);
   std::map<std::string, raceaccel::CommandRunner> runners;
   runners["check"] = raceaccel::add_check_command(app);
   runners["convert"] = raceaccel::add_convert_command(app);

@@ -63,9 +63,9 @@ int run_stats(const StatsOptions& o) {
         if (per_op[i] > 0) mix[std::string(op_name(static_cast<Op>(i)))] = per_op[i];
       }
       nlohmann::json doc = {
-          {"file", o.trace},           {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
-          {"events", events},          {"threads", threads.size()},
-          {"locks", locks.size()},     {"barriers", barriers.size()},
+          {"file", o.trace},        {"format", reader->format() == TraceFormat::Std ? "std" : "binary"},
+          {"events", events},       {"threads", threads.size()},
+          {"locks", locks.size()},  {"barriers", barriers.size()},
           {"locations", locations}, {"accessed_bytes", accessed_bytes},
           {"operations", mix}};
       std::cout << doc.dump(2) << '\n';

@@ -1,7 +1,7 @@
 #include "core/event.hpp"
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 
 namespace raceaccel {
 namespace {

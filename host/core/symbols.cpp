@@ -4,27 +4,15 @@
 
 namespace raceaccel {
 
-// The key folds kind into id; a collision (two ids mapping to one key) is
-// possible only for ids above 2^64/3, so we keep a second map that stores
-// the original id and fall back to a linear scan on mismatch.
 void SymbolTable::set(SymbolKind kind, uint64_t id, std::string name) {
-  const uint64_t k = key(kind, id);
-  auto [it, inserted] = ids_.try_emplace(k, id);
   entries_.push_back({kind, id, std::move(name)});
-  if (inserted || it->second == id) index_[k] = entries_.size() - 1;
+  index_[static_cast<size_t>(kind)][id] = entries_.size() - 1;
 }
 
 const std::string* SymbolTable::find(SymbolKind kind, uint64_t id) const {
-  const uint64_t k = key(kind, id);
-  auto it = index_.find(k);
-  if (it != index_.end() && entries_[it->second].id == id && entries_[it->second].kind == kind) {
-    return &entries_[it->second].name;
-  }
-  if (it == index_.end()) return nullptr;
-  for (auto e = entries_.rbegin(); e != entries_.rend(); ++e) {
-    if (e->kind == kind && e->id == id) return &e->name;
-  }
-  return nullptr;
+  const auto& index = index_[static_cast<size_t>(kind)];
+  auto it = index.find(id);
+  return it == index.end() ? nullptr : &entries_[it->second].name;
 }
 
 std::string SymbolTable::thread_name(ThreadId tid) const {

@@ -5,6 +5,7 @@
 // names it has not yet written before the first event that uses them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -38,10 +39,8 @@ class SymbolTable {
   const std::vector<Symbol>& entries() const { return entries_; }
 
  private:
-  static uint64_t key(SymbolKind kind, uint64_t id) { return id * 3 + static_cast<uint64_t>(kind); }
   std::vector<Symbol> entries_;
-  std::unordered_map<uint64_t, size_t> index_;  // key → newest entry
-  std::unordered_map<uint64_t, uint64_t> ids_;  // key → id (detects key collisions)
+  std::array<std::unordered_map<uint64_t, size_t>, 3> index_;  // per kind: id → newest entry
 };
 
 }  // namespace raceaccel

@@ -5,10 +5,11 @@ namespace raceaccel {
 void DjitDetector::process(const Event& e, uint64_t index) {
   switch (e.op) {
     case Op::Read:
-    case Op::Write:
-      sync_.thread(e.tid);
-      for (uint64_t i = 0; i < e.size; ++i) access(e, index, e.addr + i);
+    case Op::Write: {
+      const uint32_t t = sync_.thread(e.tid);
+      for (uint64_t i = 0; i < e.size; ++i) access(e, index, t, e.addr + i);
       break;
+    }
     case Op::Alloc:
     case Op::Free:
       sync_.thread(e.tid);
@@ -23,8 +24,7 @@ void DjitDetector::process(const Event& e, uint64_t index) {
   }
 }
 
-void DjitDetector::access(const Event& e, uint64_t index, uint64_t addr) {
-  const uint32_t t = sync_.thread(e.tid);
+void DjitDetector::access(const Event& e, uint64_t index, uint32_t t, uint64_t addr) {
   const VectorClock& now = sync_.clock(t);
   const uint64_t local = now.get(t);
   Location& loc = locations_[addr];

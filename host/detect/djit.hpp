@@ -34,7 +34,7 @@ class DjitDetector final : public Detector {
     uint64_t last_write_site = 0;
     bool raced = false;  // first race reported; later accesses are not checked
   };
-  void access(const Event& e, uint64_t index, uint64_t addr);
+  void access(const Event& e, uint64_t index, uint32_t slot, uint64_t addr);
 
   ReferenceSyncState sync_;
   std::unordered_map<uint64_t, Location> locations_;

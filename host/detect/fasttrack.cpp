@@ -76,7 +76,7 @@ void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t siz
   if (cell.raced()) return;
   if (cell.r == epoch) return;  // [FT READ SAME EPOCH]
   if (!covered(cell.w, clock, len)) {
-    report(addr, size, e, index, RaceKind::WriteRead, cell.w & eb::kEpochMask, cell.write_site);
+    report(addr, size, e, index, RaceKind::WriteRead, cell.w, cell.write_site);
     cell.w |= ShadowCell::kRaced;
     return;
   }
@@ -142,7 +142,7 @@ void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uin
 VectorClock FastTrackDetector::thread_clock(ThreadId tid) {
   VectorClock vc;
   const auto& c = sync_.clock(sync_.thread(tid));
-  for (size_t i = 0; i < c.size(); ++i) vc.set(i, c[i]);
+  vc.raw() = c;
   return vc;
 }
 
@@ -167,7 +167,7 @@ FastTrackDetector::ReadState FastTrackDetector::read_state(uint64_t addr) const 
   if (cell->read_shared()) {
     state.shared = true;
     const ReadClock& rc = shadow_.read_clock(cell->r);
-    for (size_t i = 0; i < rc.clocks.size(); ++i) state.clock.set(i, rc.clocks[i]);
+    state.clock.raw() = rc.clocks;
   } else {
     state.epoch = {eb::slot(cell->r), eb::clock(cell->r)};
   }

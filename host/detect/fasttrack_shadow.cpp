@@ -75,6 +75,29 @@ void Shadow::reset(ShadowCell& cell) {
 }
 
 void Shadow::clear(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  // A range spanning more pages than were ever touched (a large free): clear
+  // just the touched pages inside it, in address order.
+  const uint64_t last = addr + (size - 1);
+  const uint64_t first_page = addr >> (kPageShift + kGranuleShift);
+  const uint64_t last_page = last >> (kPageShift + kGranuleShift);
+  if (last_page - first_page >= pages_.size()) {
+    std::vector<uint64_t> touched;
+    for (const auto& entry : pages_) {
+      if (entry.first >= first_page && entry.first <= last_page) touched.push_back(entry.first);
+    }
+    std::sort(touched.begin(), touched.end());
+    for (uint64_t page : touched) {
+      const uint64_t lo = std::max(addr, page << (kPageShift + kGranuleShift));
+      const uint64_t hi = std::min(last, ((page + 1) << (kPageShift + kGranuleShift)) - 1);
+      clear_touched(lo, hi - lo + 1);
+    }
+    return;
+  }
+  clear_touched(addr, size);
+}
+
+void Shadow::clear_touched(uint64_t addr, uint64_t size) {
   uint64_t remaining = size;
   while (remaining > 0) {
     const uint64_t g = addr >> kGranuleShift;

@@ -60,7 +60,7 @@ class Shadow {
   // The cell of granule g (address >> 3), created zero (⊥) on first touch.
   ShadowCell& granule(uint64_t g) {
     const uint64_t page = g >> kPageShift;
-    if (page != cached_page_ || cached_ == nullptr) {
+    if (page != cached_page_) {
       auto& slot = pages_[page];
       if (!slot) slot = std::make_unique<Page>();
       cached_page_ = page;
@@ -90,10 +90,11 @@ class Shadow {
   struct Page {
     std::array<ShadowCell, 1u << kPageShift> cells{};
   };
-  void reset(ShadowCell& cell);  // releases what the cell owns, then ⊥
+  void reset(ShadowCell& cell);                      // releases what the cell owns, then ⊥
+  void clear_touched(uint64_t addr, uint64_t size);  // clear() by walking the range
 
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
-  uint64_t cached_page_ = 0;
+  uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
   std::vector<ByteCells> splits_;
   std::vector<uint32_t> free_splits_;

@@ -56,7 +56,9 @@ TraceGenerator::TraceGenerator(const GeneratorOptions& options)
 }
 
 uint64_t TraceGenerator::name_location(uint64_t addr) {
-  if (named_.insert(addr).second) symbols_.set(SymbolKind::Location, addr, fmt::format("V{:x}", addr));
+  if (symbols_.find(SymbolKind::Location, addr) == nullptr) {
+    symbols_.set(SymbolKind::Location, addr, fmt::format("V{:x}", addr));
+  }
   return addr;
 }
 
@@ -116,34 +118,13 @@ void TraceGenerator::step() {
     // Wind down: every thread leaves its critical section, then main joins it.
     while (next_join_ < forked_) {
       const uint32_t u = next_join_++;
-      ThreadState& th = threads_[u];
-      if (th.held_lock >= 0) {
-        emit(Event::sync(Op::Release, u, static_cast<uint64_t>(th.held_lock), site(kSiteLocked, u)));
-        lock_owner_[static_cast<size_t>(th.held_lock)] = -1;
-        th.held_lock = -1;
-      }
-      if (th.held_rwlock >= 0) {
-        emit(Event::sync(th.held_rwlock == 0 ? Op::ReleaseShared : Op::Release, u, kRwLock, site(kSiteRw, u)));
-        if (th.held_rwlock == 0)
-          --rwlock_readers_;
-        else
-          rwlock_writer_ = -1;
-        th.held_rwlock = -1;
-      }
-      th.finished = true;
+      release_held(u);
+      threads_[u].finished = true;
       emit(Event::sync(Op::Join, 0, u, site(kSiteSync, 0)));
       return;
     }
-    ThreadState& main_thread = threads_[0];
-    if (main_thread.held_lock >= 0) {
-      emit(Event::sync(Op::Release, 0, static_cast<uint64_t>(main_thread.held_lock), site(kSiteLocked, 0)));
-      lock_owner_[static_cast<size_t>(main_thread.held_lock)] = -1;
-      main_thread.held_lock = -1;
-      return;
-    }
-    if (main_thread.held_rwlock >= 0) {
-      emit(Event::sync(main_thread.held_rwlock == 0 ? Op::ReleaseShared : Op::Release, 0, kRwLock, site(kSiteRw, 0)));
-      main_thread.held_rwlock = -1;
+    if (threads_[0].held_lock >= 0 || threads_[0].held_rwlock >= 0) {
+      release_held(0);
       return;
     }
     // After the joins only main runs: it may touch everything.
@@ -234,6 +215,25 @@ void TraceGenerator::step_thread(uint32_t t) {
     return;
   }
   extras(t);
+}
+
+// Thread t leaves the mutex and the rwlock it holds, if any.
+void TraceGenerator::release_held(uint32_t t) {
+  ThreadState& th = threads_[t];
+  if (th.held_lock >= 0) {
+    emit(Event::sync(Op::Release, t, static_cast<uint64_t>(th.held_lock), site(kSiteLocked, t)));
+    lock_owner_[static_cast<size_t>(th.held_lock)] = -1;
+    th.held_lock = -1;
+  }
+  if (th.held_rwlock >= 0) {
+    emit(Event::sync(th.held_rwlock == 0 ? Op::ReleaseShared : Op::Release, t, kRwLock, site(kSiteRw, t)));
+    if (th.held_rwlock == 0) {
+      --rwlock_readers_;
+    } else {
+      rwlock_writer_ = -1;
+    }
+    th.held_rwlock = -1;
+  }
 }
 
 void TraceGenerator::critical_section_access(uint32_t t) {

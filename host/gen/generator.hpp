@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <random>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "core/event.hpp"
@@ -64,6 +63,7 @@ class TraceGenerator {
   void step();
   void step_thread(uint32_t t);
   void critical_section_access(uint32_t t);
+  void release_held(uint32_t t);
   void extras(uint32_t t);
   void barrier_round();
   Event access(uint32_t t, uint64_t base, uint64_t region, bool write);
@@ -98,7 +98,6 @@ class TraceGenerator {
   uint32_t forked_ = 1;
   bool joining_ = false;
   uint32_t next_join_ = 1;
-  std::unordered_set<uint64_t> named_;  // std_only: locations already named
   bool barrier_region_read_ = false;
 };
 

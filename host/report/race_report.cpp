@@ -24,9 +24,15 @@ bool same_origin(const Race& a, const Race& b) {
 
 }  // namespace
 
-std::vector<RaceReport> coalesce_races(std::vector<Race> races) {
-  std::sort(races.begin(), races.end(),
-            [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
+std::vector<RaceReport> coalesce_races(const std::vector<Race>& races) {
+  const auto by_event_then_byte = [](const Race& a, const Race& b) {
+    return a.event != b.event ? a.event < b.event : a.addr < b.addr;
+  };
+  if (!std::is_sorted(races.begin(), races.end(), by_event_then_byte)) {
+    std::vector<Race> sorted = races;
+    std::sort(sorted.begin(), sorted.end(), by_event_then_byte);
+    return coalesce_races(sorted);
+  }
   std::vector<RaceReport> out;
   for (const Race& r : races) {
     if (!out.empty()) {

@@ -18,7 +18,8 @@ struct RaceReport {
   Race race;  // the race on the first byte
 };
 
-std::vector<RaceReport> coalesce_races(std::vector<Race> races);
+// Races from the detectors arrive sorted by (event, byte); others are sorted here.
+std::vector<RaceReport> coalesce_races(const std::vector<Race>& races);
 
 // "trace.std: event 5: write-read race on V123 (1 byte): read by T1 at site 456; earlier write by T0@4 at site 345"
 std::string format_race_text(const RaceReport& report, const SymbolTable& symbols, const std::string& trace);

@@ -67,7 +67,8 @@ std::string event_problem(Op op, bool bad_varint, bool truncated, uint64_t tid, 
   if (targets_thread(op) && addr > UINT32_MAX) {
     return fmt::format("{} of thread id {} beyond 2^32-1", op_name(op), addr);
   }
-  return fmt::format("unknown memory order {}", order);
+  if (order >= kMemoryOrderCount) return fmt::format("unknown memory order {}", order);
+  return "invalid event record";
 }
 
 }  // namespace

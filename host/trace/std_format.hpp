@@ -29,6 +29,16 @@ namespace raceaccel {
 
 inline constexpr uint64_t kStdVariableBase = 0xF000'0000'0000'0000ULL;
 
+// A thread, lock or variable name the reader takes as one field: not empty,
+// no '|', '(', ')', blanks or control characters.
+inline bool std_name_ok(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c == '|' || c == '(' || c == ')' || c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x20) return false;
+  }
+  return true;
+}
+
 class StdReader final : public TraceReader {
  public:
   explicit StdReader(Input input);

@@ -19,14 +19,6 @@ bool parse_u64(std::string_view s, uint64_t& out, int base = 10) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-bool is_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c == '|' || c == '(' || c == ')' || c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x20) return false;
-  }
-  return true;
-}
-
 std::string printable(std::string_view s) {
   std::string out;
   for (char c : s.substr(0, 60)) {
@@ -85,7 +77,7 @@ void StdReader::parse_line(std::string_view line, Event& event) {
   const std::string_view action = trim(line.substr(bar1 + 1, bar2 - bar1 - 1));
   const std::string_view loc = trim(line.substr(bar2 + 1));
 
-  if (!is_name(thread)) fail(fmt::format("bad thread name '{}'", printable(thread)));
+  if (!std_name_ok(thread)) fail(fmt::format("bad thread name '{}'", printable(thread)));
   uint64_t site = 0;
   if (!parse_u64(loc, site)) fail(fmt::format("location '{}' is not a non-negative integer", printable(loc)));
 
@@ -107,7 +99,7 @@ void StdReader::parse_line(std::string_view line, Event& event) {
   auto need_decor = [&](const char* what) {
     if (!has_parens || decor.empty())
       fail(fmt::format("operation '{}' needs a {} in parentheses", printable(op), what));
-    if (!is_name(decor)) fail(fmt::format("bad {} name '{}'", what, printable(decor)));
+    if (!std_name_ok(decor)) fail(fmt::format("bad {} name '{}'", what, printable(decor)));
   };
 
   if (op == "r" || op == "w") {

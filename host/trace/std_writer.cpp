@@ -4,22 +4,9 @@
 #include "trace/std_format.hpp"
 
 namespace raceaccel {
-namespace {
-
-// A name the STD reader would read back as the same single field.
-bool readable_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c == '|' || c == '(' || c == ')' || c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x20) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 void StdWriter::write(const Event& e, const SymbolTable& symbols) {
   auto checked = [&](std::string name) {
-    if (!readable_name(name)) {
+    if (!std_name_ok(name)) {
       throw UnrepresentableEvent(
           fmt::format("event {}: the name '{}' cannot be written in STD (empty, or contains '|', '(', ')', blanks or "
                       "control characters)",
@@ -27,6 +14,9 @@ void StdWriter::write(const Event& e, const SymbolTable& symbols) {
     }
     return name;
   };
+  if (targets_thread(e.op) && e.addr > UINT32_MAX) {
+    throw UnrepresentableEvent(fmt::format("event {}: thread id out of range", index_));
+  }
   const std::string thread = checked(symbols.thread_name(e.tid));
   auto location = [&]() -> std::string {
     if (e.size == 1) {
@@ -55,8 +45,6 @@ void StdWriter::write(const Event& e, const SymbolTable& symbols) {
       throw UnrepresentableEvent(fmt::format(
           "event {} ({}) has no STD equivalent; convert to the binary format instead", index_, op_name(e.op)));
   }
-  if (targets_thread(e.op) && e.addr > UINT32_MAX)
-    throw UnrepresentableEvent(fmt::format("event {}: thread id out of range", index_));
   out_ << thread << '|' << action << '|' << e.site << '\n';
   ++index_;
 }

@@ -212,8 +212,8 @@ std::vector<Event> every_op_and_order() {
 std::vector<Event> extreme_events() {
   return {
       Event::read(0, 0, 1, 0),
-      Event::write(kU32Max, kU64Max, 1, kU64Max),  // last byte of the address space
-      Event::read(1, 0, 1, 0),                     // largest backward deltas
+      Event::write(kU32Max, kU64Max, 1, kU64Max),                                    // last byte of the address space
+      Event::read(1, 0, 1, 0),                                                       // largest backward deltas
       Event::write(2, kU64Max - kMaxAccessBytes + 1, kMaxAccessBytes, kU64Max - 1),  // the longest access
       Event::range(Op::Alloc, 3, 0, uint64_t{1} << 40, 1),
       Event::range(Op::Free, 3, 0x8000000000000000, 0x8000000000000000, kU64Max),

@@ -522,3 +522,33 @@ TEST_F(FastTrackBytes, FreeOverUntouchedPages) {
 
 }  // namespace
 }  // namespace raceaccel
+
+namespace raceaccel {
+namespace {
+
+// A free of a huge range (munmap of a reservation) visits only the shadow
+// pages that were touched, so it is as cheap as the history it clears.
+TEST(FastTrackShadow, HugeFreeClearsOnlyWhatWasTouched) {
+  FastTrackDetector ft;
+  DjitDetector golden;
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::write(0, 0x1000, 8),
+      Event::write(0, 0x7fff'0000'0000, 4),
+      Event::range(Op::Free, 0, 0, uint64_t{1} << 63),  // 2^51 pages of address space
+      Event::write(1, 0x1000, 8),                       // no history left: no race
+      Event::write(1, 0x7fff'0000'0000, 4),
+      Event::write(0, 0x8000'0000'0000'0000, 8),  // beyond the freed range: keeps its history
+      Event::write(1, 0x8000'0000'0000'0000, 8),  // races with the line above
+  };
+  for (uint64_t i = 0; i < events.size(); ++i) {
+    ft.process(events[i], i);
+    golden.process(events[i], i);
+  }
+  ASSERT_EQ(ft.races().size(), 8u);
+  EXPECT_EQ(ft.races()[0].event, 7u);
+  EXPECT_EQ(ft.races(), golden.races());
+}
+
+}  // namespace
+}  // namespace raceaccel

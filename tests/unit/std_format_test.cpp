@@ -94,8 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{"T0|begin(x)|1", "no decor"}, BadLine{"T0|r((V1))|1", "nested"},
                       BadLine{"T0|w(@0x10)|1", "@0x<hex>:<size>"}, BadLine{"T0|w(@0xzz:4)|1", "@0x<hex>:<size>"},
                       BadLine{"T0|w(@0x10:0)|1", "size 0"}, BadLine{"T0|w(@0xffffffffffffffff:2)|1", "wraps"},
-                      BadLine{"T0|w(@0x0:16777217)|1", "exceeds the limit"},
-                      BadLine{"T0|r(V\x01)|1", "bad variable"}));
+                      BadLine{"T0|w(@0x0:16777217)|1", "exceeds the limit"}, BadLine{"T0|r(V\x01)|1", "bad variable"}));
 
 TEST(StdWriter, RoundTripsNamesAndAddresses) {
   const std::string text =
