@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_detectors.hpp"
 #include "trace/binary_format.hpp"
 #include "trace/input.hpp"
 #include "trace/trace_error.hpp"
@@ -63,11 +64,14 @@ void check(std::string_view bytes, bool compress) {
   BinaryReader original(Input::from_memory(bytes, "fuzz.rtrace"));
   BinaryReader reread(Input::from_memory(copy.str(), "copy.rtrace"));
   Event a, b;
+  std::vector<Event> events;
   for (;;) {
     const bool more = original.next(a);
     if (more != reread.next(b) || (more && !(a == b))) std::abort();
     if (!more) break;
+    events.push_back(a);
   }
+  check_detectors_agree(events);
   const auto& all = original.symbols().entries();
   const auto& copied = reread.symbols().entries();
   if (copied.size() > all.size()) std::abort();

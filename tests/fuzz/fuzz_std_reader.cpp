@@ -5,12 +5,13 @@
 // A trace the reader accepts is also converted to the binary format and read
 // back, which must give the same events: every STD event is representable in
 // binary (names longer than the binary limit excepted, which the writer
-// reports as UnrepresentableEvent).
+// reports as UnrepresentableEvent), and FastTrack and DJIT+ must agree on it.
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <string_view>
 
+#include "fuzz_detectors.hpp"
 #include "trace/binary_format.hpp"
 #include "trace/input.hpp"
 #include "trace/std_format.hpp"
@@ -35,11 +36,14 @@ void check(std::string_view bytes) {
   StdReader original(Input::from_memory(bytes, "fuzz.std"));
   BinaryReader converted(Input::from_memory(binary.str(), "fuzz.rtrace"));
   Event a, b;
+  std::vector<Event> events;
   for (;;) {
     const bool more = original.next(a);
     if (more != converted.next(b) || (more && !(a == b))) std::abort();
     if (!more) break;
+    events.push_back(a);
   }
+  check_detectors_agree(events);
 }
 
 }  // namespace

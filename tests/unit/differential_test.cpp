@@ -86,16 +86,17 @@ class Differential : public ::testing::TestWithParam<int> {};
 
 TEST_P(Differential, FastTrackAgreesWithDjitOnRandomTraces) {
   uint64_t events = 0;
-  size_t racy_traces = 0, clean_traces = 0;
+  size_t racy_traces = 0;
   for (int i = 0; i < kTracesPerShard; ++i) {
     const uint64_t seed = 0x5eed'0000 + static_cast<uint64_t>(GetParam()) * 1000 + i;
     const Outcome out = compare_on(options_for(seed));
     events += out.events;
-    (out.races > 0 ? racy_traces : clean_traces) += 1;
+    if (out.races > 0) ++racy_traces;
   }
   // Together the shards cover at least 1 M events and 200 traces.
   EXPECT_GE(events * kShards, 1'000'000u);
-  // The corpus must exercise both verdicts, or agreement means little.
+  // Agreement on race-free traces alone would mean little (race-free
+  // verdicts are covered by DifferentialClean below).
   EXPECT_GT(racy_traces, 0u);
   RecordProperty("events", static_cast<int>(events));
 }

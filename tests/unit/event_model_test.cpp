@@ -628,10 +628,8 @@ TYPED_TEST(EventModel, EmptyFreeKeepsAtomicReleaseClocks) {
   this->expect_no_races();
 }
 
-// free(NULL) arrives as Free(addr 0, size 0). DISABLED: both detectors compute
-// the range's last byte as addr + (size - 1), which wraps to UINT64_MAX here
-// and erases every atomic's release clock. Enable once forget_atomics
-// ignores empty ranges.
+// free(NULL) arrives as Free(addr 0, size 0): an empty range, which must not
+// wrap around to erase every atomic's release clock.
 TYPED_TEST(EventModel, FreeOfNullKeepsAtomicReleaseClocks) {
   auto& f = this->f;
   f.write(0, X, n);

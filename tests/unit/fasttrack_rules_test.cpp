@@ -147,9 +147,8 @@ TEST_P(FastTrackRule, ReadSharedUpdatesOwnEntry) {
 
 // A second read in the same epoch while R_x is a vector clock must not replace
 // the recorded read either: DJIT+ ([READ SAME EPOCH]) and FastTrack's epoch
-// mode keep the first read's site. DISABLED: fasttrack.cpp's [READ SHARED]
-// overwrites the site (race names site 13, DJIT+ names 12). Enable once READ
-// SHARED skips when R_x(t) == C_t(t) (FT2's read-shared same-epoch skip).
+// mode keep the first read's site, so [READ SHARED] skips when R_x(t) ==
+// C_t(t) (FT2's read-shared same-epoch rule).
 TEST_P(FastTrackRule, ReadSharedSameEpochKeepsFirstSite) {
   f.read(0, x, n, 11);
   f.read(1, x, n, 12);  // [READ SHARE]
