@@ -322,10 +322,27 @@ module rac_check_engine #(
   logic [SlotW-1:0]   w_slot, r_slot;
   logic [ClkW-1:0]    w_clk, r_clk;
   logic               w_ok, r_ok, same_r, same_w;
+  logic [7:0]         w_ok_b, r_ok_b;  // per byte: W_x ≼ C_t, R_x ≼ C_t
+  assign cur_line = s1_line_q[hit_way*LineW +: LineW];
+
+  // The epoch checks and the thread's own clock use the vector-clock units.
+  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_own_clk (
+    .vc_i(s1_row_q), .slot_i(s1_slot_q), .lane_o(own_clk)
+  );
+  for (genvar b = 0; b < 8; b++) begin : g_byte_check
+    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_w_ok (
+      .epoch_slot_i(cur_line[1 + b * ByteW + WSlotLo +: SlotW]),
+      .epoch_clk_i(cur_line[1 + b * ByteW + WClkLo +: ClkW]),
+      .vc_i(s1_row_q), .leq_o(w_ok_b[b])
+    );
+    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_r_ok (
+      .epoch_slot_i(cur_line[1 + b * ByteW + RSlotLo +: SlotW]),
+      .epoch_clk_i(cur_line[1 + b * ByteW + RClkLo +: ClkW]),
+      .vc_i(s1_row_q), .leq_o(r_ok_b[b])
+    );
+  end
   always_comb begin
-    cur_line = s1_line_q[hit_way*LineW +: LineW];
     new_line = cur_line;
-    own_clk = s1_row_q[s1_slot_q * ClkW +: ClkW];
     raced = '0;
     kinds = '0;
     prev_slots = '0;
@@ -346,8 +363,8 @@ module rac_check_engine #(
       w_clk  = st[WClkLo +: ClkW];
       r_slot = st[RSlotLo +: SlotW];
       r_clk  = st[RClkLo +: ClkW];
-      w_ok   = w_clk <= s1_row_q[w_slot * ClkW +: ClkW];  // W_x ≼ C_t
-      r_ok   = r_clk <= s1_row_q[r_slot * ClkW +: ClkW];  // R_x ≼ C_t
+      w_ok   = w_ok_b[b];
+      r_ok   = r_ok_b[b];
       same_r = r_slot == s1_slot_q && r_clk == own_clk;
       same_w = w_slot == s1_slot_q && w_clk == own_clk;
       if (s1_mask_q[b]) begin
@@ -619,8 +636,6 @@ module rac_check_engine #(
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
-  // The victim is a way that exists.
-  `RAC_ASSERT(VictimExists, !miss_now || (32'(victim) < Ways), clk_i, rst_i)
   // A record waiting under back-pressure stays the same record.
   `RAC_ASSERT_NEXT(RaceRecordHeld, race_valid_o && !race_ready_i,
                    race_valid_o && race_seq_o == $past(race_seq_o) && race_mask_o == $past(race_mask_o),

@@ -82,7 +82,5 @@ module rac_pipe_reg #(
     `RAC_ASSERT_NEXT(OutValidHeld, valid_o && !ready_i, valid_o, clk_i, rst_i)
     `RAC_ASSERT_STABLE(OutDataHeld, valid_o && !ready_i, data_o, clk_i, rst_i)
   end
-  // The pipeline never refuses a beat while its output is being drained.
-  `RAC_ASSERT(ReadyWhenDrained, !ready_i || ready_o, clk_i, rst_i)
 
 endmodule

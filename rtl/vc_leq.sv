@@ -44,26 +44,28 @@ module vc_leq #(
   `RAC_STATIC_ASSERT(StagesPositive, Stages >= 1)
   `RAC_STATIC_ASSERT(UserWPositive, UserW >= 1)
 
-  localparam int unsigned ResW = 2 + SlotW + NumLanes;  // leq, any, first, mask
+  localparam int unsigned ResW = 1 + SlotW + NumLanes;  // any, first, mask (leq is !any)
 
   logic [ResW-1:0] res_q;
 
   if (Stages == 1) begin : g_one_stage
-    logic              leq, any_greater;
+    logic              any_greater;
     logic [SlotW-1:0]  first_greater_lane;
     logic [NumLanes-1:0] greater_lanes;
 
+    /* verilator lint_off PINCONNECTEMPTY */
     vc_leq_comb #(
       .NumLanes(NumLanes),
       .ClkW    (ClkW)
     ) u_leq (
       .a_i                 (a_i),
       .b_i                 (b_i),
-      .leq_o               (leq),
+      .leq_o               (),  // derived after the register: leq_o = !any_greater_o
       .any_greater_o       (any_greater),
       .first_greater_lane_o(first_greater_lane),
       .greater_lanes_o     (greater_lanes)
     );
+    /* verilator lint_on PINCONNECTEMPTY */
 
     rac_pipe_reg #(
       .Width(ResW + UserW),
@@ -73,7 +75,7 @@ module vc_leq #(
       .rst_i  (rst_i),
       .valid_i(valid_i),
       .ready_o(ready_o),
-      .data_i ({user_i, leq, any_greater, first_greater_lane, greater_lanes}),
+      .data_i ({user_i, any_greater, first_greater_lane, greater_lanes}),
       .valid_o(valid_o),
       .ready_i(ready_i),
       .data_o ({user_o, res_q})
@@ -127,14 +129,15 @@ module vc_leq #(
       .rst_i  (rst_i),
       .valid_i(mid_valid),
       .ready_o(mid_ready),
-      .data_i ({mid_user, !any_greater, any_greater, first_greater_lane, gt_q}),
+      .data_i ({mid_user, any_greater, first_greater_lane, gt_q}),
       .valid_o(valid_o),
       .ready_i(ready_i),
       .data_o ({user_o, res_q})
     );
   end
 
-  assign {leq_o, any_greater_o, first_greater_lane_o, greater_lanes_o} = res_q;
+  assign {any_greater_o, first_greater_lane_o, greater_lanes_o} = res_q;
+  assign leq_o = !any_greater_o;
 
   ////////////////
   // Assertions //
@@ -145,7 +148,6 @@ module vc_leq #(
 
   `RAC_ASSUME_NEXT(InValidHeld, valid_i && !ready_o, valid_i, clk_i, rst_i)
   `RAC_ASSUME_STABLE(InPayloadHeld, valid_i && !ready_o, in_payload, clk_i, rst_i)
-  `RAC_ASSERT(LeqIsNotAnyGreater, !valid_o || (leq_o == !any_greater_o), clk_i, rst_i)
   `RAC_ASSERT(AnyGreaterIsMaskNonZero, !valid_o || (any_greater_o == |greater_lanes_o),
               clk_i, rst_i)
 

@@ -8,3 +8,7 @@ if [ -x "$build/bin/detector_bench" ]; then
   "$build/bin/detector_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
     --benchmark_min_time=0.2
 fi
+if [ -x "$build/bin/engine_bench" ]; then
+  echo "check engine (Verilator), cycles per event:"
+  "$build/bin/engine_bench"
+fi

@@ -24,7 +24,7 @@
 #include "detect/sync_state.hpp"
 #include "verilated_bits.hpp"
 
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
 #include <verilated_fst_c.h>
 #endif
 
@@ -106,7 +106,7 @@ class EngineChecker final : public Detector {
   unsigned slot_w_, byte_w_, line_w_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
   std::unique_ptr<VerilatedFstC> fst_;
 #endif
   std::mt19937_64 rng_;

@@ -15,13 +15,14 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
       ctx_(std::make_unique<VerilatedContext>()),
       rng_(config.seed),
       mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)) {
-  ctx_->randReset(2);  // random initial state: reset must establish everything
-#if RACEACCEL_ENGINE_FST
+  ctx_->randReset(2);         // random initial state: reset must establish everything
+  ctx_->fatalOnError(false);  // an RTL assertion fails the run (finish() throws), not the process
+#if RACEACCEL_TRACE
   const char* fst_path = std::getenv("RACEACCEL_FST");
   if (fst_path != nullptr) ctx_->traceEverOn(true);
 #endif
   m_ = std::make_unique<Model>(ctx_.get());
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
   if (fst_path != nullptr) {
     std::string path = fst_path;
     if (const size_t at = path.find("{}"); at != std::string::npos) path.replace(at, 2, cfg_.trace_tag);
@@ -48,7 +49,7 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
 template <typename Model>
 EngineChecker<Model>::~EngineChecker() {
   m_->final();
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
   if (fst_) fst_->close();
 #endif
 }
@@ -71,7 +72,7 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 0;
   m_->eval();
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
   if (fst_) fst_->dump(2 * ctx_->time());
 #endif
 
@@ -107,7 +108,7 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 1;
   m_->eval();
-#if RACEACCEL_ENGINE_FST
+#if RACEACCEL_TRACE
   if (fst_) fst_->dump(2 * ctx_->time() + 1);
 #endif
   ctx_->timeInc(1);
@@ -368,6 +369,7 @@ void EngineChecker<Model>::soft_check(SoftLine& line, uint64_t granule, const Co
 template <typename Model>
 void EngineChecker<Model>::finish() {
   drain();
+  if (ctx_->gotError()) throw std::runtime_error("an RTL assertion failed (see the $error lines above)");
 }
 
 template <typename Model>

@@ -176,48 +176,6 @@ TEST(EngineDirected, BackToBackSameLineUsesTheBypass) {
   EXPECT_EQ(engine.races()[0].kind, RaceKind::WriteRead);
 }
 
-// Cycles per event on a hit-dominated trace (thread-local and lock-protected
-// data) and on a miss-heavy one; printed for docs/hardware.md, not timed.
-TEST(EnginePerformance, CyclesPerEvent) {
-  for (int kind = 0; kind < 2; ++kind) {
-    GeneratorOptions g;
-    g.threads = 4;
-    g.events = 20'000;
-    g.seed = 77;
-    g.local_weight = kind == 0 ? 60 : 10;
-    g.locked_weight = kind == 0 ? 40 : 10;
-    g.shared_weight = 0;
-    g.racy_weight = kind == 0 ? 0 : 40;
-    g.extras_weight = kind == 0 ? 0 : 40;
-    g.mistake_percent = 0;
-    EngineConfig c{
-        .slots = 8, .clk_bits = 16, .sets = kind == 0 ? 64u : 2u, .ways = kind == 0 ? 4u : 2u, .stall_percent = 0};
-    c.max_mem_latency = 1;
-    TraceGenerator generator(g);
-    EngineStats s;
-    if (kind == 0) {
-      EngineChecker<Vengine_default> engine(c);
-      Event e;
-      for (uint64_t i = 0; generator.next(e); ++i) engine.process(e, i);
-      engine.finish();
-      s = engine.stats();
-    } else {
-      EngineChecker<Vengine_tinycache> engine(c);
-      Event e;
-      for (uint64_t i = 0; generator.next(e); ++i) engine.process(e, i);
-      engine.finish();
-      s = engine.stats();
-    }
-    const double per_event = static_cast<double>(s.cycles) / static_cast<double>(s.events);
-    const double per_command = static_cast<double>(s.cycles) / static_cast<double>(s.commands);
-    std::printf("  %s: %llu events, %llu commands, %llu misses, %.3f cycles/event, %.3f cycles/command\n",
-                kind == 0 ? "hit-dominated (64x4 cache)" : "miss-heavy (2x2 cache)",
-                static_cast<unsigned long long>(s.events), static_cast<unsigned long long>(s.commands),
-                static_cast<unsigned long long>(s.misses), per_event, per_command);
-    EXPECT_GT(s.commands, 0u);
-  }
-}
-
 }  // namespace
 }  // namespace raceaccel::sim
 
