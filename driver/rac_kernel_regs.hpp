@@ -1,0 +1,154 @@
+// GENERATED from rtl/regmap/rac_kernel_regs.json by cmake/gen_regmap.cmake. Do not edit.
+// The rac_kernel register map and record constants (docs/kernel-interface.md).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace raceaccel::regs {
+
+inline constexpr std::string_view kKernelName = "rac_kernel";
+inline constexpr uint32_t kRegMapVersion = 1;
+inline constexpr uint32_t kMagic = 0x52414345;
+
+enum class Access : uint8_t { ReadWrite, ReadOnly };
+enum class Group : uint8_t { Control, Argument, Result, Statistic, Capability };
+
+struct Register {
+  std::string_view name;
+  uint32_t offset;
+  uint32_t bits;  // 32 or 64 (64: low word at offset, high word at offset + 4)
+  Access access;
+  Group group;
+  std::string_view port;  // m_axi port of a pointer argument, else empty
+  std::string_view doc;
+};
+
+// bit0 ap_start, bit1 ap_done (clear on read), bit2 ap_idle, bit3 ap_ready (clear on read)
+inline constexpr uint32_t kCtrl = 0x0;
+// bit0 global interrupt enable
+inline constexpr uint32_t kGie = 0x4;
+// bit0 ap_done interrupt enable, bit1 ap_ready interrupt enable
+inline constexpr uint32_t kIer = 0x8;
+// bit0 ap_done, bit1 ap_ready interrupt status (toggle on write 1)
+inline constexpr uint32_t kIsr = 0xc;
+// device address of the command words (16-byte aligned)
+inline constexpr uint32_t kCommands = 0x10;
+// number of 16-byte command words in this batch
+inline constexpr uint32_t kCommandWords = 0x18;
+// bit0 clear_state: invalidate the metadata cache before the batch (the host zeroes the bucket table)
+inline constexpr uint32_t kFlags = 0x1c;
+// device address of the race-record buffer (64-byte aligned)
+inline constexpr uint32_t kRaces = 0x20;
+// race records the buffer holds; must be >= command_words
+inline constexpr uint32_t kRaceCapacity = 0x28;
+// device address of the escalation-record buffer (64-byte aligned)
+inline constexpr uint32_t kEscalations = 0x30;
+// escalation records the buffer holds; must be >= 2 * command_words
+inline constexpr uint32_t kEscCapacity = 0x38;
+// device address of the metadata bucket table (4 KB aligned)
+inline constexpr uint32_t kBuckets = 0x40;
+// the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)
+inline constexpr uint32_t kBucketBits = 0x48;
+// 0 ok; otherwise a status code (constants status_*) and the batch stopped
+inline constexpr uint32_t kStatus = 0x80;
+// race records written by the last batch
+inline constexpr uint32_t kRacesWritten = 0x84;
+// escalation records written by the last batch
+inline constexpr uint32_t kEscalationsWritten = 0x88;
+// command words consumed by the last batch
+inline constexpr uint32_t kWordsDone = 0x8c;
+// clock cycles since reset
+inline constexpr uint32_t kStatCycles = 0x90;
+// cycles with a batch running (ap_start to ap_done), since reset
+inline constexpr uint32_t kStatBusyCycles = 0x98;
+// commands executed by the engine
+inline constexpr uint32_t kStatCommands = 0xa0;
+// read/write commands
+inline constexpr uint32_t kStatAccesses = 0xa8;
+// metadata cache misses
+inline constexpr uint32_t kStatMisses = 0xb0;
+// dirty lines written back
+inline constexpr uint32_t kStatWritebacks = 0xb8;
+// escalation records other than spills
+inline constexpr uint32_t kStatEscalations = 0xc0;
+// write-backs that found their bucket taken and went to the host
+inline constexpr uint32_t kStatSpills = 0xc8;
+// race records
+inline constexpr uint32_t kStatRaces = 0xd0;
+// 0x52414345 ('RACE')
+inline constexpr uint32_t kCapMagic = 0xe0;
+// register map version
+inline constexpr uint32_t kCapVersion = 0xe4;
+// hardware thread slots (NumSlots)
+inline constexpr uint32_t kCapSlots = 0xe8;
+// bits per clock lane (ClkW)
+inline constexpr uint32_t kCapClockBits = 0xec;
+// metadata cache sets
+inline constexpr uint32_t kCapSets = 0xf0;
+// metadata cache ways
+inline constexpr uint32_t kCapWays = 0xf4;
+// bits of one line record (LineW)
+inline constexpr uint32_t kCapLineBits = 0xf8;
+
+// Every register, in offset order.
+inline constexpr Register kRegisters[] = {
+    {"ctrl", 0x0, 32, Access::ReadWrite, Group::Control, "", "bit0 ap_start, bit1 ap_done (clear on read), bit2 ap_idle, bit3 ap_ready (clear on read)"},
+    {"gie", 0x4, 32, Access::ReadWrite, Group::Control, "", "bit0 global interrupt enable"},
+    {"ier", 0x8, 32, Access::ReadWrite, Group::Control, "", "bit0 ap_done interrupt enable, bit1 ap_ready interrupt enable"},
+    {"isr", 0xc, 32, Access::ReadWrite, Group::Control, "", "bit0 ap_done, bit1 ap_ready interrupt status (toggle on write 1)"},
+    {"commands", 0x10, 64, Access::ReadWrite, Group::Argument, "m_axi_cmd", "device address of the command words (16-byte aligned)"},
+    {"command_words", 0x18, 32, Access::ReadWrite, Group::Argument, "", "number of 16-byte command words in this batch"},
+    {"flags", 0x1c, 32, Access::ReadWrite, Group::Argument, "", "bit0 clear_state: invalidate the metadata cache before the batch (the host zeroes the bucket table)"},
+    {"races", 0x20, 64, Access::ReadWrite, Group::Argument, "m_axi_race", "device address of the race-record buffer (64-byte aligned)"},
+    {"race_capacity", 0x28, 32, Access::ReadWrite, Group::Argument, "", "race records the buffer holds; must be >= command_words"},
+    {"escalations", 0x30, 64, Access::ReadWrite, Group::Argument, "m_axi_esc", "device address of the escalation-record buffer (64-byte aligned)"},
+    {"esc_capacity", 0x38, 32, Access::ReadWrite, Group::Argument, "", "escalation records the buffer holds; must be >= 2 * command_words"},
+    {"buckets", 0x40, 64, Access::ReadWrite, Group::Argument, "m_axi_meta", "device address of the metadata bucket table (4 KB aligned)"},
+    {"bucket_bits", 0x48, 32, Access::ReadWrite, Group::Argument, "", "the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)"},
+    {"status", 0x80, 32, Access::ReadOnly, Group::Result, "", "0 ok; otherwise a status code (constants status_*) and the batch stopped"},
+    {"races_written", 0x84, 32, Access::ReadOnly, Group::Result, "", "race records written by the last batch"},
+    {"escalations_written", 0x88, 32, Access::ReadOnly, Group::Result, "", "escalation records written by the last batch"},
+    {"words_done", 0x8c, 32, Access::ReadOnly, Group::Result, "", "command words consumed by the last batch"},
+    {"stat_cycles", 0x90, 64, Access::ReadOnly, Group::Statistic, "", "clock cycles since reset"},
+    {"stat_busy_cycles", 0x98, 64, Access::ReadOnly, Group::Statistic, "", "cycles with a batch running (ap_start to ap_done), since reset"},
+    {"stat_commands", 0xa0, 64, Access::ReadOnly, Group::Statistic, "", "commands executed by the engine"},
+    {"stat_accesses", 0xa8, 64, Access::ReadOnly, Group::Statistic, "", "read/write commands"},
+    {"stat_misses", 0xb0, 64, Access::ReadOnly, Group::Statistic, "", "metadata cache misses"},
+    {"stat_writebacks", 0xb8, 64, Access::ReadOnly, Group::Statistic, "", "dirty lines written back"},
+    {"stat_escalations", 0xc0, 64, Access::ReadOnly, Group::Statistic, "", "escalation records other than spills"},
+    {"stat_spills", 0xc8, 64, Access::ReadOnly, Group::Statistic, "", "write-backs that found their bucket taken and went to the host"},
+    {"stat_races", 0xd0, 64, Access::ReadOnly, Group::Statistic, "", "race records"},
+    {"cap_magic", 0xe0, 32, Access::ReadOnly, Group::Capability, "", "0x52414345 ('RACE')"},
+    {"cap_version", 0xe4, 32, Access::ReadOnly, Group::Capability, "", "register map version"},
+    {"cap_slots", 0xe8, 32, Access::ReadOnly, Group::Capability, "", "hardware thread slots (NumSlots)"},
+    {"cap_clock_bits", 0xec, 32, Access::ReadOnly, Group::Capability, "", "bits per clock lane (ClkW)"},
+    {"cap_sets", 0xf0, 32, Access::ReadOnly, Group::Capability, "", "metadata cache sets"},
+    {"cap_ways", 0xf4, 32, Access::ReadOnly, Group::Capability, "", "metadata cache ways"},
+    {"cap_line_bits", 0xf8, 32, Access::ReadOnly, Group::Capability, "", "bits of one line record (LineW)"},
+};
+
+inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
+inline constexpr uint32_t kCtrlDone = 2;  // ctrl bit: ap_done
+inline constexpr uint32_t kCtrlIdle = 4;  // ctrl bit: ap_idle
+inline constexpr uint32_t kCtrlReady = 8;  // ctrl bit: ap_ready
+inline constexpr uint32_t kFlagClearState = 1;  // flags bit: clear the checker state first
+inline constexpr uint32_t kCommandBytes = 16;  // bytes per command word
+inline constexpr uint32_t kRaceRecordBytes = 64;  // bytes per race record
+inline constexpr uint32_t kEscRecordBytes = 128;  // bytes per escalation record
+inline constexpr uint32_t kBucketBytes = 128;  // bytes per metadata bucket
+inline constexpr uint32_t kOpRead = 0;  // command op: read of mask bytes of granule
+inline constexpr uint32_t kOpWrite = 1;  // command op: write
+inline constexpr uint32_t kOpFree = 2;  // command op: the bytes lose their history
+inline constexpr uint32_t kOpSetRow = 3;  // command op: the slot's clock row := the data words that follow
+inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
+inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
+inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
+inline constexpr uint32_t kReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
+inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+inline constexpr uint32_t kStatusOk = 0;  // batch completed
+inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op or an out-of-range slot
+inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
+inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row command's data words
+
+}  // namespace raceaccel::regs

@@ -1,0 +1,67 @@
+// GENERATED from rtl/regmap/rac_kernel_regs.json by cmake/gen_regmap.cmake. Do not edit.
+// Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
+package rac_kernel_regs_pkg;
+
+  localparam int unsigned RegMapVersion = 1;
+  localparam logic [31:0] RegMagic = 32'h52414345;
+
+  // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
+  localparam logic [11:0] AddrCtrl = 12'h0;  // bit0 ap_start, bit1 ap_done (clear on read), bit2 ap_idle, bit3 ap_ready (clear on read)
+  localparam logic [11:0] AddrGie = 12'h4;  // bit0 global interrupt enable
+  localparam logic [11:0] AddrIer = 12'h8;  // bit0 ap_done interrupt enable, bit1 ap_ready interrupt enable
+  localparam logic [11:0] AddrIsr = 12'hc;  // bit0 ap_done, bit1 ap_ready interrupt status (toggle on write 1)
+  localparam logic [11:0] AddrCommands = 12'h10;  // device address of the command words (16-byte aligned)
+  localparam logic [11:0] AddrCommandWords = 12'h18;  // number of 16-byte command words in this batch
+  localparam logic [11:0] AddrFlags = 12'h1c;  // bit0 clear_state: invalidate the metadata cache before the batch (the host zeroes the bucket table)
+  localparam logic [11:0] AddrRaces = 12'h20;  // device address of the race-record buffer (64-byte aligned)
+  localparam logic [11:0] AddrRaceCapacity = 12'h28;  // race records the buffer holds; must be >= command_words
+  localparam logic [11:0] AddrEscalations = 12'h30;  // device address of the escalation-record buffer (64-byte aligned)
+  localparam logic [11:0] AddrEscCapacity = 12'h38;  // escalation records the buffer holds; must be >= 2 * command_words
+  localparam logic [11:0] AddrBuckets = 12'h40;  // device address of the metadata bucket table (4 KB aligned)
+  localparam logic [11:0] AddrBucketBits = 12'h48;  // the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)
+  localparam logic [11:0] AddrStatus = 12'h80;  // 0 ok; otherwise a status code (constants status_*) and the batch stopped
+  localparam logic [11:0] AddrRacesWritten = 12'h84;  // race records written by the last batch
+  localparam logic [11:0] AddrEscalationsWritten = 12'h88;  // escalation records written by the last batch
+  localparam logic [11:0] AddrWordsDone = 12'h8c;  // command words consumed by the last batch
+  localparam logic [11:0] AddrStatCycles = 12'h90;  // clock cycles since reset
+  localparam logic [11:0] AddrStatBusyCycles = 12'h98;  // cycles with a batch running (ap_start to ap_done), since reset
+  localparam logic [11:0] AddrStatCommands = 12'ha0;  // commands executed by the engine
+  localparam logic [11:0] AddrStatAccesses = 12'ha8;  // read/write commands
+  localparam logic [11:0] AddrStatMisses = 12'hb0;  // metadata cache misses
+  localparam logic [11:0] AddrStatWritebacks = 12'hb8;  // dirty lines written back
+  localparam logic [11:0] AddrStatEscalations = 12'hc0;  // escalation records other than spills
+  localparam logic [11:0] AddrStatSpills = 12'hc8;  // write-backs that found their bucket taken and went to the host
+  localparam logic [11:0] AddrStatRaces = 12'hd0;  // race records
+  localparam logic [11:0] AddrCapMagic = 12'he0;  // 0x52414345 ('RACE')
+  localparam logic [11:0] AddrCapVersion = 12'he4;  // register map version
+  localparam logic [11:0] AddrCapSlots = 12'he8;  // hardware thread slots (NumSlots)
+  localparam logic [11:0] AddrCapClockBits = 12'hec;  // bits per clock lane (ClkW)
+  localparam logic [11:0] AddrCapSets = 12'hf0;  // metadata cache sets
+  localparam logic [11:0] AddrCapWays = 12'hf4;  // metadata cache ways
+  localparam logic [11:0] AddrCapLineBits = 12'hf8;  // bits of one line record (LineW)
+
+  // Constants
+  localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
+  localparam int unsigned CtrlDone = 2;  // ctrl bit: ap_done
+  localparam int unsigned CtrlIdle = 4;  // ctrl bit: ap_idle
+  localparam int unsigned CtrlReady = 8;  // ctrl bit: ap_ready
+  localparam int unsigned FlagClearState = 1;  // flags bit: clear the checker state first
+  localparam int unsigned CommandBytes = 16;  // bytes per command word
+  localparam int unsigned RaceRecordBytes = 64;  // bytes per race record
+  localparam int unsigned EscRecordBytes = 128;  // bytes per escalation record
+  localparam int unsigned BucketBytes = 128;  // bytes per metadata bucket
+  localparam int unsigned OpRead = 0;  // command op: read of mask bytes of granule
+  localparam int unsigned OpWrite = 1;  // command op: write
+  localparam int unsigned OpFree = 2;  // command op: the bytes lose their history
+  localparam int unsigned OpSetRow = 3;  // command op: the slot's clock row := the data words that follow
+  localparam int unsigned ReasonInSoftware = 0;  // escalation: the line is owned by the host
+  localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
+  localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
+  localparam int unsigned ReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
+  localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+  localparam int unsigned StatusOk = 0;  // batch completed
+  localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op or an out-of-range slot
+  localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
+  localparam int unsigned StatusTruncated = 3;  // the batch ended inside a set-row command's data words
+
+endpackage
