@@ -81,6 +81,7 @@ module rac_check_engine #(
   output logic                 mem_req_write_o,
   output logic [GranW-1:0]     mem_req_granule_o,
   output logic [LineW-1:0]     mem_req_data_o,
+  output logic [SeqW-1:0]      mem_req_seq_o,   // the command whose miss made the request
   input  logic                 mem_wack_i,
   input  logic                 mem_rsp_valid_i,
   input  logic [LineW-1:0]     mem_rsp_data_i,
@@ -97,7 +98,6 @@ module rac_check_engine #(
 
   // Commands (OpWrite = 2'd1 is every access that is not OpRead)
   localparam logic [1:0] OpRead = 2'd0, OpFree = 2'd2, OpSetRow = 2'd3;
-  localparam logic [1:0] EscInSoftware = 2'd0, EscReadShare = 2'd1, EscForced = 2'd2, EscReclaim = 2'd3;
   localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
   // Byte-state fields
@@ -113,7 +113,6 @@ module rac_check_engine #(
   // ([Ways*W-1:0]) to stay inside the SV subset Yosys 0.23 reads.
   // ---------------------------------------------------------------------------
   logic [RowW-1:0]  clk_mem [NumSlots];
-  logic [WayW-1:0]  rr_q    [Sets];
 
   // ---------------------------------------------------------------------------
   // S0: the command register and the registered array reads
@@ -412,27 +411,20 @@ module rac_check_engine #(
   end
 
   // What the command does to its line
-  logic       insoftware, escalate, full_free;
+  logic       insoftware, escalate, full_free, to_software, clear_line;
   logic [1:0] esc_reason;
-  always_comb begin
-    insoftware = cur_line[0];
-    full_free  = s1_op_q == OpFree && s1_mask_q == 8'hFF;
-    escalate   = 1'b0;
-    esc_reason = EscInSoftware;
-    if (full_free) begin
-      escalate = insoftware;  // the host drops its copy
-      esc_reason = EscReclaim;
-    end else if (s1_force_q) begin
-      escalate = 1'b1;
-      esc_reason = EscForced;
-    end else if (insoftware) begin
-      escalate = 1'b1;
-      esc_reason = EscInSoftware;
-    end else if (need_share) begin
-      escalate = 1'b1;
-      esc_reason = EscReadShare;
-    end
-  end
+  assign insoftware = cur_line[0];
+  assign full_free  = s1_op_q == OpFree && s1_mask_q == 8'hFF;
+  rac_line_status_comb u_status (
+    .insoftware_i (insoftware),
+    .full_free_i  (full_free),
+    .force_i      (s1_force_q),
+    .need_share_i (need_share),
+    .escalate_o   (escalate),
+    .reason_o     (esc_reason),
+    .to_software_o(to_software),
+    .clear_o      (clear_line)
+  );
 
   // The line after the command. An escalated command hands the line to
   // software unchanged (its state travels in the escalation record); a full
@@ -440,9 +432,9 @@ module rac_check_engine #(
   // re-imported: RADISH digest §2.14).
   logic [LineW-1:0] final_line;
   always_comb begin
-    if (full_free) begin
+    if (clear_line) begin
       final_line = '0;
-    end else if (escalate) begin
+    end else if (to_software) begin
       final_line = cur_line;
       final_line[0] = 1'b1;  // INSOFTWARE
     end else begin
@@ -460,21 +452,26 @@ module rac_check_engine #(
   assign s1_ready = !s1_valid_q || exec_done;
 
   // Victim choice on a miss: a free way first, else the policy's choice
-  logic [WayW-1:0] victim;
-  logic            free_way_found;
-  logic [15:0]     lfsr_q;
-  always_comb begin
-    free_way_found = 1'b0;
-    victim = (Ways == 1) ? '0 : (ReplPolicy == 0) ? rr_q[set_of(s1_gran_q)] : lfsr_q[WayW-1:0];
-    for (int w = Ways - 1; w >= 0; w--) begin
-      if (!s1_tvalid_q[w]) begin
-        free_way_found = 1'b1;
-        victim = w[WayW-1:0];
-      end
-    end
-  end
+  logic [WayW-1:0] victim, repl_choice;
+  logic            free_way_found, miss_now;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [16+Sets*WayW-1:0] repl_state;  // for formal harnesses only
+  /* verilator lint_on UNUSEDSIGNAL */
+  rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_repl (
+    .clk_i    (clk_i),
+    .rst_i    (rst_i),
+    .set_i    (set_of(s1_gran_q)),
+    .advance_i(miss_now && !free_way_found),
+    .choice_o (repl_choice),
+    .state_o  (repl_state)
+  );
+  rac_victim_sel_comb #(.Ways(Ways)) u_victim (
+    .valid_i    (s1_tvalid_q),
+    .preferred_i(repl_choice),
+    .victim_o   (victim),
+    .free_o     (free_way_found)
+  );
 
-  logic miss_now;
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && is_access && !hit;
 
   always_comb begin
@@ -492,6 +489,7 @@ module rac_check_engine #(
   assign mem_req_valid_o   = s1_valid_q && (s1_state_q == S1WbReq || s1_state_q == S1FillReq);
   assign mem_req_write_o   = s1_state_q == S1WbReq;
   assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
+  assign mem_req_seq_o     = s1_seq_q;
   if (Sets > 1) begin : g_wb_addr
     assign mem_req_granule_o = (s1_state_q == S1WbReq)
                              ? {s1_tag_q[s1_victim_q*TagW +: TagW],
@@ -527,10 +525,7 @@ module rac_check_engine #(
       s1_state_q <= S1Idle;
       byp_valid_q <= 1'b0;
       byp_row_valid_q <= 1'b0;
-      lfsr_q <= 16'hACE1;
-      for (int s = 0; s < Sets; s++) rr_q[s] <= '0;
     end else begin
-      lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
       byp_valid_q <= wr_en;
       byp_row_valid_q <= row_wr_en;
       if (s1_ready) begin
@@ -539,7 +534,6 @@ module rac_check_engine #(
       end else begin
         s1_state_q <= s1_state_d;
       end
-      if (miss_now && !free_way_found && ReplPolicy == 0) rr_q[set_of(s1_gran_q)] <= victim + 1'b1;
     end
     if (miss_now) s1_victim_q <= victim;
     byp_set_q <= set_of(s1_gran_q);

@@ -11,4 +11,10 @@ package rac_pkg;
   localparam int unsigned DefaultNumLanes = 64;
   localparam int unsigned DefaultClkW     = 32;
 
+  // Escalation reasons of the check engine (esc_reason_o; docs/hardware.md).
+  localparam logic [1:0] EscInSoftware = 2'd0;  // the host owns the line
+  localparam logic [1:0] EscReadShare  = 2'd1;  // reads became concurrent: the line goes to the host
+  localparam logic [1:0] EscForced     = 2'd2;  // the command asked for it (thread without a slot)
+  localparam logic [1:0] EscReclaim    = 2'd3;  // a full free returned a host-owned line to hardware
+
 endpackage
