@@ -6,6 +6,12 @@
 //   OpFree            the bytes `mask` of `granule` lose their history
 //   OpSetRow          C_slot := row (the host keeps synchronization
 //                     exact in software and mirrors thread clocks here)
+//   OpAcquire         C_slot := C_slot ⊔ V[obj]       (obj = granule's low bits)
+//   OpRelease         V[obj] := V[obj] ⊔ C_slot; C_slot[slot] += 1
+//   OpLoadObj         V[obj] := row
+// V is the sync-object clock store: Objects vector clocks on chip, managed
+// by the host (which places lock clocks in it, reloads them after evictions
+// and always knows their exact value, so nothing is ever written back).
 //
 // Each cache line holds one granule: per byte the last-write epoch W, the
 // last-read epoch R and a "raced" flag, plus the line's in-hardware status:
@@ -33,13 +39,15 @@ module rac_check_engine #(
   parameter int unsigned ReplPolicy = 0,   // 0: round-robin per set, 1: pseudo-random (LFSR)
   parameter int unsigned GranW      = 61,  // granule address width (64-bit byte addresses >> 3)
   parameter int unsigned SeqW       = 64,
+  parameter int unsigned Objects    = 64,  // sync-object clocks on chip (power of two)
   // Derived
   parameter int unsigned SlotW  = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   parameter int unsigned ByteW  = 1 + 2 * (SlotW + ClkW),
   parameter int unsigned LineW  = 1 + 8 * ByteW,
   parameter int unsigned SetW   = (Sets > 1) ? $clog2(Sets) : 1,
   parameter int unsigned WayW   = (Ways > 1) ? $clog2(Ways) : 1,
-  parameter int unsigned RowW   = NumSlots * ClkW
+  parameter int unsigned RowW   = NumSlots * ClkW,
+  parameter int unsigned ObjW   = (Objects > 1) ? $clog2(Objects) : 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_i,
@@ -47,13 +55,13 @@ module rac_check_engine #(
   // Command stream
   input  logic                 cmd_valid_i,
   output logic                 cmd_ready_o,
-  input  logic [1:0]           cmd_op_i,
+  input  logic [2:0]           cmd_op_i,
   input  logic                 cmd_force_sw_i,  // escalate regardless of state (thread without a slot)
   input  logic [SlotW-1:0]     cmd_slot_i,
   input  logic [7:0]           cmd_mask_i,
   input  logic [GranW-1:0]     cmd_granule_i,
   input  logic [SeqW-1:0]      cmd_seq_i,
-  input  logic [RowW-1:0]      cmd_row_i,       // OpSetRow: the thread's new clock, lane i at [i*ClkW +: ClkW]
+  input  logic [RowW-1:0]      cmd_row_i,       // OpSetRow/OpLoadObj: a clock, lane i at [i*ClkW +: ClkW]
 
   // Race records: one per access that raced on at least one byte
   output logic                 race_valid_o,
@@ -96,8 +104,9 @@ module rac_check_engine #(
   output logic                 idle_o
 );
 
-  // Commands (OpWrite = 2'd1 is every access that is not OpRead)
-  localparam logic [1:0] OpRead = 2'd0, OpFree = 2'd2, OpSetRow = 2'd3;
+  // Commands
+  localparam logic [2:0] OpRead = 3'd0, OpWrite = 3'd1, OpFree = 3'd2, OpSetRow = 3'd3;
+  localparam logic [2:0] OpAcquire = 3'd4, OpRelease = 3'd5, OpLoadObj = 3'd6;
   localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
   // Byte-state fields
@@ -118,7 +127,7 @@ module rac_check_engine #(
   // S0: the command register and the registered array reads
   // ---------------------------------------------------------------------------
   logic                 s0_valid_q;
-  logic [1:0]           s0_op_q;
+  logic [2:0]           s0_op_q;
   logic                 s0_force_q;
   logic [SlotW-1:0]     s0_slot_q;
   logic [7:0]           s0_mask_q;
@@ -182,10 +191,13 @@ module rac_check_engine #(
   logic             wr_dirty;
   logic [LineW-1:0] wr_line;
   logic             row_wr_en;
+  logic [RowW-1:0]  row_wr_data;
+  logic             obj_wr_en;
+  logic [RowW-1:0]  obj_wr_data;
 
   // S1 command register (declared here: the storage above uses it)
   logic                 s1_valid_q;
-  logic [1:0]           s1_op_q;
+  logic [2:0]           s1_op_q;
   logic                 s1_force_q;
   logic [SlotW-1:0]     s1_slot_q;
   logic [7:0]           s1_mask_q;
@@ -235,8 +247,22 @@ module rac_check_engine #(
 
   logic [RowW-1:0] rd_row_q;
   always_ff @(posedge clk_i) begin
-    if (row_wr_en) clk_mem[s1_slot_q] <= s1_crow_q;
+    if (row_wr_en) clk_mem[s1_slot_q] <= row_wr_data;
     rd_row_q <= clk_mem[s0_slot_next];
+  end
+
+  // The sync-object clock store (RAM without reset: the host loads an entry
+  // before its first use).
+  logic [RowW-1:0] obj_mem [Objects];
+  logic [RowW-1:0] rd_obj_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [ObjW-1:0] obj_of(input logic [GranW-1:0] g);
+    obj_of = (Objects > 1) ? g[ObjW-1:0] : '0;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_ff @(posedge clk_i) begin
+    if (obj_wr_en) obj_mem[obj_of(s1_gran_q)] <= obj_wr_data;
+    rd_obj_q <= obj_mem[obj_of(s0_gran_next)];
   end
 
   // ---------------------------------------------------------------------------
@@ -250,6 +276,7 @@ module rac_check_engine #(
   logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
   logic [Ways*LineW-1:0] s1_line_q;
   logic [RowW-1:0]       s1_row_q;
+  logic [RowW-1:0]       s1_obj_q;
   logic [WayW-1:0]       s1_victim_q;
 
   // Bypass: the array write made at the last edge, which the registered
@@ -264,13 +291,16 @@ module rac_check_engine #(
   logic             byp_row_valid_q;
   logic [SlotW-1:0] byp_row_slot_q;
   logic [RowW-1:0]  byp_row_q;
+  logic             byp_obj_valid_q;
+  logic [ObjW-1:0]  byp_obj_idx_q;
+  logic [RowW-1:0]  byp_obj_q;
 
   // The view S0's command takes into S1: registered read, then the write of
   // the last edge, then the write of this cycle.
   logic [Ways*TagW-1:0]  in_tag;
   logic [Ways-1:0]       in_valid, in_dirty;
   logic [Ways*LineW-1:0] in_line;
-  logic [RowW-1:0]       in_row;
+  logic [RowW-1:0]       in_row, in_obj;
   always_comb begin
     in_tag   = rd_tag_q;
     in_valid = rd_valid_q;
@@ -292,7 +322,10 @@ module rac_check_engine #(
     end
     in_row = rd_row_q;
     if (byp_row_valid_q && byp_row_slot_q == s0_slot_q) in_row = byp_row_q;
-    if (row_wr_en && s1_slot_q == s0_slot_q) in_row = s1_crow_q;
+    if (row_wr_en && s1_slot_q == s0_slot_q) in_row = row_wr_data;
+    in_obj = rd_obj_q;
+    if (byp_obj_valid_q && byp_obj_idx_q == obj_of(s0_gran_q)) in_obj = byp_obj_q;
+    if (obj_wr_en && obj_of(s1_gran_q) == obj_of(s0_gran_q)) in_obj = obj_wr_data;
   end
 
   // Lookup on S1's copy
@@ -446,7 +479,7 @@ module rac_check_engine #(
   assign race_free = !race_valid_o || race_ready_i;
   assign esc_free  = !esc_valid_o || esc_ready_i;
   assign any_raced = |raced && !escalate;
-  assign is_access = s1_op_q != OpSetRow;
+  assign is_access = s1_op_q == OpRead || s1_op_q == OpWrite || s1_op_q == OpFree;
   assign exec_done = s1_valid_q && s1_state_q == S1Exec &&
                      (!is_access || (hit && (!escalate || esc_free) && (!any_raced || race_free)));
   assign s1_ready = !s1_valid_q || exec_done;
@@ -508,7 +541,7 @@ module rac_check_engine #(
     wr_tag = tag_of(s1_gran_q);
     wr_dirty = s1_dirty_q[hit_way] || (final_line != cur_line);
     wr_line = final_line;
-    row_wr_en = exec_done && !is_access;
+    row_wr_en = exec_done && (s1_op_q == OpSetRow || s1_op_q == OpAcquire || s1_op_q == OpRelease);
     if (install) begin
       wr_en = 1'b1;
       wr_way = s1_victim_q;
@@ -519,15 +552,38 @@ module rac_check_engine #(
     end
   end
 
+  // Synchronization on chip: one join unit serves acquire (into the
+  // thread's row) and release (into the object); release then ticks the
+  // thread's own lane. The host never asks for a tick past ClkW.
+  logic [RowW-1:0] join_row_obj, ticked_row;
+  vc_join_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_sync_join (
+    .a_i(s1_row_q), .b_i(s1_obj_q), .join_o(join_row_obj)
+  );
+  always_comb begin
+    ticked_row = s1_row_q;
+    ticked_row[s1_slot_q*ClkW +: ClkW] = own_clk + 1'b1;
+  end
+  always_comb begin
+    case (s1_op_q)
+      OpAcquire: row_wr_data = join_row_obj;
+      OpRelease: row_wr_data = ticked_row;
+      default:   row_wr_data = s1_crow_q;  // OpSetRow
+    endcase
+    obj_wr_en   = exec_done && (s1_op_q == OpRelease || s1_op_q == OpLoadObj);
+    obj_wr_data = (s1_op_q == OpRelease) ? join_row_obj : s1_crow_q;
+  end
+
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       s1_valid_q <= 1'b0;
       s1_state_q <= S1Idle;
       byp_valid_q <= 1'b0;
       byp_row_valid_q <= 1'b0;
+      byp_obj_valid_q <= 1'b0;
     end else begin
       byp_valid_q <= wr_en;
       byp_row_valid_q <= row_wr_en;
+      byp_obj_valid_q <= obj_wr_en;
       if (s1_ready) begin
         s1_valid_q <= s0_valid_q;
         s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
@@ -542,7 +598,9 @@ module rac_check_engine #(
     byp_dirty_q <= wr_dirty;
     byp_line_q <= wr_line;
     byp_row_slot_q <= s1_slot_q;
-    byp_row_q <= s1_crow_q;
+    byp_row_q <= row_wr_data;
+    byp_obj_idx_q <= obj_of(s1_gran_q);
+    byp_obj_q <= obj_wr_data;
     if (s1_ready && s0_valid_q) begin
       s1_op_q     <= s0_op_q;
       s1_force_q  <= s0_force_q;
@@ -556,6 +614,7 @@ module rac_check_engine #(
       s1_dirty_q  <= in_dirty;
       s1_line_q   <= in_line;
       s1_row_q    <= in_row;
+      s1_obj_q    <= in_obj;
     end else if (install) begin
       s1_tag_q[s1_victim_q*TagW +: TagW]    <= tag_of(s1_gran_q);
       s1_tvalid_q[s1_victim_q]              <= 1'b1;
@@ -627,6 +686,11 @@ module rac_check_engine #(
   // Parameters the indexing relies on.
   `RAC_STATIC_ASSERT(SetsPowerOfTwo, (Sets & (Sets - 1)) == 0)
   `RAC_STATIC_ASSERT(WaysPowerOfTwo, (Ways & (Ways - 1)) == 0)
+  `RAC_STATIC_ASSERT(ObjectsPowerOfTwo, (Objects & (Objects - 1)) == 0)
+  // The host falls back to software before a clock would outgrow ClkW.
+  `RAC_ASSERT(ReleaseTickFits, !(exec_done && s1_op_q == OpRelease && own_clk == '1), clk_i, rst_i)
+  // Op 7 is reserved.
+  `RAC_ASSERT(KnownOp, !(s1_valid_q && s1_op_q == 3'd7), clk_i, rst_i)
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)

@@ -2,7 +2,9 @@
 //
 // This is the host side of the hardware/software split in docs/hardware.md:
 //  - synchronization is exact in software (ReferenceSyncState); the engine's
-//    thread-clock rows mirror it through SetRow commands;
+//    thread-clock rows mirror it, through SetRow commands or, for lock
+//    acquire/release, by the engine's own sync ops on lock clocks the host
+//    places in the engine's sync-object store (objects > 0);
 //  - threads beyond the hardware slots, and everything after a clock outgrows
 //    the hardware width, are sent as forced escalations;
 //  - escalated commands are checked here, in software, on the state the
@@ -35,6 +37,9 @@ struct EngineConfig {
   unsigned clk_bits = 16;
   unsigned sets = 64;
   unsigned ways = 4;
+  // Entries of the engine's sync-object store the host may use (at most the
+  // model's Objects; 0: every synchronization is sent as SetRow rows).
+  unsigned objects = 0;
   uint64_t seed = 1;
   unsigned max_mem_latency = 4;  // cycles before a fill response, drawn in [1, max]
   unsigned stall_percent = 20;   // chance per cycle that memory or an output is not ready
@@ -46,6 +51,7 @@ struct EngineConfig {
 
 struct EngineStats {
   uint64_t cycles = 0, commands = 0, accesses = 0, misses = 0, writebacks = 0, escalations = 0, events = 0;
+  uint64_t sync_ops = 0, object_loads = 0, set_rows = 0;  // commands the host sent for synchronization
 };
 
 template <typename Model>
@@ -62,7 +68,7 @@ class EngineChecker final : public Detector {
   bool fell_back() const { return fallback_; }
 
  private:
-  enum CmdOp : unsigned { kRead = 0, kWrite = 1, kFree = 2, kSetRow = 3 };
+  enum CmdOp : unsigned { kRead = 0, kWrite = 1, kFree = 2, kSetRow = 3, kAcquire = 4, kRelease = 5, kLoadObj = 6 };
   struct Command {
     unsigned op = 0;
     bool force = false;
@@ -94,6 +100,11 @@ class EngineChecker final : public Detector {
   void drain_outputs();
   void serve_memory();
   void sync_rows(uint32_t slot);
+  bool sync_on_chip(const Event& e, uint32_t t, uint64_t index);
+  unsigned place_object(uint64_t lock, bool shared, const VectorClock& value);
+  void forget_object(uint64_t lock, bool shared);
+  std::vector<uint64_t> truncated(const VectorClock& c) const;
+  bool fits(const VectorClock& c) const;
   void handle_escalation(uint64_t seq, unsigned reason, const std::vector<uint32_t>& line);
   void handle_race();
   void soft_check(SoftLine& line, uint64_t granule, const Command& c, const Pending& p);
@@ -112,6 +123,17 @@ class EngineChecker final : public Detector {
   std::mt19937_64 rng_;
   ReferenceSyncState sync_;
   std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last set
+  // The engine's sync-object store as the host placed it: which lock clock
+  // each entry holds and its value (the host always knows it exactly, so an
+  // evicted entry is simply reloaded later).
+  struct ObjectEntry {
+    bool valid = false;
+    uint64_t lock = 0;
+    bool shared = false;
+    std::vector<uint64_t> value;
+  };
+  std::vector<ObjectEntry> objects_;
+  uint64_t sync_ops_ = 0, object_loads_ = 0, set_rows_ = 0;
   bool fallback_ = false;
   std::vector<Race> races_;
   uint64_t events_ = 0;

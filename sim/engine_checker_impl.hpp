@@ -14,7 +14,8 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
       line_w_(1 + 8 * byte_w_),
       ctx_(std::make_unique<VerilatedContext>()),
       rng_(config.seed),
-      mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)) {
+      mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)),
+      objects_(config.objects) {
   ctx_->randReset(2);         // random initial state: reset must establish everything
   ctx_->fatalOnError(false);  // an RTL assertion fails the run (finish() throws), not the process
 #if RACEACCEL_TRACE
@@ -148,7 +149,7 @@ void EngineChecker<Model>::push(const Command& c) {
     }
   }
   set_words(m_->cmd_row_i, words);
-  if (c.op != kSetRow) commands_by_seq_[c.seq].push_back(c);
+  if (c.op <= kFree) commands_by_seq_[c.seq].push_back(c);
   for (uint64_t guard = 0;; ++guard) {
     if (tick()) break;
     if (guard > 1'000'000) throw std::runtime_error("engine does not accept commands (deadlock)");
@@ -173,6 +174,92 @@ VectorClock EngineChecker<Model>::clock_at(uint32_t slot, uint64_t seq) const {
 }
 
 template <typename Model>
+std::vector<uint64_t> EngineChecker<Model>::truncated(const VectorClock& c) const {
+  // Lanes of threads without a slot never appear in an on-chip epoch, so
+  // the engine's clocks keep only the slot lanes.
+  std::vector<uint64_t> lanes(cfg_.slots, 0);
+  const unsigned known = std::min<unsigned>(cfg_.slots, sync_.thread_count());
+  for (unsigned lane = 0; lane < known; ++lane) lanes[lane] = c.get(lane);
+  return lanes;
+}
+
+template <typename Model>
+bool EngineChecker<Model>::fits(const VectorClock& c) const {
+  const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
+  for (uint64_t v : truncated(c)) {
+    if (v > max_clock) return false;
+  }
+  return true;
+}
+
+// Lock acquire and release by a thread with a slot run on chip: the host
+// makes sure the lock's clocks are in the sync-object store (loading them
+// if they are not: the host's value is exact), applies the event to its own
+// state too, and sends one Acquire or Release command instead of a SetRow
+// row. The engine computes the same join and tick the host did; the mirrors
+// record that result.
+template <typename Model>
+bool EngineChecker<Model>::sync_on_chip(const Event& e, uint32_t t, uint64_t index) {
+  if (objects_.empty() || fallback_ || t >= cfg_.slots) return false;
+  if (e.op != Op::Acquire && e.op != Op::Release) return false;
+  const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
+  if (e.op == Op::Release && sync_.local_time(t) >= max_clock) return false;  // the tick would overflow: software
+  const VectorClock exclusive = sync_.lock_clock(e.addr);
+  const VectorClock shared = sync_.lock_shared_clock(e.addr);
+  if (!fits(exclusive) || !fits(shared)) return false;
+  const bool join_shared = e.op == Op::Acquire && truncated(shared) != std::vector<uint64_t>(cfg_.slots, 0);
+  // One command per lock clock, each placed just before its use (both may
+  // map to one entry). Acquire leaves lock clocks as they are, so the values
+  // read above stay exact.
+  auto send = [&](bool shared_clock, const VectorClock& value) {
+    Command c;
+    c.op = e.op == Op::Acquire ? kAcquire : kRelease;
+    c.slot = t;
+    c.seq = index;
+    c.granule = place_object(e.addr, shared_clock, value);
+    push(c);
+    ++sync_ops_;
+    return c.granule;
+  };
+  const uint64_t ex_entry = send(false, exclusive);
+  if (join_shared) send(true, shared);
+  sync_.apply(e);
+  mirror_[t] = truncated(sync_.clock(t));
+  if (e.op == Op::Release) objects_[ex_entry].value = truncated(sync_.lock_clock(e.addr));
+  record_clock(t, index);
+  return true;
+}
+
+// The entry a lock clock lives in (direct-mapped by a hash of the lock),
+// loading it if another clock, or nothing, is there.
+template <typename Model>
+unsigned EngineChecker<Model>::place_object(uint64_t lock, bool shared, const VectorClock& value) {
+  const uint64_t h = (lock * 0x9E3779B97F4A7C15ull + (shared ? 0x632BE59BD9B4E019ull : 0)) >> 32;
+  const auto entry = static_cast<unsigned>(h % objects_.size());
+  ObjectEntry& o = objects_[entry];
+  const std::vector<uint64_t> lanes = truncated(value);
+  if (o.valid && o.lock == lock && o.shared == shared) {
+    if (o.value != lanes) throw std::logic_error("sync-object store mirror diverged from the host's lock clock");
+    return entry;
+  }
+  o = {true, lock, shared, lanes};
+  Command load;
+  load.op = kLoadObj;
+  load.granule = entry;
+  load.row = lanes;
+  push(load);
+  ++object_loads_;
+  return entry;
+}
+
+template <typename Model>
+void EngineChecker<Model>::forget_object(uint64_t lock, bool shared) {
+  for (ObjectEntry& o : objects_) {
+    if (o.valid && o.lock == lock && o.shared == shared) o.valid = false;
+  }
+}
+
+template <typename Model>
 void EngineChecker<Model>::sync_rows(uint32_t slot) {
   if (slot >= cfg_.slots || fallback_) return;
   const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
@@ -187,6 +274,7 @@ void EngineChecker<Model>::sync_rows(uint32_t slot) {
   bool changed = false;
   for (unsigned lane = 0; lane < lanes; ++lane) changed = changed || c.get(lane) != mirror_[slot][lane];
   if (!changed) return;
+  ++set_rows_;
   Command set;
   set.op = kSetRow;
   set.slot = slot;
@@ -251,7 +339,11 @@ void EngineChecker<Model>::process(const Event& e, uint64_t index) {
     }
     return;
   }
+  if (sync_on_chip(e, t, index)) return;
   sync_.apply(e);
+  // Lock clocks changed in software are stale on chip.
+  if (e.op == Op::Release) forget_object(e.addr, false);
+  if (e.op == Op::ReleaseShared) forget_object(e.addr, true);
   std::vector<uint32_t> changed = {t};
   if (targets_thread(e.op)) changed.push_back(sync_.thread(static_cast<ThreadId>(e.addr)));
   for (uint32_t s : changed) {
@@ -382,6 +474,9 @@ EngineStats EngineChecker<Model>::stats() const {
   s.writebacks = m_->stat_writebacks_o;
   s.escalations = m_->stat_escalations_o;
   s.events = events_;
+  s.sync_ops = sync_ops_;
+  s.object_loads = object_loads_;
+  s.set_rows = set_rows_;
   return s;
 }
 

@@ -132,4 +132,9 @@ VectorClock ReferenceSyncState::lock_clock(uint64_t id) const {
   return it == locks_.end() ? VectorClock{} : it->second.exclusive;
 }
 
+VectorClock ReferenceSyncState::lock_shared_clock(uint64_t id) const {
+  auto it = locks_.find(id);
+  return it == locks_.end() ? VectorClock{} : it->second.shared;
+}
+
 }  // namespace raceaccel

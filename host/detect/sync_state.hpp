@@ -32,8 +32,10 @@ class ReferenceSyncState {
   // Forgets atomic release clocks in [addr, addr+size) (alloc/free).
   void forget_atomics(uint64_t addr, uint64_t size);
 
-  // Inspection (tests).
+  // A lock's clocks: joined by Release (exclusive) and by ReleaseShared
+  // (shared). Tests inspect them; the engine host mirrors them on chip.
   VectorClock lock_clock(uint64_t id) const;
+  VectorClock lock_shared_clock(uint64_t id) const;
 
  private:
   struct Thread {
