@@ -1,0 +1,319 @@
+// s_axi_control of rac_kernel: the AXI4-Lite register file of an ap_ctrl_hs
+// Vitis kernel (docs/kernel-interface.md; offsets from rac_kernel_regs_pkg).
+//
+// - ctrl: ap_start is set by a host write of bit 0 and cleared when the
+//   kernel takes the batch (take_i); ap_done and ap_ready are raised by
+//   done_i and cleared when the host reads ctrl; ap_idle is low from take_i
+//   to done_i.
+// - gie/ier/isr: an ISR bit is set by its event when its IER bit is set and
+//   toggled by writing 1; interrupt_o = gie & (isr != 0).
+// - Arguments are plain read/write registers (the kernel latches them when
+//   it takes the batch); results, statistics and capabilities are read-only.
+// - A 64-bit statistic read low word first is consistent: reading the low
+//   word latches the high word, which a read of offset + 4 then returns.
+// A write is accepted when address and data are both offered (the slave
+// may wait for both); every response is OKAY; unmapped offsets read 0.
+`include "rac_assert.svh"
+
+module rac_axil_ctrl #(
+  parameter int unsigned NumSlots = 8,
+  parameter int unsigned ClkW     = 32,
+  parameter int unsigned Sets     = 256,
+  parameter int unsigned Ways     = 4,
+  parameter int unsigned LineW    = 569
+) (
+  input  logic        clk_i,
+  input  logic        rst_i,
+
+  // AXI4-Lite slave
+  input  logic        awvalid_i,
+  output logic        awready_o,
+  input  logic [11:0] awaddr_i,
+  input  logic        wvalid_i,
+  output logic        wready_o,
+  input  logic [31:0] wdata_i,
+  input  logic [3:0]  wstrb_i,
+  output logic        bvalid_o,
+  input  logic        bready_i,
+  output logic [1:0]  bresp_o,
+  input  logic        arvalid_i,
+  output logic        arready_o,
+  input  logic [11:0] araddr_i,
+  output logic        rvalid_o,
+  input  logic        rready_i,
+  output logic [31:0] rdata_o,
+  output logic [1:0]  rresp_o,
+  output logic        interrupt_o,
+
+  // Launch handshake with the kernel
+  output logic        ap_start_o,
+  input  logic        take_i,  // the kernel took the batch: ap_start and ap_idle fall
+  input  logic        done_i,  // the batch is done: ap_done, ap_ready and ap_idle rise
+
+  // Arguments
+  output logic [63:0] commands_o,
+  output logic [31:0] command_words_o,
+  output logic [31:0] flags_o,
+  output logic [63:0] races_o,
+  output logic [31:0] race_capacity_o,
+  output logic [63:0] escalations_o,
+  output logic [31:0] esc_capacity_o,
+  output logic [63:0] buckets_o,
+  output logic [31:0] bucket_bits_o,
+
+  // Results of the last batch
+  input  logic [31:0] status_i,
+  input  logic [31:0] races_written_i,
+  input  logic [31:0] escalations_written_i,
+  input  logic [31:0] words_done_i,
+
+  // Statistics
+  input  logic [63:0] stat_cycles_i,
+  input  logic [63:0] stat_busy_cycles_i,
+  input  logic [63:0] stat_commands_i,
+  input  logic [63:0] stat_accesses_i,
+  input  logic [63:0] stat_misses_i,
+  input  logic [63:0] stat_writebacks_i,
+  input  logic [63:0] stat_escalations_i,
+  input  logic [63:0] stat_spills_i,
+  input  logic [63:0] stat_races_i
+);
+
+  // ---------------------------------------------------------------------------
+  // Write channel: address and data taken together, then one B response
+  // ---------------------------------------------------------------------------
+  logic        wr_fire;
+  logic [11:0] wr_addr;
+  // Nothing is accepted in reset.
+  assign wr_fire   = awvalid_i && wvalid_i && !bvalid_o && !rst_i;
+  assign awready_o = wr_fire;
+  assign wready_o  = wr_fire;
+  assign wr_addr   = {awaddr_i[11:2], 2'b00};
+  assign bresp_o   = 2'b00;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      bvalid_o <= 1'b0;
+    end else if (wr_fire) begin
+      bvalid_o <= 1'b1;
+    end else if (bready_i) begin
+      bvalid_o <= 1'b0;
+    end
+  end
+
+  // A register write with byte strobes
+  function automatic logic [31:0] merge(input logic [31:0] old, input logic [31:0] data, input logic [3:0] strb);
+    for (int b = 0; b < 4; b++) merge[8*b +: 8] = strb[b] ? data[8*b +: 8] : old[8*b +: 8];
+  endfunction
+
+  logic [31:0] cmd_lo_q, cmd_hi_q, words_q, flags_q, races_lo_q, races_hi_q, race_cap_q;
+  logic [31:0] esc_lo_q, esc_hi_q, esc_cap_q, buckets_lo_q, buckets_hi_q, bucket_bits_q;
+  logic        gie_q;
+  logic [1:0]  ier_q, isr_q;
+  logic        ap_start_q, ap_done_q, ap_idle_q, ap_ready_q;
+
+  logic rd_fire, rd_ctrl;
+  logic [11:0] rd_addr;
+  assign rd_fire = arvalid_i && arready_o;
+  assign rd_addr = {araddr_i[11:2], 2'b00};
+  assign rd_ctrl = rd_fire && rd_addr == rac_kernel_regs_pkg::AddrCtrl;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      cmd_lo_q <= '0;
+      cmd_hi_q <= '0;
+      words_q <= '0;
+      flags_q <= '0;
+      races_lo_q <= '0;
+      races_hi_q <= '0;
+      race_cap_q <= '0;
+      esc_lo_q <= '0;
+      esc_hi_q <= '0;
+      esc_cap_q <= '0;
+      buckets_lo_q <= '0;
+      buckets_hi_q <= '0;
+      bucket_bits_q <= '0;
+      gie_q <= 1'b0;
+      ier_q <= '0;
+    end else if (wr_fire) begin
+      case (wr_addr)
+        rac_kernel_regs_pkg::AddrGie: if (wstrb_i[0]) gie_q <= wdata_i[0];
+        rac_kernel_regs_pkg::AddrIer: if (wstrb_i[0]) ier_q <= wdata_i[1:0];
+        rac_kernel_regs_pkg::AddrCommands:             cmd_lo_q <= merge(cmd_lo_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrCommands + 12'd4:     cmd_hi_q <= merge(cmd_hi_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrCommandWords:         words_q <= merge(words_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrFlags:                flags_q <= merge(flags_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrRaces:                races_lo_q <= merge(races_lo_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrRaces + 12'd4:        races_hi_q <= merge(races_hi_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrRaceCapacity:         race_cap_q <= merge(race_cap_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrEscalations:          esc_lo_q <= merge(esc_lo_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrEscalations + 12'd4:  esc_hi_q <= merge(esc_hi_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrEscCapacity:          esc_cap_q <= merge(esc_cap_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrBuckets:              buckets_lo_q <= merge(buckets_lo_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrBuckets + 12'd4:      buckets_hi_q <= merge(buckets_hi_q, wdata_i, wstrb_i);
+        rac_kernel_regs_pkg::AddrBucketBits:           bucket_bits_q <= merge(bucket_bits_q, wdata_i, wstrb_i);
+        default: ;
+      endcase
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Control bits and interrupts
+  // ---------------------------------------------------------------------------
+  logic start_write, isr_write;
+  assign start_write = wr_fire && wr_addr == rac_kernel_regs_pkg::AddrCtrl && wstrb_i[0] && wdata_i[0];
+  assign isr_write   = wr_fire && wr_addr == rac_kernel_regs_pkg::AddrIsr && wstrb_i[0];
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ap_start_q <= 1'b0;
+      ap_done_q  <= 1'b0;
+      ap_idle_q  <= 1'b1;
+      ap_ready_q <= 1'b0;
+      isr_q      <= '0;
+    end else begin
+      if (take_i) begin
+        ap_start_q <= 1'b0;
+      end else if (start_write) begin
+        ap_start_q <= 1'b1;
+      end
+      // An event in the same cycle as the clearing read wins: it is not lost.
+      if (done_i) begin
+        ap_done_q  <= 1'b1;
+        ap_ready_q <= 1'b1;
+      end else if (rd_ctrl) begin
+        ap_done_q  <= 1'b0;
+        ap_ready_q <= 1'b0;
+      end
+      if (done_i) begin
+        ap_idle_q <= 1'b1;
+      end else if (take_i) begin
+        ap_idle_q <= 1'b0;
+      end
+      for (int i = 0; i < 2; i++) begin
+        if (done_i && ier_q[i]) begin
+          isr_q[i] <= 1'b1;
+        end else if (isr_write && wdata_i[i]) begin
+          isr_q[i] <= !isr_q[i];
+        end
+      end
+    end
+  end
+  assign ap_start_o  = ap_start_q;
+  assign interrupt_o = gie_q && (isr_q != 2'b00);
+
+  // ---------------------------------------------------------------------------
+  // Read channel
+  // ---------------------------------------------------------------------------
+  // A 64-bit statistic: the low word's read latches the high word.
+  logic [11:0] snap_addr_q;
+  logic [31:0] snap_hi_q;
+  logic [31:0] rd_value;
+  logic [63:0] rd_stat;
+  logic        rd_is_stat;
+  always_comb begin
+    rd_is_stat = 1'b1;
+    case ({rd_addr[11:3], 3'b000})
+      rac_kernel_regs_pkg::AddrStatCycles:      rd_stat = stat_cycles_i;
+      rac_kernel_regs_pkg::AddrStatBusyCycles:  rd_stat = stat_busy_cycles_i;
+      rac_kernel_regs_pkg::AddrStatCommands:    rd_stat = stat_commands_i;
+      rac_kernel_regs_pkg::AddrStatAccesses:    rd_stat = stat_accesses_i;
+      rac_kernel_regs_pkg::AddrStatMisses:      rd_stat = stat_misses_i;
+      rac_kernel_regs_pkg::AddrStatWritebacks:  rd_stat = stat_writebacks_i;
+      rac_kernel_regs_pkg::AddrStatEscalations: rd_stat = stat_escalations_i;
+      rac_kernel_regs_pkg::AddrStatSpills:      rd_stat = stat_spills_i;
+      rac_kernel_regs_pkg::AddrStatRaces:       rd_stat = stat_races_i;
+      default: begin
+        rd_stat = '0;
+        rd_is_stat = 1'b0;
+      end
+    endcase
+  end
+
+  always_comb begin
+    rd_value = '0;
+    if (rd_is_stat) begin
+      if (!rd_addr[2]) begin
+        rd_value = rd_stat[31:0];
+      end else begin
+        rd_value = (snap_addr_q == rd_addr) ? snap_hi_q : rd_stat[63:32];
+      end
+    end else begin
+      case (rd_addr)
+        rac_kernel_regs_pkg::AddrCtrl:
+          rd_value = {28'd0, ap_ready_q, ap_idle_q, ap_done_q, ap_start_q};
+        rac_kernel_regs_pkg::AddrGie:                  rd_value = {31'd0, gie_q};
+        rac_kernel_regs_pkg::AddrIer:                  rd_value = {30'd0, ier_q};
+        rac_kernel_regs_pkg::AddrIsr:                  rd_value = {30'd0, isr_q};
+        rac_kernel_regs_pkg::AddrCommands:             rd_value = cmd_lo_q;
+        rac_kernel_regs_pkg::AddrCommands + 12'd4:     rd_value = cmd_hi_q;
+        rac_kernel_regs_pkg::AddrCommandWords:         rd_value = words_q;
+        rac_kernel_regs_pkg::AddrFlags:                rd_value = flags_q;
+        rac_kernel_regs_pkg::AddrRaces:                rd_value = races_lo_q;
+        rac_kernel_regs_pkg::AddrRaces + 12'd4:        rd_value = races_hi_q;
+        rac_kernel_regs_pkg::AddrRaceCapacity:         rd_value = race_cap_q;
+        rac_kernel_regs_pkg::AddrEscalations:          rd_value = esc_lo_q;
+        rac_kernel_regs_pkg::AddrEscalations + 12'd4:  rd_value = esc_hi_q;
+        rac_kernel_regs_pkg::AddrEscCapacity:          rd_value = esc_cap_q;
+        rac_kernel_regs_pkg::AddrBuckets:              rd_value = buckets_lo_q;
+        rac_kernel_regs_pkg::AddrBuckets + 12'd4:      rd_value = buckets_hi_q;
+        rac_kernel_regs_pkg::AddrBucketBits:           rd_value = bucket_bits_q;
+        rac_kernel_regs_pkg::AddrStatus:               rd_value = status_i;
+        rac_kernel_regs_pkg::AddrRacesWritten:         rd_value = races_written_i;
+        rac_kernel_regs_pkg::AddrEscalationsWritten:   rd_value = escalations_written_i;
+        rac_kernel_regs_pkg::AddrWordsDone:            rd_value = words_done_i;
+        rac_kernel_regs_pkg::AddrCapMagic:             rd_value = rac_kernel_regs_pkg::RegMagic;
+        rac_kernel_regs_pkg::AddrCapVersion:           rd_value = rac_kernel_regs_pkg::RegMapVersion;
+        rac_kernel_regs_pkg::AddrCapSlots:             rd_value = NumSlots;
+        rac_kernel_regs_pkg::AddrCapClockBits:         rd_value = ClkW;
+        rac_kernel_regs_pkg::AddrCapSets:              rd_value = Sets;
+        rac_kernel_regs_pkg::AddrCapWays:              rd_value = Ways;
+        rac_kernel_regs_pkg::AddrCapLineBits:          rd_value = LineW;
+        default: rd_value = '0;
+      endcase
+    end
+  end
+
+  assign arready_o = !rvalid_o && !rst_i;
+  assign rresp_o   = 2'b00;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rvalid_o <= 1'b0;
+      snap_addr_q <= 12'hFFF;
+    end else if (rd_fire) begin
+      rvalid_o <= 1'b1;
+      if (rd_is_stat && !rd_addr[2]) snap_addr_q <= rd_addr + 12'd4;
+    end else if (rready_i) begin
+      rvalid_o <= 1'b0;
+    end
+    if (rd_fire) begin
+      rdata_o <= rd_value;
+      if (rd_is_stat && !rd_addr[2]) snap_hi_q <= rd_stat[63:32];
+    end
+  end
+
+  assign commands_o      = {cmd_hi_q, cmd_lo_q};
+  assign command_words_o = words_q;
+  assign flags_o         = flags_q;
+  assign races_o         = {races_hi_q, races_lo_q};
+  assign race_capacity_o = race_cap_q;
+  assign escalations_o   = {esc_hi_q, esc_lo_q};
+  assign esc_capacity_o  = esc_cap_q;
+  assign buckets_o       = {buckets_hi_q, buckets_lo_q};
+  assign bucket_bits_o   = bucket_bits_q;
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+  // Responses wait for the master's ready with their payload unchanged.
+  `RAC_ASSERT_NEXT(ReadResponseHeld, rvalid_o && !rready_i, rvalid_o && rdata_o == $past(rdata_o), clk_i, rst_i)
+  `RAC_ASSERT_NEXT(WriteResponseHeld, bvalid_o && !bready_i, bvalid_o, clk_i, rst_i)
+  // The master keeps its requests until they are taken (AXI handshake rule).
+  `RAC_ASSUME_NEXT(ReadRequestHeld, arvalid_i && !arready_o, arvalid_i && araddr_i == $past(araddr_i), clk_i, rst_i)
+  `RAC_ASSUME_NEXT(WriteAddressHeld, awvalid_i && !awready_o, awvalid_i && awaddr_i == $past(awaddr_i), clk_i, rst_i)
+  `RAC_ASSUME_NEXT(WriteDataHeld, wvalid_i && !wready_o,
+                   wvalid_i && wdata_i == $past(wdata_i) && wstrb_i == $past(wstrb_i), clk_i, rst_i)
+  // The kernel takes a batch only when one was started, and not twice.
+  `RAC_ASSERT(TakeOnlyStarted, !take_i || (ap_start_q && ap_idle_q), clk_i, rst_i)
+
+endmodule

@@ -1,0 +1,216 @@
+// Command-word decoder of rac_kernel: turns the batch's 16-byte command
+// words (docs/kernel-interface.md) into check-engine commands, in order.
+//
+// - read/write/free words become one engine command each, with the word's
+//   index in the batch as the command's sequence number;
+// - a set-row word is followed by RowWords data words that are assembled
+//   into the row (lane i = bits [i*ClkW, (i+1)*ClkW) of the data words taken
+//   as one little-endian bit string) before the command is issued;
+// - a reserved op or a slot >= NumSlots ends the batch at that word (status
+//   1, words_done = its index, stop_o asks the reader to stop); a batch that
+//   ends inside a set-row's data words ends with status 3 and words_done =
+//   the set-row's index;
+// - zero_rows_i (and reset) issues a zero set-row for every slot: the thread
+//   clock rows are RAM without reset.
+// done_o rises when the batch's last command has been handed to the engine.
+`include "rac_assert.svh"
+
+module rac_cmd_decoder #(
+  parameter int unsigned NumSlots = 8,
+  parameter int unsigned ClkW     = 32,
+  parameter int unsigned GranW    = 61,
+  parameter int unsigned SeqW     = 32,
+  // Derived
+  parameter int unsigned SlotW    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned RowW     = NumSlots * ClkW,
+  parameter int unsigned RowWords = (RowW + 127) / 128
+) (
+  input  logic               clk_i,
+  input  logic               rst_i,
+
+  input  logic               start_i,      // pulse: decode a batch of words_i words
+  input  logic [31:0]        words_i,
+  input  logic               zero_rows_i,  // pulse: zero every thread clock row
+  output logic               busy_o,       // a batch or the row zeroing is in progress
+  output logic               done_o,       // the batch is decoded (level, until the next start)
+  output logic [1:0]         status_o,
+  output logic [31:0]        words_done_o,
+  output logic               stop_o,       // pulse: stop reading (bad word)
+
+  input  logic               word_valid_i,
+  output logic               word_ready_o,
+  input  logic [127:0]       word_i,
+
+  output logic               cmd_valid_o,
+  input  logic               cmd_ready_i,
+  output logic [1:0]         cmd_op_o,
+  output logic               cmd_force_sw_o,
+  output logic [SlotW-1:0]   cmd_slot_o,
+  output logic [7:0]         cmd_mask_o,
+  output logic [GranW-1:0]   cmd_granule_o,
+  output logic [SeqW-1:0]    cmd_seq_o,
+  output logic [RowW-1:0]    cmd_row_o,
+  output logic               cmd_zeroing_o  // the command is one of the zeroing set-rows, not a batch's
+);
+
+  localparam logic [1:0] StatusOk = 2'(rac_kernel_regs_pkg::StatusOk);
+  localparam logic [1:0] StatusBadOp = 2'(rac_kernel_regs_pkg::StatusBadOp);
+  localparam logic [1:0] StatusTruncated = 2'(rac_kernel_regs_pkg::StatusTruncated);
+  localparam logic [3:0] OpSetRow = 4'(rac_kernel_regs_pkg::OpSetRow);
+  localparam int unsigned RowBits = RowWords * 128;
+  localparam int unsigned RowCntW = $clog2(RowWords + 1);
+
+  typedef enum logic [1:0] {DIdle, DCmd, DRow, DZero} state_e;
+  state_e state_q;
+
+  logic [31:0]        words_q, idx_q, row_idx_q;
+  logic [RowCntW-1:0] row_left_q;
+  logic [RowBits-1:0] row_q;
+  logic [SlotW-1:0]   zero_slot_q;
+
+  // The command register towards the engine: held until taken.
+  logic out_free, word_fire;
+  assign out_free  = !cmd_valid_o || cmd_ready_i;
+  assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0)) && idx_q != words_q && out_free;
+  assign word_fire = word_valid_i && word_ready_o;
+
+  // The word being decoded
+  logic [3:0]  w_op;
+  logic [7:0]  w_slot;
+  logic        w_bad;
+  assign w_op   = word_i[3:0];
+  assign w_slot = word_i[15:8];
+  assign w_bad  = w_op > OpSetRow || {24'd0, w_slot} >= NumSlots;
+
+  assign busy_o = state_q != DIdle;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q <= DZero;
+      zero_slot_q <= '0;
+      cmd_valid_o <= 1'b0;
+      cmd_zeroing_o <= 1'b1;
+      done_o <= 1'b0;
+      status_o <= StatusOk;
+      words_done_o <= '0;
+      stop_o <= 1'b0;
+      idx_q <= '0;
+      words_q <= '0;
+    end else begin
+      stop_o <= 1'b0;
+      if (cmd_valid_o && cmd_ready_i) cmd_valid_o <= 1'b0;
+      case (state_q)
+        DIdle: begin
+          if (start_i) begin
+            state_q <= DCmd;
+            words_q <= words_i;
+            idx_q <= '0;
+            done_o <= 1'b0;
+            status_o <= StatusOk;
+            words_done_o <= '0;
+          end else if (zero_rows_i) begin
+            state_q <= DZero;
+            zero_slot_q <= '0;
+          end
+        end
+        DZero: begin
+          if (out_free) begin
+            cmd_valid_o <= 1'b1;
+            cmd_zeroing_o <= 1'b1;
+            cmd_op_o <= OpSetRow[1:0];
+            cmd_force_sw_o <= 1'b0;
+            cmd_slot_o <= zero_slot_q;
+            cmd_mask_o <= '0;
+            cmd_granule_o <= '0;
+            cmd_seq_o <= '0;
+            cmd_row_o <= '0;
+            zero_slot_q <= zero_slot_q + 1'b1;
+            if (zero_slot_q == SlotW'(NumSlots - 1)) state_q <= DIdle;
+          end
+        end
+        DCmd: begin
+          if (idx_q == words_q) begin
+            if (out_free) begin  // every command handed over
+              state_q <= DIdle;
+              done_o <= 1'b1;
+              words_done_o <= idx_q;
+            end
+          end else if (word_fire) begin
+            if (w_bad) begin
+              state_q <= DIdle;
+              done_o <= 1'b1;
+              status_o <= StatusBadOp;
+              words_done_o <= idx_q;
+              stop_o <= 1'b1;
+            end else if (w_op == OpSetRow) begin
+              state_q <= DRow;
+              cmd_slot_o <= w_slot[SlotW-1:0];
+              row_idx_q <= idx_q;
+              row_left_q <= RowCntW'(RowWords);
+              idx_q <= idx_q + 32'd1;
+            end else begin
+              cmd_valid_o <= 1'b1;
+              cmd_zeroing_o <= 1'b0;
+              cmd_op_o <= w_op[1:0];
+              cmd_force_sw_o <= word_i[4];
+              cmd_slot_o <= w_slot[SlotW-1:0];
+              cmd_mask_o <= word_i[23:16];
+              cmd_granule_o <= word_i[64 +: GranW];
+              cmd_seq_o <= SeqW'(idx_q);
+              idx_q <= idx_q + 32'd1;
+            end
+          end
+        end
+        DRow: begin
+          if (row_left_q == 0) begin
+            // cmd_slot_o already holds the set-row's slot; the output is free
+            // (the set-row word itself issued nothing).
+            if (out_free) begin
+              cmd_valid_o <= 1'b1;
+              cmd_zeroing_o <= 1'b0;
+              cmd_op_o <= OpSetRow[1:0];
+              cmd_force_sw_o <= 1'b0;
+              cmd_mask_o <= '0;
+              cmd_granule_o <= '0;
+              cmd_seq_o <= SeqW'(row_idx_q);
+              cmd_row_o <= row_q[RowW-1:0];
+              state_q <= DCmd;
+            end
+          end else if (idx_q == words_q) begin
+            state_q <= DIdle;
+            done_o <= 1'b1;
+            status_o <= StatusTruncated;
+            words_done_o <= row_idx_q;
+          end else if (word_fire) begin
+            row_q <= {word_i, row_q[RowBits-1:128]};
+            row_left_q <= row_left_q - 1'b1;
+            idx_q <= idx_q + 32'd1;
+          end
+        end
+        default: state_q <= DIdle;
+      endcase
+    end
+  end
+
+  // Unused fields of a command word: bits 5-7 and 24-63 (zero by contract),
+  // granule bits above GranW.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_bits;
+  assign unused_bits = ^{word_i[7:5], word_i[63:24], word_i[127:64+GranW]};
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+  `RAC_STATIC_ASSERT(SlotsFitField, NumSlots >= 1 && NumSlots <= 256)
+  `RAC_STATIC_ASSERT(GranuleFitsWord, GranW <= 64)
+  // A command waiting for the engine stays the same command.
+  `RAC_ASSERT_NEXT(CommandHeld, cmd_valid_o && !cmd_ready_i,
+                   cmd_valid_o && cmd_seq_o == $past(cmd_seq_o) && cmd_op_o == $past(cmd_op_o) &&
+                   cmd_granule_o == $past(cmd_granule_o), clk_i, rst_i)
+  // Words are consumed only while the batch has words left.
+  `RAC_ASSERT(NoWordPastBatch, !word_fire || idx_q < words_q, clk_i, rst_i)
+  // A start arrives only when the decoder is idle.
+  `RAC_ASSUME(StartWhenIdle, !start_i || state_q == DIdle, clk_i, rst_i)
+
+endmodule

@@ -1,0 +1,510 @@
+// rac_kernel: the check engine as a Vitis RTL kernel (ap_ctrl_hs), the
+// contract of docs/kernel-interface.md.
+//
+//   s_axi_control ─► rac_axil_ctrl ──args──► launch FSM (below)
+//   m_axi_cmd  ─► rac_cmd_reader ─words─► rac_cmd_decoder ─cmds─► rac_check_engine
+//   rac_check_engine ─races──────────────► rac_record_writer (64 B) ─► m_axi_race
+//   rac_check_engine ─escalations─┬──────► rac_record_writer (128 B) ─► m_axi_esc
+//   rac_meta_port ─spills─────────┘
+//   rac_check_engine ◄─fill/write-back─► rac_meta_port ◄─► m_axi_meta (bucket table)
+//
+// One launch is one batch: take ap_start, check the arguments (status 2 on
+// a violation), optionally clear the checker state (the engine is reset,
+// which invalidates its cache, and every thread row is zeroed; statistics
+// carry over), stream the words through the engine, and finish when every
+// word is consumed, the engine is idle and every record has its B response.
+// The checker's state persists between launches.
+//
+// Port names follow Vitis (ap_clk, ap_rst_n, s_axi_control_*, m_axi_<name>_*,
+// interrupt) rather than the _i/_o convention of the inner modules.
+`include "rac_assert.svh"
+
+module rac_kernel #(
+  parameter int unsigned NumSlots   = 8,
+  parameter int unsigned ClkW       = 32,
+  parameter int unsigned Sets       = 256,
+  parameter int unsigned Ways       = 4,
+  parameter int unsigned ReplPolicy = 0,
+  // Derived (as in rac_check_engine)
+  parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned ByteW = 1 + 2 * (SlotW + ClkW),
+  parameter int unsigned LineW = 1 + 8 * ByteW
+) (
+  input  logic         ap_clk,
+  input  logic         ap_rst_n,
+
+  input  logic         s_axi_control_awvalid,
+  output logic         s_axi_control_awready,
+  input  logic [11:0]  s_axi_control_awaddr,
+  input  logic         s_axi_control_wvalid,
+  output logic         s_axi_control_wready,
+  input  logic [31:0]  s_axi_control_wdata,
+  input  logic [3:0]   s_axi_control_wstrb,
+  output logic         s_axi_control_bvalid,
+  input  logic         s_axi_control_bready,
+  output logic [1:0]   s_axi_control_bresp,
+  input  logic         s_axi_control_arvalid,
+  output logic         s_axi_control_arready,
+  input  logic [11:0]  s_axi_control_araddr,
+  output logic         s_axi_control_rvalid,
+  input  logic         s_axi_control_rready,
+  output logic [31:0]  s_axi_control_rdata,
+  output logic [1:0]   s_axi_control_rresp,
+
+  // m_axi_cmd: command words (read only)
+  output logic         m_axi_cmd_arvalid,
+  input  logic         m_axi_cmd_arready,
+  output logic [63:0]  m_axi_cmd_araddr,
+  output logic [7:0]   m_axi_cmd_arlen,
+  output logic [2:0]   m_axi_cmd_arsize,
+  output logic [1:0]   m_axi_cmd_arburst,
+  input  logic         m_axi_cmd_rvalid,
+  output logic         m_axi_cmd_rready,
+  input  logic [511:0] m_axi_cmd_rdata,
+  input  logic         m_axi_cmd_rlast,
+  input  logic [1:0]   m_axi_cmd_rresp,
+
+  // m_axi_race: race records (write only)
+  output logic         m_axi_race_awvalid,
+  input  logic         m_axi_race_awready,
+  output logic [63:0]  m_axi_race_awaddr,
+  output logic [7:0]   m_axi_race_awlen,
+  output logic [2:0]   m_axi_race_awsize,
+  output logic [1:0]   m_axi_race_awburst,
+  output logic         m_axi_race_wvalid,
+  input  logic         m_axi_race_wready,
+  output logic [511:0] m_axi_race_wdata,
+  output logic [63:0]  m_axi_race_wstrb,
+  output logic         m_axi_race_wlast,
+  input  logic         m_axi_race_bvalid,
+  output logic         m_axi_race_bready,
+  input  logic [1:0]   m_axi_race_bresp,
+
+  // m_axi_esc: escalation records (write only)
+  output logic         m_axi_esc_awvalid,
+  input  logic         m_axi_esc_awready,
+  output logic [63:0]  m_axi_esc_awaddr,
+  output logic [7:0]   m_axi_esc_awlen,
+  output logic [2:0]   m_axi_esc_awsize,
+  output logic [1:0]   m_axi_esc_awburst,
+  output logic         m_axi_esc_wvalid,
+  input  logic         m_axi_esc_wready,
+  output logic [511:0] m_axi_esc_wdata,
+  output logic [63:0]  m_axi_esc_wstrb,
+  output logic         m_axi_esc_wlast,
+  input  logic         m_axi_esc_bvalid,
+  output logic         m_axi_esc_bready,
+  input  logic [1:0]   m_axi_esc_bresp,
+
+  // m_axi_meta: the bucket table
+  output logic         m_axi_meta_arvalid,
+  input  logic         m_axi_meta_arready,
+  output logic [63:0]  m_axi_meta_araddr,
+  output logic [7:0]   m_axi_meta_arlen,
+  output logic [2:0]   m_axi_meta_arsize,
+  output logic [1:0]   m_axi_meta_arburst,
+  input  logic         m_axi_meta_rvalid,
+  output logic         m_axi_meta_rready,
+  input  logic [511:0] m_axi_meta_rdata,
+  input  logic         m_axi_meta_rlast,
+  input  logic [1:0]   m_axi_meta_rresp,
+  output logic         m_axi_meta_awvalid,
+  input  logic         m_axi_meta_awready,
+  output logic [63:0]  m_axi_meta_awaddr,
+  output logic [7:0]   m_axi_meta_awlen,
+  output logic [2:0]   m_axi_meta_awsize,
+  output logic [1:0]   m_axi_meta_awburst,
+  output logic         m_axi_meta_wvalid,
+  input  logic         m_axi_meta_wready,
+  output logic [511:0] m_axi_meta_wdata,
+  output logic [63:0]  m_axi_meta_wstrb,
+  output logic         m_axi_meta_wlast,
+  input  logic         m_axi_meta_bvalid,
+  output logic         m_axi_meta_bready,
+  input  logic [1:0]   m_axi_meta_bresp,
+
+  // Vitis requires exactly this name (Verilator calls it __SYM__interrupt in C++).
+  /* verilator lint_off SYMRSVDWORD */
+  output logic         interrupt
+  /* verilator lint_on SYMRSVDWORD */
+);
+
+  localparam int unsigned GranW = 61;
+  localparam int unsigned SeqW  = 32;
+  localparam int unsigned RowW  = NumSlots * ClkW;
+  localparam logic [2:0] Size64Bytes = 3'b110;
+  localparam logic [1:0] BurstIncr = 2'b01;
+  localparam logic [1:0] StatusBadArgs = 2'(rac_kernel_regs_pkg::StatusBadArgs);
+
+  // The registered, active-high reset (UG1393: pipeline ap_rst_n). It starts
+  // high (the FPGA's configuration sets the flop's INIT value), so the
+  // kernel is in reset from its first cycle, before ap_rst_n is sampled.
+  logic rst = 1'b1;
+  always_ff @(posedge ap_clk) rst <= !ap_rst_n;
+
+  // ---------------------------------------------------------------------------
+  // Control slave
+  // ---------------------------------------------------------------------------
+  logic        ap_start, take, done;
+  logic [63:0] a_commands, a_races, a_escalations, a_buckets;
+  logic [31:0] a_words, a_flags, a_race_cap, a_esc_cap, a_bucket_bits;
+  logic [31:0] res_status_q, res_races_q, res_escs_q, res_words_q;
+  logic [63:0] stat_cycles_q, stat_busy_q, stat_races_q;
+  logic [63:0] stat_commands, stat_accesses, stat_misses, stat_writebacks, stat_escalations, stat_spills;
+
+  rac_axil_ctrl #(
+    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW)
+  ) u_ctrl (
+    .clk_i(ap_clk), .rst_i(rst),
+    .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
+    .wvalid_i(s_axi_control_wvalid), .wready_o(s_axi_control_wready), .wdata_i(s_axi_control_wdata),
+    .wstrb_i(s_axi_control_wstrb),
+    .bvalid_o(s_axi_control_bvalid), .bready_i(s_axi_control_bready), .bresp_o(s_axi_control_bresp),
+    .arvalid_i(s_axi_control_arvalid), .arready_o(s_axi_control_arready), .araddr_i(s_axi_control_araddr),
+    .rvalid_o(s_axi_control_rvalid), .rready_i(s_axi_control_rready), .rdata_o(s_axi_control_rdata),
+    .rresp_o(s_axi_control_rresp),
+    .interrupt_o(interrupt),
+    .ap_start_o(ap_start), .take_i(take), .done_i(done),
+    .commands_o(a_commands), .command_words_o(a_words), .flags_o(a_flags),
+    .races_o(a_races), .race_capacity_o(a_race_cap),
+    .escalations_o(a_escalations), .esc_capacity_o(a_esc_cap),
+    .buckets_o(a_buckets), .bucket_bits_o(a_bucket_bits),
+    .status_i(res_status_q), .races_written_i(res_races_q), .escalations_written_i(res_escs_q),
+    .words_done_i(res_words_q),
+    .stat_cycles_i(stat_cycles_q), .stat_busy_cycles_i(stat_busy_q), .stat_commands_i(stat_commands),
+    .stat_accesses_i(stat_accesses), .stat_misses_i(stat_misses), .stat_writebacks_i(stat_writebacks),
+    .stat_escalations_i(stat_escalations), .stat_spills_i(stat_spills), .stat_races_i(stat_races_q)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Launch FSM
+  // ---------------------------------------------------------------------------
+  typedef enum logic [2:0] {KIdle, KCheck, KClear, KClearWait, KStart, KRun, KFinish} kstate_e;
+  kstate_e kstate_q;
+
+  // The batch's arguments, latched when it is taken.
+  logic [63:0] commands_q, races_q, escalations_q, buckets_q;
+  logic [31:0] words_q, race_cap_q, esc_cap_q;
+  logic        clear_flag_q;
+  logic [4:0]  bucket_bits_q;
+  logic        args_bad_q;
+
+  logic dec_busy, dec_done, dec_stop, rd_idle, eng_idle, meta_idle, race_idle, esc_idle;
+  logic [1:0]  dec_status;
+  logic [31:0] dec_words_done, race_count, esc_count;
+  logic        eng_clear, dec_zero_rows, batch_start;
+
+  assign take          = kstate_q == KIdle && ap_start && !dec_busy;
+  assign eng_clear     = kstate_q == KClear;
+  assign dec_zero_rows = kstate_q == KClear;
+  assign batch_start   = kstate_q == KStart;
+  assign done          = kstate_q == KFinish;
+
+  logic args_bad;
+  assign args_bad = a_race_cap < a_words ||
+                    {1'b0, a_esc_cap} < {a_words, 1'b0} ||
+                    a_bucket_bits == 32'd0 || a_bucket_bits > 32'd30 ||
+                    a_commands[3:0] != 4'd0 || a_races[5:0] != 6'd0 ||
+                    a_escalations[5:0] != 6'd0 || a_buckets[11:0] != 12'd0;
+
+  always_ff @(posedge ap_clk) begin
+    if (rst) begin
+      kstate_q <= KIdle;
+      res_status_q <= '0;
+      res_races_q <= '0;
+      res_escs_q <= '0;
+      res_words_q <= '0;
+    end else begin
+      case (kstate_q)
+        KIdle: if (take) kstate_q <= KCheck;
+        KCheck: begin
+          if (args_bad_q) begin
+            kstate_q <= KFinish;
+            res_status_q <= 32'(StatusBadArgs);
+            res_races_q <= '0;
+            res_escs_q <= '0;
+            res_words_q <= '0;
+          end else if (!clear_flag_q) begin
+            kstate_q <= KStart;
+          end else if (eng_idle && meta_idle) begin  // nothing in flight (rows being zeroed after reset)
+            kstate_q <= KClear;
+          end
+        end
+        KClear: kstate_q <= KClearWait;
+        KClearWait: if (!dec_busy) kstate_q <= KStart;
+        KStart: kstate_q <= KRun;
+        KRun: begin
+          if (dec_done && rd_idle && eng_idle && meta_idle && race_idle && esc_idle) begin
+            kstate_q <= KFinish;
+            res_status_q <= {30'd0, dec_status};
+            res_races_q <= race_count;
+            res_escs_q <= esc_count;
+            res_words_q <= dec_words_done;
+          end
+        end
+        KFinish: kstate_q <= KIdle;
+        default: kstate_q <= KIdle;
+      endcase
+    end
+    if (take) begin
+      commands_q <= a_commands;
+      words_q <= a_words;
+      clear_flag_q <= a_flags[0];
+      races_q <= a_races;
+      race_cap_q <= a_race_cap;
+      escalations_q <= a_escalations;
+      esc_cap_q <= a_esc_cap;
+      buckets_q <= a_buckets;
+      bucket_bits_q <= a_bucket_bits[4:0];
+      args_bad_q <= args_bad;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Command path: reader → decoder → engine
+  // ---------------------------------------------------------------------------
+  logic         word_valid, word_ready;
+  logic [127:0] word;
+
+  rac_cmd_reader u_reader (
+    .clk_i(ap_clk), .rst_i(rst),
+    .start_i(batch_start), .base_i(commands_q), .words_i(words_q), .stop_i(dec_stop), .idle_o(rd_idle),
+    .word_valid_o(word_valid), .word_ready_i(word_ready), .word_o(word),
+    .arvalid_o(m_axi_cmd_arvalid), .arready_i(m_axi_cmd_arready), .araddr_o(m_axi_cmd_araddr),
+    .arlen_o(m_axi_cmd_arlen),
+    .rvalid_i(m_axi_cmd_rvalid), .rready_o(m_axi_cmd_rready), .rdata_i(m_axi_cmd_rdata), .rlast_i(m_axi_cmd_rlast)
+  );
+  assign m_axi_cmd_arsize  = Size64Bytes;
+  assign m_axi_cmd_arburst = BurstIncr;
+
+  logic             cmd_valid, cmd_ready, cmd_force, cmd_zeroing;
+  logic [1:0]       cmd_op;
+  logic [SlotW-1:0] cmd_slot;
+  logic [7:0]       cmd_mask;
+  logic [GranW-1:0] cmd_granule;
+  logic [SeqW-1:0]  cmd_seq;
+  logic [RowW-1:0]  cmd_row;
+
+  rac_cmd_decoder #(.NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW)) u_decoder (
+    .clk_i(ap_clk), .rst_i(rst),
+    .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .busy_o(dec_busy),
+    .done_o(dec_done), .status_o(dec_status), .words_done_o(dec_words_done), .stop_o(dec_stop),
+    .word_valid_i(word_valid), .word_ready_o(word_ready), .word_i(word),
+    .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_force_sw_o(cmd_force),
+    .cmd_slot_o(cmd_slot), .cmd_mask_o(cmd_mask), .cmd_granule_o(cmd_granule), .cmd_seq_o(cmd_seq),
+    .cmd_row_o(cmd_row), .cmd_zeroing_o(cmd_zeroing)
+  );
+
+  // ---------------------------------------------------------------------------
+  // The engine
+  // ---------------------------------------------------------------------------
+  logic               race_valid, race_ready;
+  logic [SeqW-1:0]    race_seq;
+  logic [GranW-1:0]   race_granule;
+  logic [7:0]         race_mask;
+  logic [15:0]        race_kinds;
+  logic [8*SlotW-1:0] race_prev_slots;
+  logic [8*ClkW-1:0]  race_prev_clks;
+  logic               esc_valid, esc_ready;
+  logic [SeqW-1:0]    esc_seq;
+  logic [1:0]         esc_reason;
+  logic [GranW-1:0]   esc_granule;
+  logic [LineW-1:0]   esc_line;
+  logic               mem_req_valid, mem_req_ready, mem_req_write, mem_wack, mem_rsp_valid;
+  logic [GranW-1:0]   mem_req_granule;
+  logic [LineW-1:0]   mem_req_data, mem_rsp_data;
+  logic [SeqW-1:0]    mem_req_seq;
+  logic [63:0]        eng_cycles, eng_commands, eng_accesses, eng_misses, eng_writebacks, eng_escalations;
+
+  rac_check_engine #(
+    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy),
+    .GranW(GranW), .SeqW(SeqW), .Objects(2)  // the sync-object ops are not in the kernel contract yet
+  ) u_engine (
+    .clk_i(ap_clk), .rst_i(rst || eng_clear),
+    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i({1'b0, cmd_op}), .cmd_force_sw_i(cmd_force),
+    .cmd_slot_i(cmd_slot), .cmd_mask_i(cmd_mask), .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
+    .cmd_row_i(cmd_row),
+    .race_valid_o(race_valid), .race_ready_i(race_ready), .race_seq_o(race_seq), .race_granule_o(race_granule),
+    .race_mask_o(race_mask), .race_kinds_o(race_kinds), .race_prev_slots_o(race_prev_slots),
+    .race_prev_clks_o(race_prev_clks),
+    .esc_valid_o(esc_valid), .esc_ready_i(esc_ready), .esc_seq_o(esc_seq), .esc_reason_o(esc_reason),
+    .esc_granule_o(esc_granule), .esc_line_o(esc_line),
+    .mem_req_valid_o(mem_req_valid), .mem_req_ready_i(mem_req_ready), .mem_req_write_o(mem_req_write),
+    .mem_req_granule_o(mem_req_granule), .mem_req_data_o(mem_req_data), .mem_req_seq_o(mem_req_seq),
+    .mem_wack_i(mem_wack), .mem_rsp_valid_i(mem_rsp_valid), .mem_rsp_data_i(mem_rsp_data),
+    .stat_cycles_o(eng_cycles), .stat_commands_o(eng_commands), .stat_accesses_o(eng_accesses),
+    .stat_misses_o(eng_misses), .stat_writebacks_o(eng_writebacks), .stat_escalations_o(eng_escalations),
+    .idle_o(eng_idle)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Backing store
+  // ---------------------------------------------------------------------------
+  logic             spill_valid, spill_ready;
+  logic [SeqW-1:0]  spill_seq;
+  logic [GranW-1:0] spill_granule;
+  logic [LineW-1:0] spill_line;
+
+  rac_meta_port #(.LineW(LineW), .GranW(GranW), .SeqW(SeqW)) u_meta (
+    .clk_i(ap_clk), .rst_i(rst),
+    .base_i(buckets_q), .bucket_bits_i(bucket_bits_q),
+    .req_valid_i(mem_req_valid), .req_ready_o(mem_req_ready), .req_write_i(mem_req_write),
+    .req_granule_i(mem_req_granule), .req_data_i(mem_req_data), .req_seq_i(mem_req_seq),
+    .wack_o(mem_wack), .rsp_valid_o(mem_rsp_valid), .rsp_data_o(mem_rsp_data),
+    .spill_valid_o(spill_valid), .spill_ready_i(spill_ready), .spill_seq_o(spill_seq),
+    .spill_granule_o(spill_granule), .spill_line_o(spill_line),
+    .stat_spills_o(stat_spills), .idle_o(meta_idle),
+    .arvalid_o(m_axi_meta_arvalid), .arready_i(m_axi_meta_arready), .araddr_o(m_axi_meta_araddr),
+    .arlen_o(m_axi_meta_arlen),
+    .rvalid_i(m_axi_meta_rvalid), .rready_o(m_axi_meta_rready), .rdata_i(m_axi_meta_rdata),
+    .rlast_i(m_axi_meta_rlast),
+    .awvalid_o(m_axi_meta_awvalid), .awready_i(m_axi_meta_awready), .awaddr_o(m_axi_meta_awaddr),
+    .awlen_o(m_axi_meta_awlen),
+    .wvalid_o(m_axi_meta_wvalid), .wready_i(m_axi_meta_wready), .wdata_o(m_axi_meta_wdata),
+    .wstrb_o(m_axi_meta_wstrb), .wlast_o(m_axi_meta_wlast),
+    .bvalid_i(m_axi_meta_bvalid), .bready_o(m_axi_meta_bready)
+  );
+  assign m_axi_meta_arsize  = Size64Bytes;
+  assign m_axi_meta_arburst = BurstIncr;
+  assign m_axi_meta_awsize  = Size64Bytes;
+  assign m_axi_meta_awburst = BurstIncr;
+
+  // ---------------------------------------------------------------------------
+  // Records
+  // ---------------------------------------------------------------------------
+  // Race record (64 bytes): word index, granule, mask, kinds, per lane the
+  // earlier access's slot (byte) and clock (u32).
+  logic [511:0] race_rec;
+  always_comb begin
+    race_rec = '0;
+    race_rec[63:0]    = 64'(race_seq);
+    race_rec[127:64]  = 64'(race_granule);
+    race_rec[135:128] = race_mask;
+    race_rec[151:136] = race_kinds;
+    for (int b = 0; b < 8; b++) begin
+      race_rec[160 + 8*b +: 8]  = 8'(race_prev_slots[b*SlotW +: SlotW]);
+      race_rec[224 + 32*b +: 32] = 32'(race_prev_clks[b*ClkW +: ClkW]);
+    end
+  end
+
+  // Escalation record (128 bytes): word index, granule, reason, the line at
+  // byte 24. Engine escalations go first: a spill waits until the engine's
+  // escalation register is empty, so a record of an earlier command (the
+  // engine's) precedes the spill made by a later command's miss, and the
+  // engine cannot escalate again before the spill is taken (its miss waits
+  // for the write-back acknowledgement).
+  logic          escw_valid, escw_ready;
+  logic [1023:0] esc_rec;
+  assign escw_valid  = esc_valid || spill_valid;
+  assign esc_ready   = escw_ready;
+  assign spill_ready = escw_ready && !esc_valid;
+  always_comb begin
+    esc_rec = '0;
+    if (esc_valid) begin
+      esc_rec[63:0]    = 64'(esc_seq);
+      esc_rec[127:64]  = 64'(esc_granule);
+      esc_rec[135:128] = 8'(esc_reason);
+      esc_rec[192 +: LineW] = esc_line;
+    end else begin
+      esc_rec[63:0]    = 64'(spill_seq);
+      esc_rec[127:64]  = 64'(spill_granule);
+      esc_rec[135:128] = 8'(rac_kernel_regs_pkg::ReasonSpill);
+      esc_rec[192 +: LineW] = spill_line;
+    end
+  end
+
+  rac_record_writer #(.RecBytes(64)) u_race_writer (
+    .clk_i(ap_clk), .rst_i(rst),
+    .start_i(batch_start), .base_i(races_q), .capacity_i(race_cap_q), .count_o(race_count), .idle_o(race_idle),
+    .rec_valid_i(race_valid), .rec_ready_o(race_ready), .rec_data_i(race_rec),
+    .awvalid_o(m_axi_race_awvalid), .awready_i(m_axi_race_awready), .awaddr_o(m_axi_race_awaddr),
+    .awlen_o(m_axi_race_awlen),
+    .wvalid_o(m_axi_race_wvalid), .wready_i(m_axi_race_wready), .wdata_o(m_axi_race_wdata),
+    .wstrb_o(m_axi_race_wstrb), .wlast_o(m_axi_race_wlast),
+    .bvalid_i(m_axi_race_bvalid), .bready_o(m_axi_race_bready)
+  );
+  assign m_axi_race_awsize  = Size64Bytes;
+  assign m_axi_race_awburst = BurstIncr;
+
+  rac_record_writer #(.RecBytes(128)) u_esc_writer (
+    .clk_i(ap_clk), .rst_i(rst),
+    .start_i(batch_start), .base_i(escalations_q), .capacity_i(esc_cap_q), .count_o(esc_count), .idle_o(esc_idle),
+    .rec_valid_i(escw_valid), .rec_ready_o(escw_ready), .rec_data_i(esc_rec),
+    .awvalid_o(m_axi_esc_awvalid), .awready_i(m_axi_esc_awready), .awaddr_o(m_axi_esc_awaddr),
+    .awlen_o(m_axi_esc_awlen),
+    .wvalid_o(m_axi_esc_wvalid), .wready_i(m_axi_esc_wready), .wdata_o(m_axi_esc_wdata),
+    .wstrb_o(m_axi_esc_wstrb), .wlast_o(m_axi_esc_wlast),
+    .bvalid_i(m_axi_esc_bvalid), .bready_o(m_axi_esc_bready)
+  );
+  assign m_axi_esc_awsize  = Size64Bytes;
+  assign m_axi_esc_awburst = BurstIncr;
+
+  // ---------------------------------------------------------------------------
+  // Statistics: cumulative since reset. Commands and accesses are counted
+  // here, as the batches' commands are handed to the engine (not the
+  // kernel's own zeroing set-rows; accesses are reads and writes, not
+  // frees). The engine's other counters restart when a clear_state resets
+  // it, so their values are accumulated into bases first.
+  // ---------------------------------------------------------------------------
+  logic [63:0] stat_commands_q, stat_accesses_q;
+  logic [63:0] base_misses_q, base_writebacks_q, base_escalations_q;
+  logic        batch_cmd;
+  assign batch_cmd = cmd_valid && cmd_ready && !cmd_zeroing;
+  always_ff @(posedge ap_clk) begin
+    if (rst) begin
+      stat_cycles_q <= '0;
+      stat_busy_q <= '0;
+      stat_races_q <= '0;
+      stat_commands_q <= '0;
+      stat_accesses_q <= '0;
+      base_misses_q <= '0;
+      base_writebacks_q <= '0;
+      base_escalations_q <= '0;
+    end else begin
+      stat_cycles_q <= stat_cycles_q + 64'd1;
+      if (kstate_q != KIdle) stat_busy_q <= stat_busy_q + 64'd1;
+      if (race_valid && race_ready) stat_races_q <= stat_races_q + 64'd1;
+      if (batch_cmd) stat_commands_q <= stat_commands_q + 64'd1;
+      if (batch_cmd && cmd_op[1] == 1'b0) stat_accesses_q <= stat_accesses_q + 64'd1;  // read or write
+      if (eng_clear) begin
+        base_misses_q <= stat_misses;
+        base_writebacks_q <= stat_writebacks;
+        base_escalations_q <= stat_escalations;
+      end
+    end
+  end
+  assign stat_commands    = stat_commands_q;
+  assign stat_accesses    = stat_accesses_q;
+  assign stat_misses      = base_misses_q + eng_misses;
+  assign stat_writebacks  = base_writebacks_q + eng_writebacks;
+  assign stat_escalations = base_escalations_q + eng_escalations;
+
+  // Bus error responses are not expected from device memory; they are
+  // checked as assumptions in simulation. The engine's own cycle, command
+  // and access counters restart with a clear (and count what the kernel
+  // does not): the kernel keeps its own.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_bits;
+  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5]};
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+  `RAC_STATIC_ASSERT(SlotsInContract, NumSlots >= 1 && NumSlots <= 256)
+  `RAC_STATIC_ASSERT(ClockInContract, ClkW >= 1 && ClkW <= 32)
+  `RAC_STATIC_ASSERT(LineInContract, LineW <= 832)
+  `RAC_ASSUME(CmdReadOkay, !m_axi_cmd_rvalid || m_axi_cmd_rresp == 2'b00, ap_clk, rst)
+  `RAC_ASSUME(MetaReadOkay, !m_axi_meta_rvalid || m_axi_meta_rresp == 2'b00, ap_clk, rst)
+  `RAC_ASSUME(MetaWriteOkay, !m_axi_meta_bvalid || m_axi_meta_bresp == 2'b00, ap_clk, rst)
+  `RAC_ASSUME(RaceWriteOkay, !m_axi_race_bvalid || m_axi_race_bresp == 2'b00, ap_clk, rst)
+  `RAC_ASSUME(EscWriteOkay, !m_axi_esc_bvalid || m_axi_esc_bresp == 2'b00, ap_clk, rst)
+  // The clear resets the engine only when it has nothing in flight.
+  `RAC_ASSERT(ClearOnlyWhenIdle, !eng_clear || (eng_idle && meta_idle), ap_clk, rst)
+  // Records never exceed the capacities (the argument check guarantees it).
+  `RAC_ASSERT(RacesWithinCapacity, kstate_q != KRun || race_count <= race_cap_q, ap_clk, rst)
+  `RAC_ASSERT(EscalationsWithinCapacity, kstate_q != KRun || esc_count <= esc_cap_q, ap_clk, rst)
+  // A spill never jumps ahead of a pending engine escalation.
+  `RAC_ASSERT(SpillAfterEscalation, !(spill_valid && spill_ready && esc_valid), ap_clk, rst)
+
+endmodule
