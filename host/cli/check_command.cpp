@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/backend_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 struct CheckOptions {
   std::string detector = "fasttrack";
+  BackendOptions device;  // --backend: check on a device through the offload engine
   bool json = false;
   std::vector<std::string> traces;
 };
@@ -32,6 +34,7 @@ struct TraceResult {
   SymbolTable symbols;
   int status = exit_code::kOk;
   std::string error;
+  std::string accelerator;  // --backend: the device statistics, for stderr after the report
 };
 
 uint64_t file_size(const std::string& path) {
@@ -40,24 +43,39 @@ uint64_t file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-TraceResult check_one(const std::string& path, const std::string& detector_name) {
+TraceResult check_one(const std::string& path, const CheckOptions& o, driver::Device* device) {
   TraceResult result;
   result.file = path;
+  std::unique_ptr<offload::OffloadChecker> offload;
+  try {
+    if (device != nullptr) offload = make_offload_checker(*device, o.device);
+  } catch (const driver::DeviceError& err) {
+    result.status = device_error_status(err);
+    result.error = path + ": " + err.what();
+    return result;
+  }
   // Declared outside the try so that races found before a malformed place
   // are still reported (the binary reader delivers every event before it).
   std::unique_ptr<TraceReader> reader;
-  auto detector = make_detector(detector_name);
+  std::unique_ptr<Detector> in_process = offload ? nullptr : make_detector(o.detector);
+  Detector* detector = offload ? static_cast<Detector*>(offload.get()) : in_process.get();
   uint64_t index = 0;
-  const auto failure = failure_of(path, [&] {
-    reader = open_trace(path);
-    result.format = reader->format() == TraceFormat::Std ? "std" : "binary";
-    Progress progress("check " + path, file_size(path));
-    Event e;
-    while (reader->next(e)) {
-      detector->process(e, index++);
-      progress.update(index, reader->bytes_read());
-    }
-  });
+  std::optional<Failure> failure;
+  try {
+    failure = failure_of(path, [&] {
+      reader = open_trace(path);
+      result.format = reader->format() == TraceFormat::Std ? "std" : "binary";
+      Progress progress("check " + path, file_size(path));
+      Event e;
+      while (reader->next(e)) {
+        detector->process(e, index++);
+        progress.update(index, reader->bytes_read());
+      }
+    });
+    if (offload) offload->finish();  // the last batch, also after a malformed place
+  } catch (const driver::DeviceError& err) {
+    failure = Failure{device_error_status(err), path + ": " + err.what()};
+  }
   if (failure) {
     result.status = failure->status;
     result.error = failure->message;
@@ -65,6 +83,13 @@ TraceResult check_one(const std::string& path, const std::string& detector_name)
   result.events = index;
   result.races = coalesce_races(detector->races());
   if (reader) result.symbols = reader->symbols();
+  if (offload) {
+    try {
+      result.accelerator = format_offload_stats(path, device->backend(), offload->stats());
+    } catch (const driver::DeviceError& err) {
+      result.accelerator = path + ": no accelerator statistics: " + err.what() + "\n";
+    }
+  }
   if (result.status == exit_code::kOk && !result.races.empty()) result.status = exit_code::kRaces;
   return result;
 }
@@ -75,6 +100,7 @@ int combine(int a, int b) {
     switch (s) {
       case exit_code::kIo: return 4;
       case exit_code::kMalformed: return 3;
+      case exit_code::kNoDevice: return 2;
       case exit_code::kCapacity: return 2;
       case exit_code::kRaces: return 1;
       default: return 0;
@@ -89,17 +115,30 @@ std::string_view status_name(int status) {
     case exit_code::kRaces: return "races";
     case exit_code::kMalformed: return "malformed";
     case exit_code::kCapacity: return "capacity";
+    case exit_code::kNoDevice: return "no-device";
     default: return "io-error";
   }
 }
 
 int run_check(const CheckOptions& o) {
+  std::unique_ptr<driver::Device> device;
+  if (!o.device.backend.empty()) {
+    try {
+      device = open_backend(o.device);
+    } catch (const driver::DeviceError& err) {
+      std::cerr << "raceaccel: " << err.what() << '\n';
+      return device_error_status(err);
+    }
+  }
+  // One report whatever the backend: the label names the algorithm (the
+  // device path checks with FastTrack's rules too), the backend is on stderr.
+  const std::string label = o.detector;
   int status = exit_code::kOk;
   uint64_t total_events = 0;
   nlohmann::json races = nlohmann::json::array();
   nlohmann::json traces = nlohmann::json::array();
   for (const std::string& path : o.traces) {
-    TraceResult r = check_one(path, o.detector);
+    TraceResult r = check_one(path, o, device.get());
     status = combine(status, r.status);
     total_events += r.events;
     if (!r.error.empty()) std::cerr << "raceaccel: " << r.error << '\n';
@@ -116,13 +155,17 @@ int run_check(const CheckOptions& o) {
       for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';
       std::cout << fmt::format("{}: {} events{}, {} race{} ({})\n", path, r.events,
                                r.error.empty() ? "" : " before the error", r.races.size(),
-                               r.races.size() == 1 ? "" : "s", o.detector);
+                               r.races.size() == 1 ? "" : "s", label);
+    }
+    if (!r.accelerator.empty()) {
+      std::cout.flush();  // the statistics follow the report on a terminal
+      std::cerr << r.accelerator;
     }
   }
   if (o.json) {
-    nlohmann::json doc = {{"tool", "raceaccel"},    {"version", RACEACCEL_VERSION},
-                          {"detector", o.detector}, {"events", total_events},
-                          {"races", races},         {"traces", traces}};
+    nlohmann::json doc = {{"tool", "raceaccel"}, {"version", RACEACCEL_VERSION},
+                          {"detector", label},   {"events", total_events},
+                          {"races", races},      {"traces", traces}};
     std::cout << doc.dump(2) << '\n';
   }
   std::cout.flush();
@@ -134,8 +177,10 @@ int run_check(const CheckOptions& o) {
 CommandRunner add_check_command(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "Check traces for data races (exit 0: none, 66: races, 65: malformed)");
-  sub->add_option("--detector", o->detector, "Detector: fasttrack (default) or djit (the golden reference)")
-      ->check(CLI::IsMember(detector_names()));
+  CLI::Option* detector =
+      sub->add_option("--detector", o->detector, "Detector: fasttrack (default) or djit (the golden reference)")
+          ->check(CLI::IsMember(detector_names()));
+  add_backend_options(*sub, o->device, detector);
   sub->add_flag("--json", o->json, "Print one JSON document (schema in docs/reports.md)");
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed); - reads stdin")->required();
   return [o] { return run_check(*o); };

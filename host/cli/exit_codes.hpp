@@ -8,6 +8,7 @@ inline constexpr int kUsage = 2;            // bad command line
 inline constexpr int kUnrepresentable = 3;  // convert: an event has no form in the target format
 inline constexpr int kMalformed = 65;       // malformed trace (EX_DATAERR); message names file:line or block
 inline constexpr int kRaces = 66;           // check: races found
+inline constexpr int kNoDevice = 69;        // check --backend: no card, no XRT runtime (EX_UNAVAILABLE)
 inline constexpr int kCapacity = 70;        // a detector limit was reached (EX_SOFTWARE); never wraps silently
 inline constexpr int kIo = 74;              // file cannot be opened, read or written (EX_IOERR)
 

@@ -1,0 +1,57 @@
+// The Device helpers built on the one register path.
+#include "driver/device.hpp"
+
+#include <fmt/format.h>
+
+#include "driver/rac_kernel_regs.hpp"
+
+namespace raceaccel::driver {
+
+void Device::write_register64(uint32_t offset, uint64_t value) {
+  write_register(offset, static_cast<uint32_t>(value));
+  write_register(offset + 4, static_cast<uint32_t>(value >> 32));
+}
+
+uint64_t Device::read_register64(uint32_t offset) {
+  const uint64_t low = read_register(offset);
+  const uint64_t high = read_register(offset + 4);
+  return low | high << 32;
+}
+
+Capabilities Device::capabilities() {
+  Capabilities c;
+  c.magic = read_register(regs::kCapMagic);
+  if (c.magic != regs::kMagic) {
+    throw DeviceError(DeviceErrorKind::Protocol,
+                      fmt::format("{} device: cap_magic reads {:#x}, expected {:#x} (is this rac_kernel?)", backend(),
+                                  c.magic, regs::kMagic));
+  }
+  c.version = read_register(regs::kCapVersion);
+  if (c.version != regs::kRegMapVersion) {
+    throw DeviceError(DeviceErrorKind::Protocol,
+                      fmt::format("{} device: register map version {}, this host speaks version {}", backend(),
+                                  c.version, regs::kRegMapVersion));
+  }
+  c.slots = read_register(regs::kCapSlots);
+  c.clock_bits = read_register(regs::kCapClockBits);
+  c.sets = read_register(regs::kCapSets);
+  c.ways = read_register(regs::kCapWays);
+  c.line_bits = read_register(regs::kCapLineBits);
+  return c;
+}
+
+Statistics Device::statistics() {
+  Statistics s;
+  s.cycles = read_register64(regs::kStatCycles);
+  s.busy_cycles = read_register64(regs::kStatBusyCycles);
+  s.commands = read_register64(regs::kStatCommands);
+  s.accesses = read_register64(regs::kStatAccesses);
+  s.misses = read_register64(regs::kStatMisses);
+  s.writebacks = read_register64(regs::kStatWritebacks);
+  s.escalations = read_register64(regs::kStatEscalations);
+  s.spills = read_register64(regs::kStatSpills);
+  s.races = read_register64(regs::kStatRaces);
+  return s;
+}
+
+}  // namespace raceaccel::driver

@@ -1,0 +1,231 @@
+#include "driver/records.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace raceaccel::driver {
+namespace {
+
+uint64_t load64(std::span<const std::byte> in, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8; ++i) v |= static_cast<uint64_t>(in[at + i]) << (8 * i);
+  return v;
+}
+
+void store64(std::span<std::byte> out, size_t at, uint64_t v) {
+  for (size_t i = 0; i < 8; ++i) out[at + i] = static_cast<std::byte>(v >> (8 * i));
+}
+
+}  // namespace
+
+unsigned LineShape::slot_bits() const { return slots > 1 ? static_cast<unsigned>(std::bit_width(slots - 1)) : 1; }
+
+uint64_t get_bits(std::span<const std::byte> bytes, size_t pos, unsigned width) {
+  // Byte-wise over the at most 9 bytes the field touches (fields are ≤ 64 bits).
+  const size_t first = pos / 8;
+  const unsigned shift = pos % 8;
+  const size_t count = (shift + width + 7) / 8;
+  unsigned __int128 acc = 0;
+  for (size_t i = 0; i < count; ++i) acc |= static_cast<unsigned __int128>(bytes[first + i]) << (8 * i);
+  const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+  return static_cast<uint64_t>(acc >> shift) & mask;
+}
+
+void set_bits(std::span<std::byte> bytes, size_t pos, unsigned width, uint64_t value) {
+  const size_t first = pos / 8;
+  const unsigned shift = pos % 8;
+  const size_t count = (shift + width + 7) / 8;
+  const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+  unsigned __int128 acc = 0;
+  for (size_t i = 0; i < count; ++i) acc |= static_cast<unsigned __int128>(bytes[first + i]) << (8 * i);
+  acc &= ~(static_cast<unsigned __int128>(mask) << shift);
+  acc |= static_cast<unsigned __int128>(value & mask) << shift;
+  for (size_t i = 0; i < count; ++i) bytes[first + i] = static_cast<std::byte>(acc >> (8 * i));
+}
+
+namespace {
+
+// Sequential little-endian bit string writer and reader (lines are written
+// and read field after field, so no field needs a read-modify-write).
+class BitWriter {
+ public:
+  explicit BitWriter(std::span<std::byte> out) : out_(out) {}
+  void put(uint64_t value, unsigned width) {
+    const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+    acc_ |= static_cast<unsigned __int128>(value & mask) << held_;
+    held_ += width;
+    while (held_ >= 8) {
+      out_[pos_++] = static_cast<std::byte>(acc_);
+      acc_ >>= 8;
+      held_ -= 8;
+    }
+  }
+  void flush() {
+    if (held_ > 0) out_[pos_++] = static_cast<std::byte>(acc_);
+    held_ = 0;
+  }
+
+ private:
+  std::span<std::byte> out_;
+  size_t pos_ = 0;
+  unsigned __int128 acc_ = 0;
+  unsigned held_ = 0;
+};
+
+class BitReader {
+ public:
+  explicit BitReader(std::span<const std::byte> in) : in_(in) {}
+  uint64_t get(unsigned width) {
+    while (held_ < width) {
+      acc_ |= static_cast<unsigned __int128>(in_[pos_++]) << held_;
+      held_ += 8;
+    }
+    const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+    const uint64_t value = static_cast<uint64_t>(acc_) & mask;
+    acc_ >>= width;
+    held_ -= width;
+    return value;
+  }
+
+ private:
+  std::span<const std::byte> in_;
+  size_t pos_ = 0;
+  unsigned __int128 acc_ = 0;
+  unsigned held_ = 0;
+};
+
+}  // namespace
+
+void encode_line(const Line& line, const LineShape& shape, std::span<std::byte, kLineBytes> out) {
+  std::memset(out.data(), 0, out.size());
+  const unsigned sw = shape.slot_bits(), cw = shape.clock_bits;
+  BitWriter w(out);
+  w.put(line.in_software, 1);
+  for (const ByteState& s : line.bytes) {
+    w.put(s.raced, 1);
+    w.put(s.w_slot, sw);
+    w.put(s.w_clock, cw);
+    w.put(s.r_slot, sw);
+    w.put(s.r_clock, cw);
+  }
+  w.flush();
+}
+
+Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& shape) {
+  const unsigned sw = shape.slot_bits(), cw = shape.clock_bits;
+  BitReader r(in);
+  Line line;
+  line.in_software = r.get(1) != 0;
+  for (ByteState& s : line.bytes) {
+    s.raced = r.get(1) != 0;
+    s.w_slot = static_cast<uint32_t>(r.get(sw));
+    s.w_clock = static_cast<uint32_t>(r.get(cw));
+    s.r_slot = static_cast<uint32_t>(r.get(sw));
+    s.r_clock = static_cast<uint32_t>(r.get(cw));
+  }
+  return line;
+}
+
+void encode_command(const CommandWord& c, std::span<std::byte, 16> out) {
+  const uint64_t low = (uint64_t{c.op} & 0xF) | (uint64_t{c.force_sw} << 4) | ((uint64_t{c.slot} & 0xFF) << 8) |
+                       ((uint64_t{c.mask} & 0xFF) << 16);
+  store64(out, 0, low);
+  store64(out, 8, c.granule);
+}
+
+CommandWord decode_command(std::span<const std::byte, 16> in) {
+  const uint64_t low = load64(in, 0);
+  CommandWord c;
+  c.op = low & 0xF;
+  c.force_sw = (low >> 4) & 1u;
+  c.slot = (low >> 8) & 0xFF;
+  c.mask = (low >> 16) & 0xFF;
+  c.reserved = ((low & 0xE0) != 0 || (low >> 24) != 0) ? 1 : 0;
+  c.granule = load64(in, 8);
+  return c;
+}
+
+void encode_row(std::span<const uint64_t> lanes, const LineShape& shape, std::span<std::byte> out) {
+  std::memset(out.data(), 0, out.size());
+  const size_t n = std::min<size_t>(lanes.size(), shape.slots);
+  if (shape.clock_bits == 32) {  // the common shape: whole little-endian words
+    for (size_t lane = 0; lane < n; ++lane) {
+      for (unsigned i = 0; i < 4; ++i) out[4 * lane + i] = static_cast<std::byte>(lanes[lane] >> (8 * i));
+    }
+    return;
+  }
+  for (size_t lane = 0; lane < n; ++lane) set_bits(out, lane * shape.clock_bits, shape.clock_bits, lanes[lane]);
+}
+
+std::vector<uint64_t> decode_row(std::span<const std::byte> in, const LineShape& shape) {
+  std::vector<uint64_t> lanes(shape.slots);
+  if (shape.clock_bits == 32) {
+    for (size_t lane = 0; lane < shape.slots; ++lane) {
+      uint64_t v = 0;
+      for (unsigned i = 0; i < 4; ++i) v |= static_cast<uint64_t>(in[4 * lane + i]) << (8 * i);
+      lanes[lane] = v;
+    }
+    return lanes;
+  }
+  for (size_t lane = 0; lane < shape.slots; ++lane)
+    lanes[lane] = get_bits(in, lane * shape.clock_bits, shape.clock_bits);
+  return lanes;
+}
+
+void encode_race(const RaceRecord& r, std::span<std::byte, 64> out) {
+  std::memset(out.data(), 0, out.size());
+  store64(out, 0, r.word);
+  store64(out, 8, r.granule);
+  out[16] = static_cast<std::byte>(r.mask);
+  unsigned kinds = 0;
+  for (unsigned b = 0; b < 8; ++b) kinds |= (r.kind[b] & 3u) << (2 * b);
+  out[17] = static_cast<std::byte>(kinds);
+  out[18] = static_cast<std::byte>(kinds >> 8);
+  for (unsigned b = 0; b < 8; ++b) {
+    out[20 + b] = static_cast<std::byte>(r.prev_slot[b]);
+    for (unsigned i = 0; i < 4; ++i) out[28 + 4 * b + i] = static_cast<std::byte>(r.prev_clock[b] >> (8 * i));
+  }
+}
+
+RaceRecord decode_race(std::span<const std::byte, 64> in) {
+  RaceRecord r;
+  r.word = load64(in, 0);
+  r.granule = load64(in, 8);
+  r.mask = static_cast<unsigned>(in[16]);
+  const unsigned kinds = static_cast<unsigned>(in[17]) | static_cast<unsigned>(in[18]) << 8;
+  for (unsigned b = 0; b < 8; ++b) {
+    r.kind[b] = (kinds >> (2 * b)) & 3u;
+    r.prev_slot[b] = static_cast<uint32_t>(in[20 + b]);
+    uint32_t clock = 0;
+    for (unsigned i = 0; i < 4; ++i) clock |= static_cast<uint32_t>(in[28 + 4 * b + i]) << (8 * i);
+    r.prev_clock[b] = clock;
+  }
+  return r;
+}
+
+void encode_escalation(const EscalationRecord& r, std::span<std::byte, 128> out) {
+  std::memset(out.data(), 0, out.size());
+  store64(out, 0, r.word);
+  store64(out, 8, r.granule);
+  out[16] = static_cast<std::byte>(r.reason);
+  std::memcpy(out.data() + 24, r.line.data(), kLineBytes);
+}
+
+EscalationRecord decode_escalation(std::span<const std::byte, 128> in) {
+  EscalationRecord r;
+  r.word = load64(in, 0);
+  r.granule = load64(in, 8);
+  r.reason = static_cast<unsigned>(in[16]);
+  std::memcpy(r.line.data(), in.data() + 24, kLineBytes);
+  return r;
+}
+
+uint64_t bucket_of(uint64_t granule, unsigned bucket_bits) {
+  const uint64_t mask = (uint64_t{1} << bucket_bits) - 1;
+  uint64_t idx = 0;
+  for (unsigned s = 0; s < 61; s += bucket_bits) idx ^= (granule >> s) & mask;
+  return idx;
+}
+
+}  // namespace raceaccel::driver

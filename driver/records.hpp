@@ -1,0 +1,88 @@
+// The byte formats of docs/kernel-interface.md in one place: command words,
+// set-row data, race records, escalation records and the line. The software
+// model and the offload engine both use these, so the two ends of the
+// contract cannot drift apart silently (the Verilator and XRT backends check
+// the RTL against the same functions through the differential tests).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace raceaccel::driver {
+
+// The parameters that fix the line layout and the set-row length.
+struct LineShape {
+  unsigned slots = 64;
+  unsigned clock_bits = 32;
+  unsigned slot_bits() const;  // ⌈log2 slots⌉, at least 1
+  unsigned byte_bits() const { return 1 + 2 * (slot_bits() + clock_bits); }
+  unsigned line_bits() const { return 1 + 8 * byte_bits(); }
+  unsigned row_words() const { return (slots * clock_bits + 127) / 128; }  // data words after a set-row
+  uint64_t max_clock() const { return clock_bits >= 64 ? UINT64_MAX : (uint64_t{1} << clock_bits) - 1; }
+};
+
+// One byte lane of a line: raced flag, last-write and last-read epochs.
+struct ByteState {
+  bool raced = false;
+  uint32_t w_slot = 0, w_clock = 0;
+  uint32_t r_slot = 0, r_clock = 0;
+  bool operator==(const ByteState&) const = default;
+};
+
+struct Line {
+  bool in_software = false;
+  std::array<ByteState, 8> bytes{};
+  bool operator==(const Line&) const = default;
+};
+
+inline constexpr size_t kLineBytes = 104;  // bytes 24–127 of an escalation record or bucket
+void encode_line(const Line& line, const LineShape& shape, std::span<std::byte, kLineBytes> out);
+Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& shape);
+
+struct CommandWord {
+  unsigned op = 0;  // regs::kOp*
+  bool force_sw = false;
+  unsigned slot = 0;
+  unsigned mask = 0;
+  uint64_t granule = 0;
+  unsigned reserved = 0;  // bits 5–7 and 24–63 as read (must be zero)
+};
+void encode_command(const CommandWord& c, std::span<std::byte, 16> out);
+CommandWord decode_command(std::span<const std::byte, 16> in);
+// Set-row data: lanes of clock_bits bits as one little-endian bit string
+// over row_words() words.
+void encode_row(std::span<const uint64_t> lanes, const LineShape& shape, std::span<std::byte> out);
+std::vector<uint64_t> decode_row(std::span<const std::byte> in, const LineShape& shape);
+
+struct RaceRecord {
+  uint64_t word = 0;  // word index of the command in its batch
+  uint64_t granule = 0;
+  unsigned mask = 0;               // raced bytes
+  std::array<unsigned, 8> kind{};  // per lane: 0 write-write, 1 write-read, 2 read-write
+  std::array<uint32_t, 8> prev_slot{};
+  std::array<uint32_t, 8> prev_clock{};
+  bool operator==(const RaceRecord&) const = default;
+};
+void encode_race(const RaceRecord& r, std::span<std::byte, 64> out);
+RaceRecord decode_race(std::span<const std::byte, 64> in);
+
+struct EscalationRecord {
+  uint64_t word = 0;
+  uint64_t granule = 0;
+  unsigned reason = 0;  // regs::kReason*
+  std::array<std::byte, kLineBytes> line{};
+};
+void encode_escalation(const EscalationRecord& r, std::span<std::byte, 128> out);
+EscalationRecord decode_escalation(std::span<const std::byte, 128> in);
+
+// Bucket index of a granule (the XOR fold of the contract).
+uint64_t bucket_of(uint64_t granule, unsigned bucket_bits);
+
+// Little-endian bit strings over bytes (up to 64 bits per field).
+uint64_t get_bits(std::span<const std::byte> bytes, size_t pos, unsigned width);
+void set_bits(std::span<std::byte> bytes, size_t pos, unsigned width, uint64_t value);
+
+}  // namespace raceaccel::driver

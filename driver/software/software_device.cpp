@@ -1,0 +1,148 @@
+// The register file of rac_kernel around the functional model. A launch runs
+// to completion inside start() (the model is untimed), so wait() only has to
+// see ap_done; stat_cycles and stat_busy_cycles stay 0.
+#include "driver/software/software_device.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "driver/rac_kernel_regs.hpp"
+#include "driver/software/software_buffer.hpp"
+#include "driver/software/software_kernel.hpp"
+
+namespace raceaccel::driver {
+namespace {
+
+class SoftwareDevice final : public Device {
+ public:
+  explicit SoftwareDevice(const LineShape& shape) : kernel_(shape) {
+    // The capability registers are constants of the "bitstream".
+    reg(regs::kCapMagic) = regs::kMagic;
+    reg(regs::kCapVersion) = regs::kRegMapVersion;
+    reg(regs::kCapSlots) = shape.slots;
+    reg(regs::kCapClockBits) = shape.clock_bits;
+    reg(regs::kCapSets) = 0;  // no cache: an unbounded on-chip store
+    reg(regs::kCapWays) = 0;
+    reg(regs::kCapLineBits) = shape.line_bits();
+  }
+  std::string_view backend() const override { return "software"; }
+  std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
+  void write_register(uint32_t offset, uint32_t value) override;
+  uint32_t read_register(uint32_t offset) override;
+  void start() override;
+  bool wait(std::chrono::milliseconds timeout) override;
+
+ private:
+  static constexpr size_t kRegisterWords = 0x100 / 4;
+  uint32_t& reg(uint32_t offset) { return regs_[offset / 4]; }
+  uint64_t reg64(uint32_t offset) { return uint64_t{reg(offset)} | uint64_t{reg(offset + 4)} << 32; }
+  void check_offset(uint32_t offset) const;
+  void latch_statistics();
+
+  SoftwareMemory memory_;
+  SoftwareKernel kernel_;
+  std::array<uint32_t, kRegisterWords> regs_{};
+  bool done_ = false, ready_ = false;
+};
+
+void SoftwareDevice::check_offset(uint32_t offset) const {
+  if (offset % 4 != 0 || offset >= 0x100) {
+    throw DeviceError(DeviceErrorKind::Protocol, fmt::format("software device: no register at offset {:#x}", offset));
+  }
+}
+
+void SoftwareDevice::write_register(uint32_t offset, uint32_t value) {
+  check_offset(offset);
+  if (offset == regs::kCtrl) {
+    if (value & regs::kCtrlStart) start();
+    return;
+  }
+  if (offset == regs::kIsr) {
+    reg(offset) ^= value & 3u;  // toggle on write
+    return;
+  }
+  // Read-only registers ignore writes, as on the kernel.
+  for (const regs::Register& r : regs::kRegisters) {
+    if ((offset == r.offset || (r.bits == 64 && offset == r.offset + 4)) && r.access == regs::Access::ReadOnly) return;
+  }
+  reg(offset) = value;
+}
+
+uint32_t SoftwareDevice::read_register(uint32_t offset) {
+  check_offset(offset);
+  if (offset == regs::kCtrl) {
+    // Never busy between calls: ap_idle is always set; done/ready clear on read.
+    const uint32_t value = regs::kCtrlIdle | (done_ ? regs::kCtrlDone : 0u) | (ready_ ? regs::kCtrlReady : 0u);
+    done_ = ready_ = false;
+    return value;
+  }
+  return reg(offset);
+}
+
+void SoftwareDevice::latch_statistics() {
+  const Statistics& s = kernel_.statistics();
+  const auto put = [&](uint32_t offset, uint64_t v) {
+    reg(offset) = static_cast<uint32_t>(v);
+    reg(offset + 4) = static_cast<uint32_t>(v >> 32);
+  };
+  put(regs::kStatCommands, s.commands);
+  put(regs::kStatAccesses, s.accesses);
+  put(regs::kStatMisses, s.misses);
+  put(regs::kStatWritebacks, s.writebacks);
+  put(regs::kStatEscalations, s.escalations);
+  put(regs::kStatSpills, s.spills);
+  put(regs::kStatRaces, s.races);
+}
+
+void SoftwareDevice::start() {
+  BatchArguments a;
+  a.commands = reg64(regs::kCommands);
+  a.command_words = reg(regs::kCommandWords);
+  a.flags = reg(regs::kFlags);
+  a.races = reg64(regs::kRaces);
+  a.race_capacity = reg(regs::kRaceCapacity);
+  a.escalations = reg64(regs::kEscalations);
+  a.esc_capacity = reg(regs::kEscCapacity);
+  a.buckets = reg64(regs::kBuckets);
+  a.bucket_bits = reg(regs::kBucketBits);
+  const BatchResult r = kernel_.run(a, memory_);
+  reg(regs::kStatus) = r.status;
+  reg(regs::kRacesWritten) = r.races_written;
+  reg(regs::kEscalationsWritten) = r.escalations_written;
+  reg(regs::kWordsDone) = r.words_done;
+  latch_statistics();
+  done_ = ready_ = true;
+  reg(regs::kIsr) |= (reg(regs::kIer) & 3u);
+}
+
+bool SoftwareDevice::wait(std::chrono::milliseconds) {
+  const bool done = done_;
+  done_ = false;
+  return done;
+}
+
+LineShape shape_of(const DeviceOptions& o) {
+  if (o.software_slots < 1 || o.software_slots > 256 || o.software_clock_bits < 1 || o.software_clock_bits > 32) {
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("software device: {} slots of {}-bit clocks is outside the kernel's limits "
+                                  "(1..256 slots, 1..32 bits)",
+                                  o.software_slots, o.software_clock_bits));
+  }
+  return {o.software_slots, o.software_clock_bits};
+}
+
+}  // namespace
+
+std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
+  return std::make_unique<SoftwareDevice>(shape_of(options));
+}
+
+DeviceInfo software_device_info(const DeviceOptions& options) {
+  const LineShape shape = shape_of(options);
+  return {"software",
+          fmt::format("rac_kernel functional model ({} slots, {}-bit clocks, no cache)", shape.slots, shape.clock_bits),
+          true, "select with --backend software"};
+}
+
+}  // namespace raceaccel::driver

@@ -1,0 +1,67 @@
+#include "cli/backend_check.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.hpp"
+
+namespace raceaccel {
+
+void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector) {
+  app.add_option("--backend", o.backend,
+                 "Check on a device through the offload engine: software, verilator or xrt (default: the "
+                 "in-process detector)")
+      ->check(CLI::IsMember(driver::backend_names()))
+      ->excludes(detector);
+  app.add_option("--xclbin", o.xclbin, "Card image for --backend xrt");
+  app.add_option("--device", o.device, "Card index for --backend xrt (default 0)");
+  app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+}
+
+std::unique_ptr<driver::Device> open_backend(const BackendOptions& o) {
+  driver::DeviceOptions d;
+  d.backend = o.backend;
+  d.xclbin = o.xclbin;
+  d.device_index = o.device;
+  return driver::open_device(d);
+}
+
+std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {
+  offload::OffloadOptions options;
+  options.batch_words = o.batch_words;
+  return std::make_unique<offload::OffloadChecker>(device, options);
+}
+
+std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s) {
+  const driver::Statistics& d = s.device;
+  const auto per_event = [&](uint64_t v) { return s.events == 0 ? 0.0 : static_cast<double>(v) / s.events; };
+  std::string out = fmt::format("{}: accelerator ({}, {} slots, {}-bit clocks", trace, backend, s.capabilities.slots,
+                                s.capabilities.clock_bits);
+  out += s.capabilities.sets == 0 ? ", no metadata cache)\n"
+                                  : fmt::format(", cache {} x {})\n", s.capabilities.sets, s.capabilities.ways);
+  out += fmt::format("  events {}, command words {}, batches {}{}, device commands {}, accesses {}\n", s.events,
+                     s.command_words, s.batches,
+                     s.early_batches == 0 ? "" : fmt::format(" ({} launched early)", s.early_batches), d.commands,
+                     d.accesses);
+  if (d.cycles == 0) {
+    out += "  cycles: not modelled by this backend\n";
+  } else {
+    out += fmt::format("  cycles {}, busy cycles {}, cycles/event {:.2f}\n", d.cycles, d.busy_cycles,
+                       per_event(d.busy_cycles));
+  }
+  if (s.capabilities.sets != 0) {
+    const double hit_rate = d.accesses == 0 ? 0.0 : 100.0 * (1.0 - static_cast<double>(d.misses) / d.accesses);
+    out += fmt::format("  cache misses {}, hit rate {:.1f}%, evictions written back {}\n", d.misses, hit_rate,
+                       d.writebacks);
+  }
+  const auto ms = [](std::chrono::nanoseconds t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  out += fmt::format(
+      "  host time: launches {:.1f} ms ({:.1f} us per batch, to_device to done), answering records {:.1f} ms\n",
+      ms(s.launch_time), s.batches == 0 ? 0.0 : 1000.0 * ms(s.launch_time) / s.batches, ms(s.records_time));
+  out += fmt::format("  escalations {} (forced {}, spills {}, reclaims {}), races on device {} / on host {}{}\n",
+                     s.escalations, s.forced, s.spills, s.reclaims, s.device_races, s.host_races,
+                     s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
+  return out;
+}
+
+}  // namespace raceaccel

@@ -1,0 +1,31 @@
+// `raceaccel check --backend …`: the device path of check (docs/cli.md).
+// Opening the backend, the exit status of a device failure, and the
+// accelerator statistics printed after each trace.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "cli/device_status.hpp"
+#include "driver/device.hpp"
+#include "offload/offload_checker.hpp"
+
+namespace raceaccel {
+
+struct BackendOptions {
+  std::string backend;  // empty: the in-process detector
+  std::string xclbin;
+  unsigned device = 0;
+  size_t batch_words = 64 * 1024;
+};
+
+// --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.
+void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector);
+std::unique_ptr<driver::Device> open_backend(const BackendOptions& o);
+std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o);
+// Several "accelerator: …" lines for stderr.
+std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s);
+
+}  // namespace raceaccel

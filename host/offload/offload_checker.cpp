@@ -1,0 +1,362 @@
+#include "offload/offload_checker.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "driver/rac_kernel_regs.hpp"
+
+namespace raceaccel::offload {
+namespace {
+
+using driver::DeviceError;
+using driver::DeviceErrorKind;
+
+[[noreturn]] void protocol_error(const driver::Device& device, const std::string& what) {
+  throw DeviceError(DeviceErrorKind::Protocol, fmt::format("{} device: {}", device.backend(), what));
+}
+
+}  // namespace
+
+OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& options)
+    : device_(device), options_(options), caps_(device.capabilities()) {
+  if (caps_.slots < 1 || caps_.slots > 256 || caps_.clock_bits < 1 || caps_.clock_bits > 32) {
+    protocol_error(device_, fmt::format("capabilities outside the contract: {} slots, {}-bit clocks", caps_.slots,
+                                        caps_.clock_bits));
+  }
+  shape_ = {caps_.slots, caps_.clock_bits};
+  if (caps_.line_bits != shape_.line_bits()) {
+    protocol_error(device_, fmt::format("cap_line_bits is {}, but {} slots of {}-bit clocks make {}-bit lines",
+                                        caps_.line_bits, caps_.slots, caps_.clock_bits, shape_.line_bits()));
+  }
+  if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
+    throw std::invalid_argument("bucket_bits must be in 1..30");
+  }
+  // A set-row command must fit in one batch; esc_capacity (2 × words) must fit in 32 bits.
+  batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
+  commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
+  race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
+  esc_records_ = device_.allocate(2 * batch_words_ * regs::kEscRecordBytes);
+  // The bucket table starts empty and is the device's from then on.
+  buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * regs::kBucketBytes);
+  std::memset(buckets_->host().data(), 0, buckets_->size());
+  buckets_->to_device(0, buckets_->size());
+  mirror_.assign(caps_.slots, std::vector<uint64_t>(caps_.slots, 0));
+  word_command_.reserve(batch_words_);
+  stats_.capabilities = caps_;
+}
+
+void OffloadChecker::note_clock(uint32_t slot, uint64_t event) {
+  if (history_.size() <= slot) history_.resize(slot + 1);
+  auto& h = history_[slot];
+  const VectorClock& now = sync_.clock(slot);
+  if (!h.empty() && h.back().second == now) return;
+  if (!h.empty() && h.back().first == event) {
+    h.back().second = now;
+  } else {
+    h.emplace_back(event, now);
+    // Clock changes without commands (threads without a slot synchronizing,
+    // spin loops) must not grow the history without bound: answer the batch
+    // early, after which only current clocks are needed.
+    if (++history_entries_ > kHistoryLimit) {
+      if (word_command_.empty()) {
+        prune_history();
+      } else {
+        ++stats_.early_batches;
+        launch();
+      }
+    }
+  }
+}
+
+void OffloadChecker::prune_history() {
+  history_entries_ = 0;
+  for (auto& h : history_) {
+    while (h.size() > 1) h.pop_front();
+    history_entries_ += h.size();
+  }
+}
+
+const VectorClock& OffloadChecker::clock_at(uint32_t slot, uint64_t event) const {
+  if (slot < history_.size()) {
+    // Entries are in event order: the last one from at or before `event`.
+    const auto& h = history_[slot];
+    auto it =
+        std::upper_bound(h.begin(), h.end(), event, [](uint64_t e, const auto& entry) { return e < entry.first; });
+    if (it != h.begin()) return std::prev(it)->second;
+  }
+  throw std::logic_error("offload: no clock history for an escalated command");
+}
+
+void OffloadChecker::sync_row(uint32_t slot) {
+  if (slot >= caps_.slots || fallback_) return;
+  const VectorClock& c = sync_.clock(slot);
+  const unsigned lanes = std::min<unsigned>(caps_.slots, sync_.thread_count());
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    if (c.get(lane) > shape_.max_clock()) {
+      // The device cannot hold this clock: every later access is checked on
+      // the host (forced), exactly; no clock is ever wrapped.
+      fallback_ = stats_.fell_back = true;
+      return;
+    }
+  }
+  bool changed = false;
+  for (unsigned lane = 0; lane < lanes && !changed; ++lane) changed = c.get(lane) != mirror_[slot][lane];
+  if (!changed) return;
+  for (unsigned lane = 0; lane < caps_.slots; ++lane) mirror_[slot][lane] = lane < lanes ? c.get(lane) : 0;
+  driver::CommandWord set;
+  set.op = regs::kOpSetRow;
+  set.slot = slot;
+  SentCommand info;
+  info.op = regs::kOpSetRow;
+  info.slot = slot;
+  send(set, info, mirror_[slot]);
+}
+
+void OffloadChecker::send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row) {
+  const size_t row_words = word.op == regs::kOpSetRow ? shape_.row_words() : 0;
+  if (word_command_.size() + 1 + row_words > batch_words_) launch();
+  std::span<std::byte> host = commands_->host();
+  const size_t at = word_command_.size() * regs::kCommandBytes;
+  driver::encode_command(word, host.subspan(at).first<16>());
+  word_command_.push_back(static_cast<uint32_t>(sent_.size()));
+  sent_.push_back(info);
+  if (row_words != 0) {
+    driver::encode_row(row, shape_, host.subspan(at + regs::kCommandBytes, row_words * regs::kCommandBytes));
+    word_command_.insert(word_command_.end(), row_words, kDataWord);
+  }
+}
+
+void OffloadChecker::send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size) {
+  const bool access = e.op == Op::Read || e.op == Op::Write;
+  const bool forced = access && (fallback_ || t >= caps_.slots);
+  uint64_t remaining = size;
+  while (remaining > 0) {
+    const unsigned offset = addr & 7;
+    const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
+    driver::CommandWord c;
+    c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+    c.force_sw = forced;
+    c.slot = t < caps_.slots ? t : 0;
+    c.mask = ((1u << n) - 1) << offset;
+    c.granule = addr >> 3;
+    SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
+    if (access) {
+      sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
+      const uint64_t page = addr >> kPageBits;
+      if (page != last_page_) {
+        touched_pages_.insert(page);
+        last_page_ = page;
+      }
+    }
+    if (forced) ++stats_.forced;
+    send(c, info);
+    addr += n;
+    remaining -= n;
+  }
+}
+
+// Alloc and free ranges can be huge (gigabytes); only pages an access ever
+// touched can hold history on the device or the host, so only their
+// granules get free commands.
+void OffloadChecker::free_touched(const Event& e, uint64_t index, uint32_t t) {
+  const uint64_t first = e.addr >> kPageBits;
+  const uint64_t last = (e.addr + (e.size - 1)) >> kPageBits;
+  std::vector<uint64_t> pages;
+  if (last - first < touched_pages_.size()) {
+    for (uint64_t p = first;; ++p) {
+      if (touched_pages_.count(p) != 0) pages.push_back(p);
+      if (p == last) break;
+    }
+  } else {
+    for (uint64_t p : touched_pages_) {
+      if (p >= first && p <= last) pages.push_back(p);
+    }
+    std::sort(pages.begin(), pages.end());
+  }
+  const uint64_t end = e.addr + (e.size - 1);  // inclusive: the range may end at 2^64 - 1
+  for (uint64_t p : pages) {
+    const uint64_t lo = std::max(e.addr, p << kPageBits);
+    const uint64_t hi = std::min(end, (p << kPageBits) + ((uint64_t{1} << kPageBits) - 1));
+    send_granules(e, index, t, lo, hi - lo + 1);
+  }
+}
+
+void OffloadChecker::process(const Event& e, uint64_t index) {
+  ++stats_.events;
+  const uint32_t before = sync_.thread_count();
+  const uint32_t t = sync_.thread(e.tid);
+  if (sync_.thread_count() != before) {
+    note_clock(t, index);
+    sync_row(t);
+  }
+  if (e.op == Op::Read || e.op == Op::Write || e.op == Op::Alloc || e.op == Op::Free) {
+    const bool access = e.op == Op::Read || e.op == Op::Write;
+    if (!access) {
+      sync_.forget_atomics(e.addr, e.size);
+      sites_.record_reset(index, e.addr, e.size);
+    }
+    if (access) {
+      send_granules(e, index, t, e.addr, e.size);
+    } else {
+      free_touched(e, index, t);
+    }
+    return;
+  }
+  sync_.apply(e);
+  note_clock(t, index);
+  sync_row(t);
+  if (targets_thread(e.op)) {
+    const uint32_t other = sync_.thread(static_cast<ThreadId>(e.addr));
+    note_clock(other, index);
+    sync_row(other);
+  }
+}
+
+const OffloadChecker::SentCommand* OffloadChecker::command_at(uint64_t word) const {
+  if (word >= word_command_.size() || word_command_[word] == kDataWord) return nullptr;
+  return &sent_[word_command_[word]];
+}
+
+void OffloadChecker::launch() {
+  if (word_command_.empty()) return;
+  const auto words = static_cast<uint32_t>(word_command_.size());
+  const auto launched = std::chrono::steady_clock::now();
+  commands_->to_device(0, size_t{words} * regs::kCommandBytes);
+  device_.write_register64(regs::kCommands, commands_->device_address());
+  device_.write_register(regs::kCommandWords, words);
+  device_.write_register(regs::kFlags, first_launch_ ? regs::kFlagClearState : 0u);
+  device_.write_register64(regs::kRaces, race_records_->device_address());
+  device_.write_register(regs::kRaceCapacity, static_cast<uint32_t>(batch_words_));
+  device_.write_register64(regs::kEscalations, esc_records_->device_address());
+  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(2 * batch_words_));
+  device_.write_register64(regs::kBuckets, buckets_->device_address());
+  device_.write_register(regs::kBucketBits, options_.bucket_bits);
+  device_.start();
+  if (!device_.wait(options_.timeout)) {
+    throw DeviceError(DeviceErrorKind::Timeout,
+                      fmt::format("{} device: a batch of {} command words did not finish within {} ms",
+                                  device_.backend(), words, options_.timeout.count()));
+  }
+  const uint32_t status = device_.read_register(regs::kStatus);
+  const uint32_t done = device_.read_register(regs::kWordsDone);
+  const uint32_t races = device_.read_register(regs::kRacesWritten);
+  const uint32_t escalations = device_.read_register(regs::kEscalationsWritten);
+  if (status != regs::kStatusOk || done != words) {
+    protocol_error(device_,
+                   fmt::format("batch ended with status {} after {} of {} command words", status, done, words));
+  }
+  if (races > words || escalations > 2 * uint64_t{words}) {
+    protocol_error(device_,
+                   fmt::format("{} race and {} escalation records for {} command words", races, escalations, words));
+  }
+  const auto finished = std::chrono::steady_clock::now();
+  stats_.launch_time += finished - launched;
+  first_launch_ = false;
+  ++stats_.batches;
+  stats_.command_words += words;
+
+  // Escalations change the host's lines, so they go first and in the order
+  // the device wrote them (per granule, command order); race records only
+  // read the site log.
+  esc_records_->from_device(0, size_t{escalations} * regs::kEscRecordBytes);
+  race_records_->from_device(0, size_t{races} * regs::kRaceRecordBytes);
+  const std::span<const std::byte> esc = esc_records_->host();
+  for (uint32_t i = 0; i < escalations; ++i) {
+    handle_escalation(driver::decode_escalation(esc.subspan(size_t{i} * regs::kEscRecordBytes).first<128>()));
+  }
+  const std::span<const std::byte> rr = race_records_->host();
+  for (uint32_t i = 0; i < races; ++i) {
+    handle_race(driver::decode_race(rr.subspan(size_t{i} * regs::kRaceRecordBytes).first<64>()));
+  }
+  std::sort(batch_races_.begin(), batch_races_.end(),
+            [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
+  races_.insert(races_.end(), batch_races_.begin(), batch_races_.end());
+  batch_races_.clear();
+  sent_.clear();
+  word_command_.clear();
+  stats_.records_time += std::chrono::steady_clock::now() - finished;
+  // Every event of the batch is answered: only the current clocks matter now.
+  prune_history();
+}
+
+void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
+  const SentCommand* command = command_at(r.word);
+  if (command == nullptr) protocol_error(device_, fmt::format("escalation record for word {}", r.word));
+  const SentCommand& c = *command;
+  ++stats_.escalations;
+  const driver::Line line = driver::decode_line(r.line, shape_);
+  switch (r.reason) {
+    case regs::kReasonReclaim:
+      ++stats_.reclaims;
+      host_lines_.drop(r.granule);
+      return;
+    case regs::kReasonSpill:  // the host keeps the evicted line from now on
+      ++stats_.spills;
+      host_lines_.adopt(r.granule, line);
+      return;
+    case regs::kReasonInSoftware:
+    case regs::kReasonReadShare:
+    case regs::kReasonForced: break;
+    default: protocol_error(device_, fmt::format("escalation reason {}", r.reason));
+  }
+  if (c.op == regs::kOpSetRow || c.granule != r.granule) {
+    protocol_error(device_,
+                   fmt::format("escalation for word {} names granule {:#x}, not its command's", r.word, r.granule));
+  }
+  SoftLine& soft = host_lines_.adopt(r.granule, line);
+  if (c.op == regs::kOpFree) {
+    host_lines_.free_bytes(r.granule, c.mask);
+    return;
+  }
+  check_on_host(soft, c);
+}
+
+void OffloadChecker::check_on_host(SoftLine& line, const SentCommand& c) {
+  SoftAccess a;
+  a.slot = c.slot;
+  a.write = c.op == regs::kOpWrite;
+  a.mask = c.mask;
+  a.clock = &clock_at(c.slot, c.event);
+  HostLines::check(line, a, [&](unsigned byte, RaceKind kind, Epoch prev) {
+    ++stats_.host_races;
+    batch_races_.push_back(make_race(c, byte, kind, prev));
+  });
+}
+
+Race OffloadChecker::make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const {
+  const uint64_t addr = c.granule * 8 + byte;
+  const bool earlier_write = kind != RaceKind::ReadWrite;
+  return {addr,       c.event,
+          kind,       c.tid,
+          c.site,     sync_.tid_of(prev.slot),
+          prev.clock, sites_.find(prev.slot, prev.clock, addr, earlier_write, c.event)};
+}
+
+void OffloadChecker::handle_race(const driver::RaceRecord& r) {
+  const SentCommand* command = command_at(r.word);
+  if (command == nullptr) protocol_error(device_, fmt::format("race record for word {}", r.word));
+  const SentCommand& c = *command;
+  if ((c.op != regs::kOpRead && c.op != regs::kOpWrite) || c.granule != r.granule || (r.mask & ~c.mask) != 0) {
+    protocol_error(device_, fmt::format("race record for word {} does not match its command", r.word));
+  }
+  for (unsigned b = 0; b < 8; ++b) {
+    if (!((r.mask >> b) & 1u)) continue;
+    if (r.kind[b] > 2 || r.prev_slot[b] >= std::min<uint32_t>(caps_.slots, sync_.thread_count())) {
+      protocol_error(device_,
+                     fmt::format("race record for word {}: kind {} slot {}", r.word, r.kind[b], r.prev_slot[b]));
+    }
+    ++stats_.device_races;
+    batch_races_.push_back(make_race(c, b, static_cast<RaceKind>(r.kind[b]), {r.prev_slot[b], r.prev_clock[b]}));
+  }
+}
+
+void OffloadChecker::finish() { launch(); }
+
+OffloadStats OffloadChecker::stats() {
+  stats_.device = device_.statistics();
+  return stats_;
+}
+
+}  // namespace raceaccel::offload

@@ -1,0 +1,122 @@
+// The offload engine: checks a trace on a Device (docs/driver.md).
+//
+// The host side of the hardware/software split (docs/hardware.md), for any
+// backend behind driver::Device:
+//  - synchronization is exact in software (ReferenceSyncState); the device's
+//    clock rows mirror it through set-row commands;
+//  - threads beyond the device's slots, and every access after a clock
+//    outgrows cap_clock_bits, are sent as forced escalations;
+//  - command words collect in large batches (one launch each); after a
+//    launch, escalations are answered in word order with FastTrack on the
+//    host's lines (HostLines), with the clock the thread had at that
+//    command, and race records are mapped back to events, threads and sites.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include "detect/detector.hpp"
+#include "detect/sync_state.hpp"
+#include "driver/device.hpp"
+#include "driver/records.hpp"
+#include "offload/site_log.hpp"
+#include "offload/soft_line.hpp"
+
+namespace raceaccel::offload {
+
+struct OffloadOptions {
+  // Command words per launch. Launches cost tens of µs on a card, so batches
+  // are large by default; the minimum is one set-row command with its data.
+  size_t batch_words = 64 * 1024;
+  unsigned bucket_bits = 16;                   // metadata bucket table: 2^bits × 128 bytes in device memory
+  std::chrono::milliseconds timeout{120'000};  // per launch
+};
+
+struct OffloadStats {
+  uint64_t events = 0;
+  uint64_t command_words = 0;  // sent to the device, set-row data included
+  uint64_t batches = 0;
+  uint64_t early_batches = 0;  // launched before full, to bound the clock history
+  uint64_t escalations = 0;    // escalation records answered by the host (spills and reclaims included)
+  uint64_t spills = 0;
+  uint64_t reclaims = 0;
+  uint64_t forced = 0;                        // commands sent with force_sw
+  uint64_t device_races = 0, host_races = 0;  // per-byte races found on the device / by the host
+  bool fell_back = false;                     // a clock outgrew the device's clock width
+  std::chrono::nanoseconds launch_time{0};    // host clock, from to_device of the words to ap_done
+  std::chrono::nanoseconds records_time{0};   // reading back and answering the records
+  driver::Capabilities capabilities;
+  driver::Statistics device;  // the stat_* registers
+};
+
+class OffloadChecker final : public Detector {
+ public:
+  explicit OffloadChecker(driver::Device& device, const OffloadOptions& options = {});
+  std::string_view name() const override { return "offload"; }
+  void process(const Event& e, uint64_t index) override;
+  // Races of every launched batch; call finish() first for the whole trace.
+  const std::vector<Race>& races() const override { return races_; }
+  // Launches the last, partial batch.
+  void finish();
+  OffloadStats stats();
+  size_t batch_words() const { return batch_words_; }
+
+ private:
+  // What a record needs to know about the command at its word index.
+  struct SentCommand {
+    uint64_t event = 0, granule = 0, site = 0;
+    ThreadId tid = 0;
+    uint32_t slot = 0;  // dense thread slot (may exceed the device's slots)
+    uint8_t op = 0;     // regs::kOp*; set-row and its data words: kOpSetRow
+    uint8_t mask = 0;
+  };
+
+  void send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row = {});
+  void send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size);
+  void free_touched(const Event& e, uint64_t index, uint32_t t);
+  void launch();
+  void handle_escalation(const driver::EscalationRecord& r);
+  void handle_race(const driver::RaceRecord& r);
+  void check_on_host(SoftLine& line, const SentCommand& c);
+  Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const;
+  void sync_row(uint32_t slot);
+  void note_clock(uint32_t slot, uint64_t event);
+  const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
+  void prune_history();
+
+  driver::Device& device_;
+  OffloadOptions options_;
+  driver::Capabilities caps_;
+  driver::LineShape shape_;
+  size_t batch_words_;
+  std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;
+  bool first_launch_ = true;
+
+  ReferenceSyncState sync_;
+  std::vector<std::vector<uint64_t>> mirror_;  // the device's clock rows as last sent
+  bool fallback_ = false;
+  std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
+  static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before a batch is answered early
+  size_t history_entries_ = 0;
+
+  // The batch's commands, and for each word the index of its command
+  // (kDataWord for set-row data words).
+  static constexpr uint32_t kDataWord = UINT32_MAX;
+  std::vector<SentCommand> sent_;
+  std::vector<uint32_t> word_command_;
+  const SentCommand* command_at(uint64_t word) const;
+  std::vector<uint64_t> row_scratch_;
+  HostLines host_lines_;
+  static constexpr unsigned kPageBits = 12;
+  std::unordered_set<uint64_t> touched_pages_;  // pages (addr >> kPageBits) any access was sent for
+  uint64_t last_page_ = UINT64_MAX;
+  SiteLog sites_;
+  std::vector<Race> races_, batch_races_;
+  OffloadStats stats_;
+};
+
+}  // namespace raceaccel::offload

@@ -1,0 +1,54 @@
+// The host's share of the shadow state: granules the device handed over
+// (read-share, forced, in-software, spill), checked here with FastTrack's
+// rules on full-width clocks and dense thread slots, as in RADISH's software
+// handler. A granule stays here until a full free reclaims it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+#include "core/vector_clock.hpp"
+#include "detect/race.hpp"
+#include "driver/records.hpp"
+
+namespace raceaccel::offload {
+
+struct SoftByte {
+  bool raced = false;
+  Epoch w, r;
+  bool shared = false;  // r is superseded by rvc (concurrent reads)
+  VectorClock rvc;
+};
+
+struct SoftLine {
+  SoftByte bytes[8];
+};
+
+// One access as the host applies it.
+struct SoftAccess {
+  uint32_t slot = 0;  // dense thread slot
+  bool write = false;
+  unsigned mask = 0;
+  const VectorClock* clock = nullptr;  // the thread's clock at the access
+};
+
+class HostLines {
+ public:
+  using RaceSink = std::function<void(unsigned byte, RaceKind kind, Epoch prev)>;
+
+  bool owns(uint64_t granule) const { return lines_.count(granule) != 0; }
+  // Takes the device's line unless the host already owns the granule (its
+  // copy is then the authoritative one).
+  SoftLine& adopt(uint64_t granule, const driver::Line& line);
+  void drop(uint64_t granule) { lines_.erase(granule); }
+  void free_bytes(uint64_t granule, unsigned mask);
+  // FastTrack on the line; reports first races per byte through `sink`.
+  static void check(SoftLine& line, const SoftAccess& access, const RaceSink& sink);
+  size_t size() const { return lines_.size(); }
+
+ private:
+  std::unordered_map<uint64_t, SoftLine> lines_;
+};
+
+}  // namespace raceaccel::offload

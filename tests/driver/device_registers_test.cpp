@@ -1,0 +1,310 @@
+// Register-level tests of the Device backends against docs/kernel-interface.md:
+// capabilities, control (idle, start, done), status codes, records, state
+// across launches, statistics. Typed: every backend must pass the same cases.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "backends.hpp"
+#include "driver/rac_kernel_regs.hpp"
+#include "driver/records.hpp"
+
+namespace raceaccel::test {
+namespace {
+
+using namespace std::chrono_literals;
+using driver::CommandWord;
+
+// Changes to a valid launch's arguments.
+struct Overrides {
+  int64_t commands_offset = 0;
+  int64_t race_capacity = -1, esc_capacity = -1, bucket_bits = -1;
+  bool clear = false;
+};
+
+// Buffers sized for `capacity` words, commands appended one at a time.
+class Harness {
+ public:
+  explicit Harness(driver::Device& device, uint32_t capacity = 64)
+      : caps_(device.capabilities()), device_(device), shape_{caps_.slots, caps_.clock_bits}, capacity_(capacity) {
+    commands_ = device.allocate(size_t{capacity} * 16);
+    races_ = device.allocate(size_t{capacity} * 64);
+    escalations_ = device.allocate(size_t{capacity} * 2 * 128);
+    buckets_ = device.allocate((size_t{1} << kBucketBits) * 128);
+    std::memset(buckets_->host().data(), 0, buckets_->size());
+    buckets_->to_device(0, buckets_->size());
+  }
+  static constexpr uint32_t kBucketBits = 8;
+
+  void command(const CommandWord& c) {
+    driver::encode_command(c, commands_->host().subspan(words_ * 16).first<16>());
+    ++words_;
+  }
+  void access(unsigned op, unsigned slot, uint64_t granule, unsigned mask, bool force = false) {
+    CommandWord c;
+    c.op = op;
+    c.slot = slot;
+    c.granule = granule;
+    c.mask = mask;
+    c.force_sw = force;
+    command(c);
+  }
+  // Slot's row: its own lane = own, every other lane 0 except those given.
+  void set_row(unsigned slot, std::vector<uint64_t> lanes) {
+    CommandWord c;
+    c.op = regs::kOpSetRow;
+    c.slot = slot;
+    command(c);
+    lanes.resize(shape_.slots, 0);
+    driver::encode_row(lanes, shape_, commands_->host().subspan(words_ * 16, shape_.row_words() * 16));
+    words_ += shape_.row_words();
+  }
+  // Writes the arguments (defaults: a valid launch of the words so far) and runs it.
+  uint32_t launch(const Overrides& o = {}) {
+    commands_->to_device(0, size_t{words_} * 16);
+    device_.write_register64(regs::kCommands, commands_->device_address() + static_cast<uint64_t>(o.commands_offset));
+    device_.write_register(regs::kCommandWords, words_);
+    device_.write_register(regs::kFlags, o.clear ? regs::kFlagClearState : 0u);
+    device_.write_register64(regs::kRaces, races_->device_address());
+    device_.write_register(regs::kRaceCapacity,
+                           o.race_capacity >= 0 ? static_cast<uint32_t>(o.race_capacity) : capacity_);
+    device_.write_register64(regs::kEscalations, escalations_->device_address());
+    device_.write_register(regs::kEscCapacity,
+                           o.esc_capacity >= 0 ? static_cast<uint32_t>(o.esc_capacity) : 2 * capacity_);
+    device_.write_register64(regs::kBuckets, buckets_->device_address());
+    device_.write_register(regs::kBucketBits, o.bucket_bits >= 0 ? static_cast<uint32_t>(o.bucket_bits) : kBucketBits);
+    device_.start();
+    EXPECT_TRUE(device_.wait(60s));
+    const uint32_t status = device_.read_register(regs::kStatus);
+    races_written_ = device_.read_register(regs::kRacesWritten);
+    escalations_written_ = device_.read_register(regs::kEscalationsWritten);
+    words_done_ = device_.read_register(regs::kWordsDone);
+    races_->from_device(0, size_t{races_written_} * 64);
+    escalations_->from_device(0, size_t{escalations_written_} * 128);
+    words_ = 0;
+    return status;
+  }
+  driver::RaceRecord race(uint32_t i) { return driver::decode_race(races_->host().subspan(i * 64).first<64>()); }
+  driver::EscalationRecord escalation(uint32_t i) {
+    return driver::decode_escalation(escalations_->host().subspan(i * 128).first<128>());
+  }
+  driver::Line line_of(const driver::EscalationRecord& r) const { return driver::decode_line(r.line, shape_); }
+
+  uint32_t words() const { return words_; }
+  driver::Capabilities caps_;
+  uint32_t races_written_ = 0, escalations_written_ = 0, words_done_ = 0;
+
+ private:
+  driver::Device& device_;
+  driver::LineShape shape_;
+  uint32_t capacity_;
+  uint32_t words_ = 0;
+  std::unique_ptr<driver::Buffer> commands_, races_, escalations_, buckets_;
+};
+
+template <typename Backend>
+class DeviceRegisters : public ::testing::Test {
+ protected:
+  void SetUp() override { device_ = driver::open_device(Backend::options()); }
+  // Two threads in slots 0 and 1 with unordered clocks ⟨1,0⟩ and ⟨0,1⟩.
+  void two_unordered_threads(Harness& h) {
+    h.set_row(0, {1, 0});
+    h.set_row(1, {0, 1});
+  }
+  std::unique_ptr<driver::Device> device_;
+};
+TYPED_TEST_SUITE(DeviceRegisters, Backends, BackendNames);
+
+TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
+  const driver::Capabilities c = this->device_->capabilities();
+  EXPECT_EQ(c.magic, regs::kMagic);
+  EXPECT_EQ(c.version, regs::kRegMapVersion);
+  EXPECT_GE(c.slots, 1u);
+  EXPECT_LE(c.slots, 256u);
+  EXPECT_GE(c.clock_bits, 1u);
+  EXPECT_LE(c.clock_bits, 32u);
+  EXPECT_EQ(c.line_bits, (driver::LineShape{c.slots, c.clock_bits}.line_bits()));
+}
+
+TYPED_TEST(DeviceRegisters, IdleBeforeAndAfterALaunchAndDoneIsConsumed) {
+  const uint32_t before = this->device_->read_register(regs::kCtrl);
+  EXPECT_TRUE(before & regs::kCtrlIdle);
+  EXPECT_FALSE(before & regs::kCtrlStart);
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  EXPECT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  const uint32_t after = this->device_->read_register(regs::kCtrl);
+  EXPECT_TRUE(after & regs::kCtrlIdle);
+  EXPECT_FALSE(after & regs::kCtrlStart);
+  EXPECT_FALSE(after & regs::kCtrlDone) << "wait() consumes ap_done";
+  EXPECT_FALSE(this->device_->wait(1ms)) << "no second completion without a second start";
+}
+
+TYPED_TEST(DeviceRegisters, UnorderedWritesGiveOneWriteWriteRecord) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  const uint32_t first = h.words();
+  h.access(regs::kOpWrite, 0, 0x1000, 0x0F);
+  h.access(regs::kOpWrite, 1, 0x1000, 0x3C);  // bytes 2 and 3 overlap
+  EXPECT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.words_done_, first + 2);
+  ASSERT_EQ(h.races_written_, 1u);
+  EXPECT_EQ(h.escalations_written_, 0u);
+  const driver::RaceRecord r = h.race(0);
+  EXPECT_EQ(r.word, first + 1);
+  EXPECT_EQ(r.granule, 0x1000u);
+  EXPECT_EQ(r.mask, 0x0Cu);
+  for (unsigned b : {2u, 3u}) {
+    EXPECT_EQ(r.kind[b], 0u);  // write-write
+    EXPECT_EQ(r.prev_slot[b], 0u);
+    EXPECT_EQ(r.prev_clock[b], 1u);
+  }
+}
+
+TYPED_TEST(DeviceRegisters, OrderedAccessesRaceNotAndStatePersistsAcrossLaunches) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  h.access(regs::kOpWrite, 0, 0x20, 0xFF);
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.races_written_, 0u);
+  // Next launch: slot 1 has seen slot 0's write (row ⟨1,1⟩): no race; then
+  // slot 0 reads without having seen slot 1's write: a write-read race,
+  // found only if the line survived from launch to launch.
+  h.set_row(1, {1, 1});
+  h.access(regs::kOpWrite, 1, 0x20, 0x01);
+  ASSERT_EQ(h.launch(), regs::kStatusOk);
+  EXPECT_EQ(h.races_written_, 0u);
+  h.access(regs::kOpRead, 0, 0x20, 0x01);
+  ASSERT_EQ(h.launch(), regs::kStatusOk);
+  ASSERT_EQ(h.races_written_, 1u);
+  EXPECT_EQ(h.race(0).kind[0], 1u);  // write-read
+  EXPECT_EQ(h.race(0).prev_slot[0], 1u);
+  // clear_state forgets every line and row.
+  this->two_unordered_threads(h);
+  h.access(regs::kOpRead, 0, 0x20, 0x01);
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.races_written_, 0u);
+}
+
+TYPED_TEST(DeviceRegisters, ForcedCommandEscalatesWithTheLineAndTheLineStaysWithTheHost) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  const uint32_t write_word = h.words();
+  h.access(regs::kOpWrite, 0, 0x77, 0x01);
+  h.access(regs::kOpRead, 0, 0x77, 0x01, /*force=*/true);
+  h.access(regs::kOpWrite, 1, 0x77, 0x01);  // the line is the host's now: escalates, no race record
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.races_written_, 0u);
+  ASSERT_EQ(h.escalations_written_, 2u);
+  const driver::EscalationRecord forced = h.escalation(0);
+  EXPECT_EQ(forced.word, write_word + 1);
+  EXPECT_EQ(forced.granule, 0x77u);
+  EXPECT_EQ(forced.reason, regs::kReasonForced);
+  const driver::Line line = h.line_of(forced);
+  EXPECT_FALSE(line.in_software);
+  EXPECT_EQ(line.bytes[0].w_slot, 0u);
+  EXPECT_EQ(line.bytes[0].w_clock, 1u);
+  const driver::EscalationRecord next = h.escalation(1);
+  EXPECT_EQ(next.word, write_word + 2);
+  EXPECT_EQ(next.reason, regs::kReasonInSoftware);
+  // A full free reclaims the granule for the hardware.
+  h.access(regs::kOpFree, 0, 0x77, 0xFF);
+  h.access(regs::kOpWrite, 0, 0x77, 0x01);
+  ASSERT_EQ(h.launch(), regs::kStatusOk);
+  ASSERT_EQ(h.escalations_written_, 1u);
+  EXPECT_EQ(h.escalation(0).reason, regs::kReasonReclaim);
+  EXPECT_EQ(h.races_written_, 0u);
+}
+
+TYPED_TEST(DeviceRegisters, ConcurrentReadsEscalateAsReadShare) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  h.access(regs::kOpRead, 0, 0x40, 0x01);
+  const uint32_t second = h.words();
+  h.access(regs::kOpRead, 1, 0x40, 0x01);
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  ASSERT_EQ(h.escalations_written_, 1u);
+  EXPECT_EQ(h.escalation(0).word, second);
+  EXPECT_EQ(h.escalation(0).reason, regs::kReasonReadShare);
+  const driver::Line line = h.line_of(h.escalation(0));
+  EXPECT_EQ(line.bytes[0].r_slot, 0u);  // the state before the command
+  EXPECT_EQ(line.bytes[0].r_clock, 1u);
+}
+
+TYPED_TEST(DeviceRegisters, ReservedOpStopsTheBatchAtThatWord) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  h.access(regs::kOpWrite, 0, 0x10, 0x01);
+  h.access(regs::kOpWrite, 1, 0x10, 0x01);  // races: its record is complete
+  const uint32_t bad = h.words();
+  h.access(9, 0, 0x10, 0x01);
+  h.access(regs::kOpWrite, 1, 0x11, 0x01);
+  EXPECT_EQ(h.launch({.clear = true}), regs::kStatusBadOp);
+  EXPECT_EQ(h.words_done_, bad);
+  EXPECT_EQ(h.races_written_, 1u);
+}
+
+TYPED_TEST(DeviceRegisters, SlotBeyondTheCapabilitiesIsABadOp) {
+  Harness h(*this->device_);
+  ASSERT_LT(h.caps_.slots, 256u) << "with 256 slots every 8-bit slot is valid";
+  h.access(regs::kOpRead, h.caps_.slots, 0x10, 0x01);
+  EXPECT_EQ(h.launch({.clear = true}), regs::kStatusBadOp);
+  EXPECT_EQ(h.words_done_, 0u);
+}
+
+TYPED_TEST(DeviceRegisters, BadArgumentsStopBeforeAnyWord) {
+  Harness h(*this->device_);
+  const auto expect_bad = [&](const Overrides& o, const char* what) {
+    h.access(regs::kOpWrite, 0, 0x10, 0x01);
+    h.access(regs::kOpWrite, 0, 0x11, 0x01);
+    EXPECT_EQ(h.launch(o), regs::kStatusBadArgs) << what;
+    EXPECT_EQ(h.words_done_, 0u) << what;
+    EXPECT_EQ(h.races_written_ + h.escalations_written_, 0u) << what;
+  };
+  expect_bad({.race_capacity = 1}, "race capacity below the words");
+  expect_bad({.esc_capacity = 3}, "escalation capacity below twice the words");
+  expect_bad({.bucket_bits = 0}, "bucket_bits 0");
+  expect_bad({.bucket_bits = 31}, "bucket_bits 31");
+  expect_bad({.commands_offset = 8}, "commands not 16-byte aligned");
+}
+
+TYPED_TEST(DeviceRegisters, BatchEndingInsideASetRowIsTruncated) {
+  Harness h(*this->device_);
+  h.set_row(0, {1});
+  const uint32_t complete = h.words();
+  CommandWord c;
+  c.op = regs::kOpSetRow;
+  h.command(c);  // a set-row whose data words are missing
+  EXPECT_EQ(h.launch({.clear = true}), regs::kStatusTruncated);
+  EXPECT_EQ(h.words_done_, complete);
+}
+
+TYPED_TEST(DeviceRegisters, StatisticsAreCumulative) {
+  Harness h(*this->device_);
+  const driver::Statistics before = this->device_->statistics();
+  this->two_unordered_threads(h);
+  h.access(regs::kOpWrite, 0, 0x500, 0x01);
+  h.access(regs::kOpWrite, 1, 0x500, 0x01);
+  h.access(regs::kOpFree, 0, 0x500, 0xFF);
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  const driver::Statistics after = this->device_->statistics();
+  EXPECT_EQ(after.commands - before.commands, 5u);  // two set-rows, two writes, one free
+  EXPECT_EQ(after.accesses - before.accesses, 2u);
+  EXPECT_EQ(after.races - before.races, 1u);
+  EXPECT_GE(after.cycles, after.busy_cycles);
+}
+
+TYPED_TEST(DeviceRegisters, BackToBackLaunchesEachComplete) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  for (uint64_t i = 0; i < 20; ++i) {
+    h.access(regs::kOpWrite, i % 2, 0x900 + i, 0xFF);
+    ASSERT_EQ(h.launch(), regs::kStatusOk) << "launch " << i;
+    EXPECT_EQ(h.words_done_, 1u);
+  }
+}
+
+}  // namespace
+}  // namespace raceaccel::test

@@ -1,0 +1,291 @@
+// The offload engine over every backend must report exactly what the golden
+// DJIT+ detector reports: the same (byte, first racing event, kind) and,
+// where the earlier access is a write, the same earlier write (thread, clock
+// and site). For an earlier read the detectors may name different, equally
+// valid, concurrent readers (as in tests/unit/differential_test.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <tuple>
+
+#include "backends.hpp"
+#include "detect/djit.hpp"
+#include "gen/generator.hpp"
+#include "offload/offload_checker.hpp"
+#include "trace/trace_error.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace raceaccel::test {
+namespace {
+
+using RaceKey = std::tuple<uint64_t, uint64_t, int>;
+
+std::vector<RaceKey> keys(const std::vector<Race>& races) {
+  std::vector<RaceKey> out;
+  for (const Race& r : races) out.emplace_back(r.addr, r.event, static_cast<int>(r.kind));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void expect_same_races(const std::vector<Race>& golden, const std::vector<Race>& offload, const std::string& what) {
+  ASSERT_EQ(keys(golden), keys(offload)) << what;
+  std::vector<Race> g = golden, o = offload;
+  auto by_key = [](const Race& a, const Race& b) { return std::tie(a.addr, a.event) < std::tie(b.addr, b.event); };
+  std::sort(g.begin(), g.end(), by_key);
+  std::sort(o.begin(), o.end(), by_key);
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (g[i].kind == RaceKind::ReadWrite) {
+      EXPECT_EQ(std::tie(g[i].tid, g[i].site), std::tie(o[i].tid, o[i].site)) << what << " race " << i;
+      continue;
+    }
+    EXPECT_EQ(g[i], o[i]) << what << " race " << i;
+  }
+}
+
+// A device shape and batch size to run under.
+struct RunShape {
+  unsigned slots = 64, clock_bits = 32;  // software backend only
+  size_t batch_words = 64 * 1024;
+  unsigned bucket_bits = 16;
+};
+
+struct RunResult {
+  std::vector<Race> golden, offload;
+  offload::OffloadStats stats;
+  uint64_t events = 0;
+};
+
+template <typename Backend, typename Source>
+RunResult run_both(const RunShape& setup, Source&& next_event) {
+  driver::DeviceOptions options = Backend::options();
+  options.software_slots = setup.slots;
+  options.software_clock_bits = setup.clock_bits;
+  auto device = driver::open_device(options);
+  offload::OffloadOptions oo;
+  oo.batch_words = setup.batch_words;
+  oo.bucket_bits = setup.bucket_bits;
+  offload::OffloadChecker checker(*device, oo);
+  DjitDetector golden;
+  RunResult result;
+  Event e;
+  while (next_event(e)) {
+    golden.process(e, result.events);
+    checker.process(e, result.events);
+    ++result.events;
+  }
+  checker.finish();
+  result.golden = golden.races();
+  result.offload = checker.races();
+  result.stats = checker.stats();
+  return result;
+}
+
+GeneratorOptions random_trace(uint64_t seed, uint32_t max_threads) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  GeneratorOptions o;
+  o.seed = seed;
+  o.threads = static_cast<uint32_t>(pick(2, max_threads));
+  o.events = pick(1500, 4000) + o.threads * 8;
+  o.local_weight = static_cast<uint32_t>(pick(0, 40));
+  o.locked_weight = static_cast<uint32_t>(pick(0, 50));
+  o.shared_weight = static_cast<uint32_t>(pick(0, 30));
+  o.racy_weight = static_cast<uint32_t>(pick(1, 10));
+  o.extras_weight = static_cast<uint32_t>(pick(5, 40));
+  o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
+  o.locks = static_cast<uint32_t>(pick(1, 12));
+  o.std_only = pick(0, 7) == 0;
+  return o;
+}
+
+template <typename Backend>
+class OffloadDifferential : public ::testing::Test {};
+TYPED_TEST_SUITE(OffloadDifferential, Backends, BackendNames);
+
+TYPED_TEST(OffloadDifferential, ExampleTracesMatchDjit) {
+  size_t checked = 0, racy = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(RACEACCEL_EXAMPLES_DIR)) {
+    const std::string path = entry.path().string();
+    auto reader = open_trace(path);
+    // malformed.std stops at its error: both see the same events before it.
+    const RunResult r = run_both<TypeParam>(RunShape{}, [&](Event& e) {
+      try {
+        return reader->next(e);
+      } catch (const TraceError&) {
+        return false;
+      }
+    });
+    expect_same_races(r.golden, r.offload, path);
+    ++checked;
+    racy += r.golden.empty() ? 0 : 1;
+  }
+  EXPECT_GE(checked, 5u);
+  EXPECT_GT(racy, 0u);
+}
+
+// Random traces, in shapes that exercise every host path: the default
+// shape, more threads than slots (forced escalation), narrow clocks (the
+// overflow fallback), and tiny batches (boundaries everywhere).
+struct RandomSuite {
+  const char* name;
+  RunShape setup;
+  uint32_t max_threads;
+  int traces;
+};
+
+template <typename Backend>
+void run_random_suite(const RandomSuite& suite, uint64_t seed_base) {
+  uint64_t events = 0, racy = 0, escalations = 0;
+  for (int i = 0; i < suite.traces; ++i) {
+    const GeneratorOptions o = random_trace(seed_base + static_cast<uint64_t>(i), suite.max_threads);
+    TraceGenerator generator(o);
+    const RunResult r = run_both<Backend>(suite.setup, [&](Event& e) { return generator.next(e); });
+    expect_same_races(
+        r.golden, r.offload,
+        std::string(suite.name) + " seed " + std::to_string(o.seed) + ", " + std::to_string(o.threads) + " threads");
+    if (::testing::Test::HasFatalFailure()) return;
+    events += r.events;
+    racy += r.golden.empty() ? 0 : 1;
+    escalations += r.stats.escalations;
+  }
+  EXPECT_GT(racy, 0u) << suite.name;
+  ::testing::Test::RecordProperty("events", static_cast<int>(events));
+  ::testing::Test::RecordProperty("escalations", static_cast<int>(escalations));
+}
+
+TYPED_TEST(OffloadDifferential, RandomTracesMatchDjit) {
+  run_random_suite<TypeParam>({"default", RunShape{}, 24, 60}, 0xD15C'0000);
+}
+
+TYPED_TEST(OffloadDifferential, TinyBatchesMatchDjit) {
+  RunShape setup;
+  setup.batch_words = 1;  // clamped to one set-row command: a launch every few events
+  uint64_t batches = 0, events = 0;
+  for (uint64_t seed = 0xBA7C'0000; seed < 0xBA7C'0000 + 10; ++seed) {
+    TraceGenerator generator(random_trace(seed, 8));
+    const RunResult r = run_both<TypeParam>(setup, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "tiny batches, seed " + std::to_string(seed));
+    batches += r.stats.batches;
+    events += r.events;
+  }
+  EXPECT_GT(batches, events / 20) << "batches must be small for this test to mean anything";
+}
+
+// A free of a huge range sends commands only for the pages accesses touched
+// (else 2^60 granule commands), and still clears their history exactly.
+TYPED_TEST(OffloadDifferential, HugeFreeClearsOnlyWhatWasTouched) {
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::write(0, 0x1000, 8),
+      Event::write(0, 0x7fff'0000'0000, 4),
+      Event::range(Op::Free, 0, 0, uint64_t{1} << 63),
+      Event::write(1, 0x1000, 8),  // no history left: no race
+      Event::write(1, 0x7fff'0000'0000, 4),
+      Event::write(0, 0x8000'0000'0000'0000, 8),  // beyond the freed range: keeps its history
+      Event::write(1, 0x8000'0000'0000'0000, 8),  // races with the line above
+  };
+  size_t next = 0;
+  const RunResult r = run_both<TypeParam>(RunShape{}, [&](Event& e) {
+    if (next == events.size()) return false;
+    e = events[next++];
+    return true;
+  });
+  ASSERT_EQ(r.golden.size(), 8u);
+  expect_same_races(r.golden, r.offload, "huge free");
+  // Two touched 4 KB pages of 512 granules, plus the set-rows.
+  EXPECT_LT(r.stats.command_words, 1200u) << "only granules of touched pages are freed";
+}
+
+// A bucket table of two buckets: nearly every eviction finds its bucket
+// taken and spills the line to the host, which owns it from then on.
+TYPED_TEST(OffloadDifferential, TinyBucketTableSpillsExactly) {
+  RunShape shape;
+  shape.bucket_bits = 1;
+  uint64_t spills = 0, evictions = 0;
+  bool has_cache = false;
+  for (uint64_t seed = 0x5B11'0000; seed < 0x5B11'0000 + 8; ++seed) {
+    GeneratorOptions o = random_trace(seed, 16);
+    o.events = 12'000;
+    TraceGenerator generator(o);
+    const RunResult r = run_both<TypeParam>(shape, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "2 buckets, seed " + std::to_string(seed));
+    spills += r.stats.spills;
+    evictions += r.stats.device.writebacks;
+    has_cache = r.stats.capabilities.sets != 0;
+  }
+  if (has_cache) {
+    EXPECT_GT(spills, 0u) << evictions << " write-backs";
+  } else {
+    EXPECT_EQ(spills, 0u) << "a backend without a cache never evicts";
+  }
+}
+
+TYPED_TEST(OffloadDifferential, MoreThreadsThanSlotsMatchDjit) {
+  // Up to 100 threads: beyond the 64 slots of the default software model and
+  // of the Verilated kernel, so their accesses are forced escalations.
+  const RandomSuite suite{"many threads", RunShape{}, 100, 6};
+  run_random_suite<TypeParam>(suite, 0x5107'0000);
+}
+
+// The software model takes its shape from the options, so it shows both
+// exactness paths at a small scale.
+TEST(OffloadSoftwareShapes, FourSlotsForceTheOtherThreads) {
+  RunShape setup;
+  setup.slots = 4;
+  uint64_t forced = 0;
+  for (uint64_t seed = 0x5107'1000; seed < 0x5107'1000 + 15; ++seed) {
+    TraceGenerator generator(random_trace(seed, 12));
+    const RunResult r = run_both<SoftwareBackend>(setup, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "4 slots, seed " + std::to_string(seed));
+    forced += r.stats.forced;
+  }
+  EXPECT_GT(forced, 0u) << "threads beyond the slots must have been forced";
+}
+
+TEST(OffloadSoftwareShapes, NarrowClocksFallBackExactly) {
+  RunShape setup;
+  setup.slots = 8;
+  setup.clock_bits = 5;
+  int fell_back = 0;
+  for (uint64_t seed = 0xC10C'0000; seed < 0xC10C'0000 + 15; ++seed) {
+    TraceGenerator generator(random_trace(seed, 8));
+    const RunResult r = run_both<SoftwareBackend>(setup, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "5-bit clocks, seed " + std::to_string(seed));
+    fell_back += r.stats.fell_back ? 1 : 0;
+  }
+  EXPECT_GT(fell_back, 0) << "some trace must outgrow 5-bit clocks";
+}
+
+// Synchronization by threads without a slot adds clock history but no
+// command words; the engine answers a batch early rather than let the
+// history grow without bound, and stays exact.
+TEST(OffloadSoftwareShapes, SyncHeavyThreadsWithoutSlotsLaunchEarly) {
+  RunShape shape;
+  shape.slots = 1;
+  // Threads 1–8 (no slot) pass three locks around thousands of times and
+  // write under them now and then; at the end two of them race.
+  std::vector<Event> events;
+  for (ThreadId t = 1; t <= 8; ++t) events.push_back(Event::sync(Op::Fork, 0, t));
+  for (uint64_t k = 0; k < 60'000; ++k) {
+    const ThreadId t = 1 + k % 8;
+    events.push_back(Event::sync(Op::Acquire, t, k % 3));
+    if (k % 16 == 0) events.push_back(Event::write(t, 0x1000 + (k % 3) * 8, 8, 10 + t));
+    events.push_back(Event::sync(Op::Release, t, k % 3));
+  }
+  events.push_back(Event::write(1, 0x9000, 4, 1));
+  events.push_back(Event::write(2, 0x9000, 4, 2));
+  size_t next = 0;
+  const RunResult r = run_both<SoftwareBackend>(shape, [&](Event& e) {
+    if (next == events.size()) return false;
+    e = events[next++];
+    return true;
+  });
+  expect_same_races(r.golden, r.offload, "1 slot, sync-heavy");
+  EXPECT_EQ(r.golden.size(), 4u);
+  EXPECT_GT(r.stats.early_batches, 0u) << r.stats.batches << " batches, " << r.stats.command_words << " words";
+}
+
+}  // namespace
+}  // namespace raceaccel::test

@@ -1,0 +1,135 @@
+// The contract's byte formats (driver/records.hpp) against
+// docs/kernel-interface.md: field positions and round trips.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "driver/rac_kernel_regs.hpp"
+#include "driver/records.hpp"
+
+namespace raceaccel::driver {
+namespace {
+
+TEST(Records, LineRoundTripsInEveryShape) {
+  std::mt19937_64 rng(3);
+  for (const LineShape shape :
+       {LineShape{64, 32}, LineShape{256, 32}, LineShape{8, 16}, LineShape{4, 5}, LineShape{1, 1}}) {
+    ASSERT_LE(shape.line_bits(), kLineBytes * 8);
+    for (int i = 0; i < 50; ++i) {
+      Line line;
+      line.in_software = rng() & 1u;
+      for (ByteState& b : line.bytes) {
+        b.raced = rng() & 1u;
+        b.w_slot = static_cast<uint32_t>(rng() % shape.slots);
+        b.r_slot = static_cast<uint32_t>(rng() % shape.slots);
+        b.w_clock = static_cast<uint32_t>(rng() & shape.max_clock());
+        b.r_clock = static_cast<uint32_t>(rng() & shape.max_clock());
+      }
+      std::array<std::byte, kLineBytes> bytes{};
+      encode_line(line, shape, bytes);
+      EXPECT_EQ(decode_line(bytes, shape), line);
+      for (size_t bit = shape.line_bits(); bit < kLineBytes * 8; ++bit) {
+        ASSERT_EQ(get_bits(bytes, bit, 1), 0u) << "bit " << bit << " lies beyond the line";
+      }
+    }
+  }
+}
+
+TEST(Records, LineFieldsSitWhereTheHardwareDocSaysTheyDo) {
+  const LineShape shape{64, 32};
+  EXPECT_EQ(shape.byte_bits(), 77u);   // docs/hardware.md: 77-bit byte states
+  EXPECT_EQ(shape.line_bits(), 617u);  // and 617-bit lines
+  EXPECT_EQ(shape.row_words(), 16u);   // 64 lanes × 32 bits of set-row data
+  Line line;
+  line.in_software = true;
+  line.bytes[1].w_clock = 0xABCD;  // byte 1 starts at bit 1 + 77; W clock after raced and W slot (6 bits)
+  std::array<std::byte, kLineBytes> bytes{};
+  encode_line(line, shape, bytes);
+  EXPECT_EQ(get_bits(bytes, 0, 1), 1u);
+  EXPECT_EQ(get_bits(bytes, 1 + 77 + 1 + 6, 32), 0xABCDu);
+}
+
+TEST(Records, CommandWordLayout) {
+  CommandWord c;
+  c.op = regs::kOpWrite;
+  c.force_sw = true;
+  c.slot = 0xAB;
+  c.mask = 0x3C;
+  c.granule = 0x123456789ABCull;
+  std::array<std::byte, 16> w{};
+  encode_command(c, w);
+  EXPECT_EQ(static_cast<unsigned>(w[0]), 0x11u);  // op 1, force_sw bit 4
+  EXPECT_EQ(static_cast<unsigned>(w[1]), 0xABu);  // slot, bits 8–15
+  EXPECT_EQ(static_cast<unsigned>(w[2]), 0x3Cu);  // mask, bits 16–23
+  EXPECT_EQ(static_cast<unsigned>(w[8]), 0xBCu);  // granule from bit 64, little-endian
+  const CommandWord d = decode_command(w);
+  EXPECT_EQ(d.op, c.op);
+  EXPECT_EQ(d.force_sw, c.force_sw);
+  EXPECT_EQ(d.slot, c.slot);
+  EXPECT_EQ(d.mask, c.mask);
+  EXPECT_EQ(d.granule, c.granule);
+  EXPECT_EQ(d.reserved, 0u);
+  w[3] = std::byte{1};  // bits 24–63 must be zero
+  EXPECT_NE(decode_command(w).reserved, 0u);
+}
+
+TEST(Records, RowIsOneLittleEndianBitString) {
+  const LineShape shape{5, 7};  // lanes straddle byte boundaries
+  const std::vector<uint64_t> lanes = {1, 127, 64, 0, 99};
+  std::vector<std::byte> data(shape.row_words() * 16);
+  encode_row(lanes, shape, data);
+  EXPECT_EQ(get_bits(data, 7, 7), 127u);
+  EXPECT_EQ(get_bits(data, 28, 7), 99u);
+  EXPECT_EQ(decode_row(data, shape), lanes);
+}
+
+TEST(Records, RaceRecordLayoutAndRoundTrip) {
+  RaceRecord r;
+  r.word = 77;
+  r.granule = 0xFEED;
+  r.mask = 0x81;
+  r.kind[0] = 2;
+  r.kind[7] = 1;
+  r.prev_slot[0] = 200;
+  r.prev_clock[7] = 0xFFFFFFFF;
+  std::array<std::byte, 64> bytes{};
+  encode_race(r, bytes);
+  EXPECT_EQ(static_cast<unsigned>(bytes[0]), 77u);
+  EXPECT_EQ(static_cast<unsigned>(bytes[8]), 0xEDu);
+  EXPECT_EQ(static_cast<unsigned>(bytes[16]), 0x81u);
+  EXPECT_EQ(static_cast<unsigned>(bytes[17]), 0x02u);  // lane 0's kind in bits 0–1
+  EXPECT_EQ(static_cast<unsigned>(bytes[18]), 0x40u);  // lane 7's kind in bits 14–15
+  EXPECT_EQ(static_cast<unsigned>(bytes[20]), 200u);   // lane 0's earlier slot
+  EXPECT_EQ(static_cast<unsigned>(bytes[28 + 4 * 7 + 3]), 0xFFu);
+  EXPECT_EQ(decode_race(bytes), r);
+}
+
+TEST(Records, EscalationRecordLayoutAndRoundTrip) {
+  EscalationRecord e;
+  e.word = 5;
+  e.granule = 9;
+  e.reason = regs::kReasonSpill;
+  e.line[0] = std::byte{1};
+  e.line[103] = std::byte{0x80};
+  std::array<std::byte, 128> bytes{};
+  encode_escalation(e, bytes);
+  EXPECT_EQ(static_cast<unsigned>(bytes[16]), regs::kReasonSpill);
+  EXPECT_EQ(static_cast<unsigned>(bytes[24]), 1u);  // the line from byte 24
+  EXPECT_EQ(static_cast<unsigned>(bytes[127]), 0x80u);
+  const EscalationRecord d = decode_escalation(bytes);
+  EXPECT_EQ(d.word, 5u);
+  EXPECT_EQ(d.granule, 9u);
+  EXPECT_EQ(d.reason, regs::kReasonSpill);
+  EXPECT_EQ(d.line, e.line);
+}
+
+TEST(Records, BucketIndexFoldsEveryChunk) {
+  EXPECT_EQ(bucket_of(0, 10), 0u);
+  EXPECT_EQ(bucket_of(0x3FF, 10), 0x3FFu);
+  EXPECT_EQ(bucket_of(uint64_t{1} << 10, 10), 1u);        // the second chunk folds onto the first
+  EXPECT_EQ(bucket_of((uint64_t{1} << 10) | 1, 10), 0u);  // and cancels it
+  EXPECT_EQ(bucket_of(uint64_t{1} << 60, 30), 1u);        // bit 60 is chunk 2's bit 0
+}
+
+}  // namespace
+}  // namespace raceaccel::driver
