@@ -13,5 +13,7 @@ CommandRunner add_check_command(CLI::App& app);
 CommandRunner add_convert_command(CLI::App& app);
 CommandRunner add_stats_command(CLI::App& app);
 CommandRunner add_gen_command(CLI::App& app);
+CommandRunner add_devices_command(CLI::App& app);
+CommandRunner add_run_command(CLI::App& app);
 
 }  // namespace raceaccel

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   runners["convert"] = raceaccel::add_convert_command(app);
   runners["stats"] = raceaccel::add_stats_command(app);
   runners["gen"] = raceaccel::add_gen_command(app);
+  runners["devices"] = raceaccel::add_devices_command(app);
+  runners["run"] = raceaccel::add_run_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -20,6 +20,9 @@ class Detector {
   virtual void process(const Event& event, uint64_t index) = 0;
   // Per-byte first races, in the order they were found.
   virtual const std::vector<Race>& races() const = 0;
+  // Completes work still in flight (a device batch): races() is then final.
+  // In-process detectors have none.
+  virtual void finish() {}
 };
 
 // "djit" (the golden reference) or "fasttrack". Returns nullptr for other names.

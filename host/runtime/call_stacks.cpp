@@ -1,0 +1,56 @@
+#include "runtime/call_stacks.hpp"
+
+namespace raceaccel::rt {
+
+StackTrie::StackTrie() { nodes_.push_back({0, 0}); }
+
+uint32_t StackTrie::child(uint32_t parent, uint64_t pc) {
+  InternalLock lock(mu_);
+  auto it = index_.find({parent, pc});
+  if (it != index_.end()) return it->second;
+  // Recursion can make the number of distinct paths exponential (each call
+  // of a doubly recursive function is a new path): past the limit a new
+  // path stays at its deepest known ancestor, and its stacks are truncated.
+  if (nodes_.size() >= kMaxNodes) return parent;
+  const auto id = static_cast<uint32_t>(nodes_.size());
+  index_.emplace(std::pair{parent, pc}, id);
+  nodes_.push_back({parent, pc});
+  return id;
+}
+
+std::vector<uint64_t> StackTrie::frames(uint32_t node) {
+  InternalLock lock(mu_);
+  std::vector<uint64_t> out;
+  while (node != 0 && node < nodes_.size()) {
+    out.push_back(nodes_[node].pc);
+    node = nodes_[node].parent;
+  }
+  return out;
+}
+
+uint64_t SiteDepot::intern(const Site& s) {
+  size_t i = home(s);
+  for (;; i = (i + 1) & (slots_.size() - 1)) {
+    const uint32_t id = slots_[i];
+    if (id == 0) break;
+    const Site& known = sites_[id];
+    if (known.pc == s.pc && known.node == s.node && known.size_kind == s.size_kind) return id;
+  }
+  const auto id = static_cast<uint32_t>(sites_.size());
+  sites_.push_back(s);
+  if (2 * sites_.size() > slots_.size()) {  // rebuild twice as large, from the ids
+    slots_.assign(2 * slots_.size(), 0);
+    for (uint32_t known = 1; known <= id; ++known) place(sites_[known], known);
+  } else {
+    slots_[i] = id;
+  }
+  return id;
+}
+
+void SiteDepot::place(const Site& s, uint32_t id) {
+  size_t i = home(s);
+  while (slots_[i] != 0) i = (i + 1) & (slots_.size() - 1);
+  slots_[i] = id;
+}
+
+}  // namespace raceaccel::rt

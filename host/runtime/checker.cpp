@@ -1,0 +1,214 @@
+#include "runtime/checker.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "trace/trace_error.hpp"
+
+namespace raceaccel::rt {
+
+Checker::Checker(std::unique_ptr<Detector> detector, Reporter& reporter)
+    : detector_(std::move(detector)), reporter_(reporter) {}
+
+Checker::~Checker() = default;
+
+bool Checker::record_to(const std::string& path, std::string& error) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    error = path + ": cannot open for writing";
+    return false;
+  }
+  ::close(fd);
+  record_path_ = path;
+  return true;
+}
+
+void Checker::start_recording() {
+  InternalLock lock(mu_);
+  if (record_path_.empty()) return;
+  record_file_ = std::make_unique<std::ofstream>(record_path_, std::ios::binary | std::ios::trunc);
+  record_path_.clear();
+  if (!*record_file_) {
+    record_error_ = "cannot open for writing";
+    record_file_.reset();
+    early_events_.clear();
+    return;
+  }
+  recorder_ = std::make_unique<BinaryWriter>(*record_file_);
+  try {
+    for (const Event& e : early_events_) recorder_->write(e, no_symbols_);
+  } catch (const std::exception& err) {
+    record_error_ = err.what();
+    recorder_.release();  // NOLINT: a failed writer must not flush again at exit
+  }
+  early_events_.clear();
+  early_events_.shrink_to_fit();
+}
+
+void Checker::link(ThreadState* ts) {
+  InternalLock lock(mu_);
+  ts->next = live_;
+  ts->prev = nullptr;
+  if (live_ != nullptr) live_->prev = ts;
+  live_ = ts;
+  ts->linked = true;
+}
+
+void Checker::unlink(ThreadState* ts) {
+  InternalLock lock(mu_);
+  drain_locked(ts, true);
+  if (!ts->linked) return;
+  if (ts->prev != nullptr)
+    ts->prev->next = ts->next;
+  else
+    live_ = ts->next;
+  if (ts->next != nullptr) ts->next->prev = ts->prev;
+  ts->linked = false;
+}
+
+void Checker::drain(ThreadState* ts) {
+  InternalLock lock(mu_);
+  drain_locked(ts, true);
+}
+
+void Checker::emit(ThreadState* ts, const Event& e) {
+  InternalLock lock(mu_);
+  drain_locked(ts, true);
+  process_locked(e);
+}
+
+uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
+  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ b.node ^ (uint64_t{b.size_kind} << 7)) >> 56;
+  ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
+  if (c.site != 0 && c.pc == b.pc && c.node == b.node && c.size_kind == b.size_kind) return c.site;
+  c = {b.pc, b.node, b.size_kind, sites_.intern({b.node, b.size_kind, b.pc})};
+  return c.site;
+}
+
+void Checker::drain_locked(ThreadState* ts, bool owner) {
+  const uint32_t end = ts->count.load(std::memory_order_acquire);
+  const uint32_t begin = ts->consumed;
+  if (!stopped_ && !failed_ && end > begin) {
+    ++stats_.drains;
+    const uint64_t first_index = next_index_;
+    for (uint32_t i = begin; i < end; ++i) {
+      const BufferedEvent& b = ts->buffer[i];
+      const AccessKind kind = unpack_kind(b.size_kind);
+      const uint64_t size = unpack_size(b.size_kind);
+      if (kind == AccessKind::Alloc) {
+        process_locked(Event::range(Op::Alloc, ts->tid, b.addr, size));
+      } else {
+        ++stats_.accesses;
+        process_locked(Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, size, site_of(ts, b)));
+      }
+    }
+    report_fresh_races(ts, begin, end, first_index);
+  }
+  if (owner) {
+    ++ts->filter_generation;  // the next batch starts without repeats to drop
+    ts->consumed = 0;
+    ts->count.store(0, std::memory_order_relaxed);
+  } else {
+    ts->consumed = end;
+  }
+}
+
+// Reports the races the detector found since the last call. Races of the
+// drain of ts[begin, end) (events from first_index on) name the access's own
+// address; races a device found later (ts null) name the first racing byte.
+void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index) {
+  const auto& races = detector_->races();
+  if (races.size() <= races_seen_) return;
+  const std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
+  races_seen_ = races.size();
+  stats_.races += fresh.size();
+  for (const RaceReport& rep : coalesce_races(fresh)) {
+    const uint64_t pos = begin + (rep.race.event - first_index);
+    const bool in_drain = ts != nullptr && rep.race.event >= first_index && pos < end;
+    reporter_.on_race(rep, in_drain ? ts->buffer[pos].addr : rep.addr, sites_);
+  }
+}
+
+void Checker::process_locked(const Event& e) {
+  if (stopped_ || failed_) return;
+  ++stats_.events;
+  try {
+    detector_->process(e, next_index_++);
+  } catch (const CapacityError& err) {
+    failed_ = true;
+    reporter_.message(fmt::format("raceaccel: the detector cannot go on exactly: {}; checking stopped\n", err.what()));
+    return;
+  } catch (const std::exception& err) {  // a device failed (driver::DeviceError) or memory ran out
+    failed_ = true;
+    reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
+    return;
+  }
+  if (!record_path_.empty()) {
+    early_events_.push_back(e);
+  } else if (recorder_) {
+    try {
+      recorder_->write(e, no_symbols_);
+    } catch (const std::exception& err) {
+      record_error_ = err.what();
+      recorder_.release();  // NOLINT: a failed writer must not flush again at exit
+    }
+  }
+}
+
+void Checker::drain_all_and_stop() {
+  InternalLock lock(mu_);
+  for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) drain_locked(ts, false);
+  // A device backend still holds its last batch: check it, report its races.
+  if (!stopped_ && !failed_) {
+    try {
+      detector_->finish();
+    } catch (const std::exception& err) {
+      failed_ = true;
+      reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
+    }
+    report_fresh_races(nullptr, 0, 0, 0);
+  }
+  stopped_ = true;
+}
+
+std::string Checker::finish_recording() {
+  start_recording();  // the program never reached main
+  InternalLock lock(mu_);
+  if (recorder_) {
+    try {
+      recorder_->finish();
+      record_file_->flush();
+      if (!*record_file_) record_error_ = "write failed";
+    } catch (const std::exception& err) {
+      record_error_ = err.what();
+    }
+    recorder_.reset();
+  }
+  return record_error_;
+}
+
+CheckerStats Checker::stats() {
+  InternalLock lock(mu_);
+  return stats_;
+}
+
+void Checker::adopt_after_fork_child(ThreadState* self) {
+  // Called in the child with the lock held (taken before fork).
+  for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
+    if (ts == self) continue;
+    drain_locked(ts, false);
+    process_locked(Event::sync(Op::Join, self->tid, ts->tid));
+  }
+  live_ = self;
+  self->prev = self->next = nullptr;
+  self->linked = true;
+  if (recorder_) {
+    // The parent owns the file; the child must neither write nor flush the
+    // copy of its buffer.
+    (void)recorder_.release();
+    (void)record_file_.release();
+  }
+}
+
+}  // namespace raceaccel::rt

@@ -1,0 +1,105 @@
+// The event path: one detector behind one lock, fed from per-thread buffers.
+//
+// A thread appends its plain accesses (and allocations) to its own buffer
+// without locking. Before any synchronization event of that thread, and when
+// the buffer is full, the buffer is drained into the detector under the
+// checker lock, and the synchronization event follows under the same lock,
+// ordered with the real operation's effect (acquire after the real lock
+// returns, release before the real unlock, atomics performed inside the
+// lock). The resulting stream respects each thread's program order and the
+// real order of every synchronization, which is all happens-before needs
+// (docs/runtime.md explains why the verdicts are exact).
+#pragma once
+
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "core/symbols.hpp"
+#include "detect/detector.hpp"
+#include "runtime/call_stacks.hpp"
+#include "runtime/internal_mutex.hpp"
+#include "runtime/reporter.hpp"
+#include "runtime/thread_state.hpp"
+#include "trace/binary_format.hpp"
+
+namespace raceaccel::rt {
+
+struct CheckerStats {
+  uint64_t events = 0;    // processed by the detector
+  uint64_t accesses = 0;  // of which buffered reads/writes
+  uint64_t drains = 0;    // buffer drains
+  uint64_t races = 0;     // per-byte races found
+};
+
+class Checker {
+ public:
+  Checker(std::unique_ptr<Detector> detector, Reporter& reporter);
+  ~Checker();
+
+  // Records the stream to path; false (and why) if the file cannot be
+  // created. The file is written from start_recording() on (main): no
+  // iostream may be made while shared libraries are still being initialized
+  // (that broke libstdc++'s locale set-up), so events before main wait in
+  // memory until then.
+  bool record_to(const std::string& path, std::string& error);
+  void start_recording();
+
+  void link(ThreadState* ts);
+  // The thread is gone: its last accesses are checked, then it is forgotten.
+  void unlink(ThreadState* ts);
+  void drain(ThreadState* ts);
+  // Drains ts, then applies e.
+  void emit(ThreadState* ts, const Event& e);
+  // Drains ts, runs op() (the real operation; it returns {result, event}) and
+  // applies its event, all under the lock: the detector sees atomic
+  // operations on a location in the order they took effect.
+  template <typename Op>
+  auto emit_with(ThreadState* ts, Op&& op) {
+    InternalLock lock(mu_);
+    drain_locked(ts, true);
+    auto [result, event] = op();
+    process_locked(event);
+    return result;
+  }
+
+  // Exit: drains every thread's buffer (even of running threads), then
+  // stops checking. Later events are dropped.
+  void drain_all_and_stop();
+  // finish() the recording, if any. Returns an error message or "".
+  std::string finish_recording();
+  CheckerStats stats();
+  bool failed() const { return failed_; }
+
+  // fork(): the parent holds the lock across the real fork; the child then
+  // drains what the other threads had buffered, joins them (their work
+  // happened before the fork in the child's memory) and forgets them.
+  void lock_for_fork() { mu_.lock(); }
+  void unlock_after_fork() { mu_.unlock(); }
+  void adopt_after_fork_child(ThreadState* self);
+
+ private:
+  void drain_locked(ThreadState* ts, bool owner);
+  void process_locked(const Event& e);
+  uint64_t site_of(ThreadState* ts, const BufferedEvent& b);
+  void report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index);
+
+  InternalMutex mu_;
+  std::unique_ptr<Detector> detector_;
+  Reporter& reporter_;
+  SiteDepot sites_;
+  ThreadState* live_ = nullptr;
+  uint64_t next_index_ = 0;
+  size_t races_seen_ = 0;
+  bool stopped_ = false;
+  bool failed_ = false;
+  CheckerStats stats_;
+  std::unique_ptr<std::ofstream> record_file_;
+  std::unique_ptr<BinaryWriter> recorder_;
+  std::string record_path_;          // set while recording waits for main
+  std::vector<Event> early_events_;  // events before main, for the recording
+  SymbolTable no_symbols_;
+  std::string record_error_;
+};
+
+}  // namespace raceaccel::rt

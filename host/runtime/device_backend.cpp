@@ -1,0 +1,39 @@
+#include "runtime/device_backend.hpp"
+
+#include "cli/device_status.hpp"
+#include "offload/offload_checker.hpp"
+
+namespace raceaccel::rt {
+namespace {
+
+// Owns the device and the offload engine on it (the engine holds a
+// reference to the device, so both live and die together).
+class DeviceDetector final : public Detector {
+ public:
+  explicit DeviceDetector(std::unique_ptr<driver::Device> device)
+      : device_(std::move(device)), checker_(std::make_unique<offload::OffloadChecker>(*device_)) {}
+  std::string_view name() const override { return checker_->name(); }
+  void process(const Event& event, uint64_t index) override { checker_->process(event, index); }
+  const std::vector<Race>& races() const override { return checker_->races(); }
+  void finish() override { checker_->finish(); }
+
+ private:
+  std::unique_ptr<driver::Device> device_;
+  std::unique_ptr<offload::OffloadChecker> checker_;
+};
+
+}  // namespace
+
+DeviceBackendResult open_device_backend(const RuntimeOptions& options) {
+  driver::DeviceOptions device;
+  device.backend = std::string(backend_name(options.backend));
+  device.xclbin = options.xclbin;
+  device.device_index = options.device;
+  try {
+    return {std::make_unique<DeviceDetector>(driver::open_device(device)), {}, 0};
+  } catch (const driver::DeviceError& e) {
+    return {nullptr, std::string("backend=") + device.backend + ": " + e.what(), device_error_status(e)};
+  }
+}
+
+}  // namespace raceaccel::rt

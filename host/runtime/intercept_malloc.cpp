@@ -1,0 +1,198 @@
+// Allocation interceptors. Memory comes from glibc's own entry points
+// (__libc_malloc & co.), so no lookup is needed even inside the dynamic
+// loader. A new block's history is cleared (a buffered Alloc event: the
+// memory may have been released in ways the runtime did not see); a freed
+// block's history is cleared at once, before the real free, so no reuse of
+// the block can be checked against it (docs/runtime.md).
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+#include "runtime/real_functions.hpp"
+#include "runtime/runtime.hpp"
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_memalign(size_t, size_t);
+void __libc_free(void*);
+}
+
+using namespace raceaccel;
+using namespace raceaccel::rt;
+
+namespace {
+
+void* allocated(void* p, size_t size, uint64_t pc) {
+  if (p == nullptr) return p;
+  ThreadState* ts = traced_thread_if_started();
+  if (ts == nullptr) return p;
+  {
+    RuntimeScope scope;
+    runtime_if_started()->heap().add({reinterpret_cast<uint64_t>(p), size, ts->tid, ts->node, pc},
+                                     malloc_usable_size(p));
+  }
+  append_access(ts, reinterpret_cast<uint64_t>(p), malloc_usable_size(p), AccessKind::Alloc, pc);
+  ++ts->filter_generation;  // accesses after the Alloc are not repeats of those before
+  return p;
+}
+
+// Freeing is checked as a write of the whole block (a free concurrent with a
+// use is a race), then the block's history is cleared. Only blocks whose
+// allocation the runtime saw are checked: their history is their own.
+void release_block(void* p, uint64_t pc) {
+  if (p == nullptr) return;
+  if (ThreadState* ts = traced_thread_if_started()) {
+    RuntimeScope scope;
+    Runtime* rt = runtime_if_started();
+    const auto size = rt->heap().remove(reinterpret_cast<uint64_t>(p));
+    if (size && *size != 0 && ts->ignore_writes == 0) {
+      append_access(ts, reinterpret_cast<uint64_t>(p), *size, AccessKind::FreeWrite, pc);
+    }
+    rt->checker().emit(ts, Event::range(Op::Free, ts->tid, reinterpret_cast<uint64_t>(p), malloc_usable_size(p)));
+  }
+  __libc_free(p);
+}
+
+void* aligned(size_t alignment, size_t size, uint64_t pc) {
+  return allocated(__libc_memalign(alignment, size), size, pc);
+}
+
+// realloc as allocate + copy + free: the copy reads the old block (a racing
+// write to it is a real race) and the old block's history is cleared before
+// any reuse, exactly as for free.
+void* reallocate(void* old, size_t size, uint64_t pc) {
+  if (old == nullptr) return allocated(__libc_malloc(size), size, pc);
+  if (size == 0) {
+    release_block(old, pc);
+    return nullptr;
+  }
+  void* fresh = allocated(__libc_malloc(size), size, pc);
+  if (fresh == nullptr) return nullptr;
+  // The usable size is exact even for blocks the runtime never saw allocated.
+  const size_t old_size = malloc_usable_size(old);
+  const size_t n = old_size < size ? old_size : size;
+  if (ThreadState* ts = traced_thread_if_started(); ts != nullptr && ts->ignore_reads == 0) {
+    append_access(ts, reinterpret_cast<uint64_t>(old), n, AccessKind::Read, pc);
+  }
+  {
+    RuntimeScope scope;  // the copy is the runtime's, already recorded as a read above
+    std::memcpy(fresh, old, n);
+  }
+  release_block(old, pc);
+  return fresh;
+}
+
+void* new_or_throw(size_t size, uint64_t pc) {
+  for (;;) {
+    if (void* p = allocated(__libc_malloc(size), size, pc)) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+void* aligned_new_or_throw(size_t size, std::align_val_t al, uint64_t pc) {
+  for (;;) {
+    if (void* p = aligned(static_cast<size_t>(al), size, pc)) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+}  // namespace
+
+#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
+#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
+
+RACEACCEL_EXPORT void* malloc(size_t size) { return allocated(__libc_malloc(size), size, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT void* calloc(size_t n, size_t size) {
+  return allocated(__libc_calloc(n, size), n * size, RACEACCEL_CALLER);
+}
+RACEACCEL_EXPORT void* realloc(void* p, size_t size) { return reallocate(p, size, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT void* reallocarray(void* p, size_t n, size_t size) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(n, size, &bytes)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return reallocate(p, bytes, RACEACCEL_CALLER);
+}
+RACEACCEL_EXPORT void free(void* p) { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT void cfree(void* p) { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) {
+  if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) return EINVAL;
+  void* p = aligned(alignment, size, RACEACCEL_CALLER);
+  if (p == nullptr) return ENOMEM;
+  *out = p;
+  return 0;
+}
+RACEACCEL_EXPORT void* aligned_alloc(size_t alignment, size_t size) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  return aligned(alignment, size, RACEACCEL_CALLER);
+}
+RACEACCEL_EXPORT void* memalign(size_t alignment, size_t size) { return aligned(alignment, size, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT void* valloc(size_t size) {
+  return aligned(static_cast<size_t>(sysconf(_SC_PAGESIZE)), size, RACEACCEL_CALLER);
+}
+RACEACCEL_EXPORT void* pvalloc(size_t size) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return aligned(page, (size + page - 1) / page * page, RACEACCEL_CALLER);
+}
+
+// operator new/delete, so that the allocation stack starts at the
+// new-expression rather than inside libstdc++.
+#define RACEACCEL_NEW_EXPORT __attribute__((visibility("default")))
+RACEACCEL_NEW_EXPORT void* operator new(size_t size) { return new_or_throw(size, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void* operator new[](size_t size) { return new_or_throw(size, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  return allocated(__libc_malloc(size), size, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void* operator new[](size_t size, const std::nothrow_t&) noexcept {
+  return allocated(__libc_malloc(size), size, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void* operator new(size_t size, std::align_val_t al) {
+  return aligned_new_or_throw(size, al, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void* operator new[](size_t size, std::align_val_t al) {
+  return aligned_new_or_throw(size, al, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void* operator new(size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+  return aligned(static_cast<size_t>(al), size, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void* operator new[](size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+  return aligned(static_cast<size_t>(al), size, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete(void* p) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete[](void* p) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete(void* p, size_t) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete[](void* p, size_t) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete(void* p, const std::nothrow_t&) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete(void* p, std::align_val_t) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete[](void* p, std::align_val_t) noexcept { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_NEW_EXPORT void operator delete(void* p, size_t, std::align_val_t) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete[](void* p, size_t, std::align_val_t) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}
+RACEACCEL_NEW_EXPORT void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  release_block(p, RACEACCEL_CALLER);
+}

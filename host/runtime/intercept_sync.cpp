@@ -1,0 +1,352 @@
+// Synchronization interceptors. Acquires are emitted after the real
+// operation succeeds, releases before the real operation: the stream then
+// orders every release before the acquire that observes it.
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "runtime/real_functions.hpp"
+#include "runtime/runtime.hpp"
+
+using namespace raceaccel;
+using namespace raceaccel::rt;
+
+namespace {
+
+uint64_t id_of(const volatile void* object) { return reinterpret_cast<uint64_t>(object); }
+
+void acquire(const volatile void* object, Op op = Op::Acquire) {
+  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
+}
+void release(const volatile void* object, Op op = Op::Release) {
+  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
+}
+
+// glibc keeps a recursive mutex's depth in __count: only the outermost lock
+// and unlock are synchronization.
+bool nested(const pthread_mutex_t* m) {
+  return (m->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP && m->__data.__count > 1;
+}
+bool locked(int r) { return r == 0 || r == EOWNERDEAD; }
+
+// Synchronization objects are memory too: init and destroy write the whole
+// object, every operation reads it, so using an object concurrently with its
+// initialization or destruction is reported as a race on the object.
+#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
+#define RACEACCEL_OBJECT_WRITE(o) record_access(id_of(o), sizeof(*(o)), true, RACEACCEL_CALLER)
+#define RACEACCEL_OBJECT_READ(o) record_access(id_of(o), 1, false, RACEACCEL_CALLER)
+
+// glibc records the writer's kernel tid in a write-locked rwlock.
+bool write_locked_by_me(const pthread_rwlock_t* rw) {
+  return rw->__data.__cur_writer == static_cast<int>(syscall(SYS_gettid));
+}
+
+}  // namespace
+
+#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
+
+// ---- mutexes ------------------------------------------------------------
+RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  RACEACCEL_OBJECT_READ(m);
+  const int r = RACEACCEL_REAL(pthread_mutex_lock)(m);
+  if (locked(r) && !nested(m)) acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
+  RACEACCEL_OBJECT_READ(m);
+  const int r = RACEACCEL_REAL(pthread_mutex_trylock)(m);
+  if (locked(r) && !nested(m)) acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(m);
+  const int r = RACEACCEL_REAL(pthread_mutex_timedlock)(m, t);
+  if (locked(r) && !nested(m)) acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(m);
+  const int r = RACEACCEL_REAL(pthread_mutex_clocklock)(m, c, t);
+  if (locked(r) && !nested(m)) acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
+  RACEACCEL_OBJECT_READ(m);
+  if (!nested(m)) release(m);
+  return RACEACCEL_REAL(pthread_mutex_unlock)(m);
+}
+
+RACEACCEL_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* a) {
+  RACEACCEL_OBJECT_WRITE(m);
+  return RACEACCEL_REAL(pthread_mutex_init)(m, a);
+}
+RACEACCEL_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
+  RACEACCEL_OBJECT_WRITE(m);
+  return RACEACCEL_REAL(pthread_mutex_destroy)(m);
+}
+
+// ---- rwlocks -------------------------------------------------------------
+RACEACCEL_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_rdlock)(rw);
+  if (r == 0) acquire(rw, Op::AcquireShared);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_tryrdlock)(rw);
+  if (r == 0) acquire(rw, Op::AcquireShared);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* rw, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_timedrdlock)(rw, t);
+  if (r == 0) acquire(rw, Op::AcquireShared);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_clockrdlock)(rw, c, t);
+  if (r == 0) acquire(rw, Op::AcquireShared);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_wrlock)(rw);
+  if (r == 0) acquire(rw);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_trywrlock)(rw);
+  if (r == 0) acquire(rw);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* rw, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_timedwrlock)(rw, t);
+  if (r == 0) acquire(rw);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(rw);
+  const int r = RACEACCEL_REAL(pthread_rwlock_clockwrlock)(rw, c, t);
+  if (r == 0) acquire(rw);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_READ(rw);
+  release(rw, write_locked_by_me(rw) ? Op::Release : Op::ReleaseShared);
+  return RACEACCEL_REAL(pthread_rwlock_unlock)(rw);
+}
+
+RACEACCEL_EXPORT int pthread_rwlock_init(pthread_rwlock_t* rw, const pthread_rwlockattr_t* a) {
+  RACEACCEL_OBJECT_WRITE(rw);
+  return RACEACCEL_REAL(pthread_rwlock_init)(rw, a);
+}
+RACEACCEL_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* rw) {
+  RACEACCEL_OBJECT_WRITE(rw);
+  return RACEACCEL_REAL(pthread_rwlock_destroy)(rw);
+}
+
+// ---- spinlocks -----------------------------------------------------------
+RACEACCEL_EXPORT int pthread_spin_lock(pthread_spinlock_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(pthread_spin_lock)(s);
+  if (r == 0) acquire(const_cast<const int*>(s));
+  return r;
+}
+RACEACCEL_EXPORT int pthread_spin_trylock(pthread_spinlock_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(pthread_spin_trylock)(s);
+  if (r == 0) acquire(const_cast<const int*>(s));
+  return r;
+}
+RACEACCEL_EXPORT int pthread_spin_unlock(pthread_spinlock_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  release(const_cast<const int*>(s));
+  return RACEACCEL_REAL(pthread_spin_unlock)(s);
+}
+
+RACEACCEL_EXPORT int pthread_spin_init(pthread_spinlock_t* s, int shared) {
+  RACEACCEL_OBJECT_WRITE(s);
+  return RACEACCEL_REAL(pthread_spin_init)(s, shared);
+}
+RACEACCEL_EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) {
+  RACEACCEL_OBJECT_WRITE(s);
+  return RACEACCEL_REAL(pthread_spin_destroy)(s);
+}
+
+// ---- condition variables -------------------------------------------------
+// A wait releases the mutex and reacquires it; a wake-up also acquires what
+// signal/broadcast released on the condition variable itself.
+#define RACEACCEL_COND_VERSION "GLIBC_2.3.2"
+RACEACCEL_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+  RACEACCEL_OBJECT_READ(c);
+  release(m);
+  const int r = RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);
+  acquire(c);
+  acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(c);
+  release(m);
+  const int r = RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);
+  acquire(c);
+  acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
+                                            const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(c);
+  release(m);
+  const int r = RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);
+  acquire(c);
+  acquire(m);
+  return r;
+}
+RACEACCEL_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
+  RACEACCEL_OBJECT_READ(c);
+  release(c);
+  return RACEACCEL_REAL_V(pthread_cond_signal, RACEACCEL_COND_VERSION)(c);
+}
+RACEACCEL_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
+  RACEACCEL_OBJECT_READ(c);
+  release(c);
+  return RACEACCEL_REAL_V(pthread_cond_broadcast, RACEACCEL_COND_VERSION)(c);
+}
+// Interposed so that all cond functions come from the same (new) version.
+RACEACCEL_EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* a) {
+  RACEACCEL_OBJECT_WRITE(c);
+  return RACEACCEL_REAL_V(pthread_cond_init, RACEACCEL_COND_VERSION)(c, a);
+}
+RACEACCEL_EXPORT int pthread_cond_destroy(pthread_cond_t* c) {
+  RACEACCEL_OBJECT_WRITE(c);
+  return RACEACCEL_REAL_V(pthread_cond_destroy, RACEACCEL_COND_VERSION)(c);
+}
+
+// ---- barriers: one happens-before round per barrier round ------------------
+RACEACCEL_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
+  RACEACCEL_OBJECT_READ(b);
+  ThreadState* ts = traced_thread();
+  if (ts != nullptr) emit_sync(ts, Op::BarrierEnter, id_of(b));
+  const int r = RACEACCEL_REAL(pthread_barrier_wait)(b);
+  if (ts != nullptr && (ts = traced_thread()) != nullptr) emit_sync(ts, Op::BarrierExit, id_of(b));
+  return r;
+}
+
+RACEACCEL_EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a, unsigned count) {
+  RACEACCEL_OBJECT_WRITE(b);
+  return RACEACCEL_REAL(pthread_barrier_init)(b, a, count);
+}
+RACEACCEL_EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) {
+  RACEACCEL_OBJECT_WRITE(b);
+  return RACEACCEL_REAL(pthread_barrier_destroy)(b);
+}
+
+// ---- semaphores ------------------------------------------------------------
+RACEACCEL_EXPORT int sem_post(sem_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  release(s);
+  return RACEACCEL_REAL(sem_post)(s);
+}
+RACEACCEL_EXPORT int sem_wait(sem_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(sem_wait)(s);
+  if (r == 0) acquire(s);
+  return r;
+}
+RACEACCEL_EXPORT int sem_trywait(sem_t* s) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(sem_trywait)(s);
+  if (r == 0) acquire(s);
+  return r;
+}
+RACEACCEL_EXPORT int sem_timedwait(sem_t* s, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(sem_timedwait)(s, t);
+  if (r == 0) acquire(s);
+  return r;
+}
+RACEACCEL_EXPORT int sem_clockwait(sem_t* s, clockid_t c, const struct timespec* t) {
+  RACEACCEL_OBJECT_READ(s);
+  const int r = RACEACCEL_REAL(sem_clockwait)(s, c, t);
+  if (r == 0) acquire(s);
+  return r;
+}
+
+RACEACCEL_EXPORT int sem_init(sem_t* s, int shared, unsigned value) {
+  RACEACCEL_OBJECT_WRITE(s);
+  return RACEACCEL_REAL(sem_init)(s, shared, value);
+}
+RACEACCEL_EXPORT int sem_destroy(sem_t* s) {
+  RACEACCEL_OBJECT_WRITE(s);
+  return RACEACCEL_REAL(sem_destroy)(s);
+}
+
+// ---- pthread_once ----------------------------------------------------------
+// The init routine's effects happen before every return from pthread_once.
+// pthread_once passes no argument, so the routine travels in TLS (saved and
+// restored around nested calls).
+namespace {
+__thread void (*t_once_routine)() __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread pthread_once_t* t_once_control __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void once_trampoline() {
+  void (*routine)() = t_once_routine;
+  pthread_once_t* control = t_once_control;
+  routine();
+  release(control);
+}
+}  // namespace
+
+RACEACCEL_EXPORT int pthread_once(pthread_once_t* control, void (*routine)()) {
+  if (traced_thread() == nullptr) return RACEACCEL_REAL(pthread_once)(control, routine);
+  void (*saved_routine)() = t_once_routine;
+  pthread_once_t* saved_control = t_once_control;
+  t_once_routine = routine;
+  t_once_control = control;
+  const int r = RACEACCEL_REAL(pthread_once)(control, once_trampoline);
+  t_once_routine = saved_routine;
+  t_once_control = saved_control;
+  if (r == 0) acquire(control);
+  return r;
+}
+
+// ---- C++ function-local statics ---------------------------------------------
+// The compiler's inline fast path reads the guard's first byte with an
+// instrumented acquire load; so release is modelled as a release store to
+// that byte (performed atomically with the real release), and a slow-path
+// "already initialized" answer as an acquire load of it.
+extern "C" int __cxa_guard_acquire(int64_t* guard);
+extern "C" void __cxa_guard_release(int64_t* guard);
+extern "C" void __cxa_guard_abort(int64_t* guard);
+
+RACEACCEL_EXPORT int __cxa_guard_acquire(int64_t* guard) {
+  const int r = RACEACCEL_REAL(__cxa_guard_acquire)(guard);
+  if (r == 0) {
+    if (ThreadState* ts = traced_thread()) {
+      emit_event(ts, Event::atomic(Op::AtomicLoad, ts->tid, id_of(guard), 1, MemoryOrder::Acquire));
+    }
+  }
+  return r;
+}
+
+RACEACCEL_EXPORT void __cxa_guard_release(int64_t* guard) {
+  ThreadState* ts = traced_thread();
+  if (ts == nullptr) return RACEACCEL_REAL(__cxa_guard_release)(guard);
+  // Looked up before the checker lock is taken: dlsym takes the loader's lock.
+  const auto real_release = RACEACCEL_REAL(__cxa_guard_release);
+  RuntimeScope scope;
+  runtime_if_started()->checker().emit_with(ts, [&] {
+    real_release(guard);
+    return std::pair{0, Event::atomic(Op::AtomicStore, ts->tid, id_of(guard), 1, MemoryOrder::Release)};
+  });
+}
+
+RACEACCEL_EXPORT void __cxa_guard_abort(int64_t* guard) { RACEACCEL_REAL(__cxa_guard_abort)(guard); }

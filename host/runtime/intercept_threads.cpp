@@ -1,0 +1,114 @@
+// Thread interceptors: create (the child's start routine is wrapped so its
+// state exists before its first event), join, detach. Happens-before:
+// Fork before the real create, Join after the real join returns.
+#include <errno.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "runtime/real_functions.hpp"
+#include "runtime/runtime.hpp"
+
+extern "C" void* __libc_malloc(size_t);
+extern "C" void __libc_free(void*);
+
+namespace raceaccel::rt {
+namespace {
+
+struct ThreadStart {
+  void* (*routine)(void*);
+  void* arg;
+  ThreadId tid;
+};
+
+void* thread_trampoline(void* p) {
+  const ThreadStart start = *static_cast<ThreadStart*>(p);
+  __libc_free(p);
+  if (Runtime* rt = runtime_if_started()) rt->attach_thread(start.tid);
+  void* result = start.routine(start.arg);
+  // No tail call: the start routine must return into the runtime, whose
+  // frames reports leave out, rather than into libc.
+  asm volatile("" ::: "memory");
+  return result;
+}
+
+void joined(pthread_t thread) {
+  ThreadState* ts = traced_thread();
+  if (ts == nullptr) return;
+  std::optional<ThreadId> child;
+  {
+    RuntimeScope scope;
+    child = runtime_if_started()->threads().take(thread);
+  }
+  if (child) emit_sync(ts, Op::Join, *child);
+}
+
+}  // namespace
+}  // namespace raceaccel::rt
+
+using namespace raceaccel;
+using namespace raceaccel::rt;
+
+#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
+
+RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*), void* arg) {
+  ThreadState* ts = traced_thread();
+  if (ts == nullptr) return RACEACCEL_REAL(pthread_create)(thread, attr, routine, arg);
+  RuntimeScope scope;
+  void* unwound[64];
+  const int depth = backtrace(unwound, 64);
+  std::vector<uint64_t> create_stack;
+  for (int i = 1; i < depth; ++i) create_stack.push_back(reinterpret_cast<uint64_t>(unwound[i]));
+  Runtime* rt = runtime_if_started();
+  auto* start = static_cast<ThreadStart*>(__libc_malloc(sizeof(ThreadStart)));
+  if (start == nullptr) return EAGAIN;
+  const ThreadId child = rt->threads().create(ts->tid, std::move(create_stack));
+  *start = {routine, arg, child};
+  rt->checker().emit(ts, Event::sync(Op::Fork, ts->tid, child));
+  int detach_state = PTHREAD_CREATE_JOINABLE;
+  if (attr != nullptr) pthread_attr_getdetachstate(attr, &detach_state);
+  const int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
+  if (result != 0) {
+    __libc_free(start);
+    rt->threads().finished(child);
+  } else if (detach_state == PTHREAD_CREATE_JOINABLE) {
+    rt->threads().remember(*thread, child);
+  }
+  return result;
+}
+
+RACEACCEL_EXPORT int pthread_join(pthread_t thread, void** result) {
+  const int r = RACEACCEL_REAL(pthread_join)(thread, result);
+  if (r == 0) joined(thread);
+  return r;
+}
+
+RACEACCEL_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
+  const int r = RACEACCEL_REAL(pthread_tryjoin_np)(thread, result);
+  if (r == 0) joined(thread);
+  return r;
+}
+
+RACEACCEL_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const struct timespec* abstime) {
+  const int r = RACEACCEL_REAL(pthread_timedjoin_np)(thread, result, abstime);
+  if (r == 0) joined(thread);
+  return r;
+}
+
+RACEACCEL_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
+                                          const struct timespec* abstime) {
+  const int r = RACEACCEL_REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  if (r == 0) joined(thread);
+  return r;
+}
+
+RACEACCEL_EXPORT int pthread_detach(pthread_t thread) {
+  const int r = RACEACCEL_REAL(pthread_detach)(thread);
+  if (r == 0 && !t_in_runtime) {
+    if (Runtime* rt = runtime_if_started()) {
+      RuntimeScope scope;
+      rt->threads().forget(thread);
+    }
+  }
+  return r;
+}

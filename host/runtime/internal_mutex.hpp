@@ -1,0 +1,49 @@
+// The runtime's own lock: a futex mutex (Drepper's three-state design), so
+// that the runtime never goes through its own pthread interceptors and never
+// allocates. Uncontended lock/unlock is one atomic instruction each.
+#pragma once
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace raceaccel::rt {
+
+class InternalMutex {
+ public:
+  void lock() {
+    int c = 0;
+    if (state_.compare_exchange_strong(c, 1, std::memory_order_acquire)) return;
+    if (c != 2) c = state_.exchange(2, std::memory_order_acquire);
+    while (c != 0) {
+      syscall(SYS_futex, &state_, FUTEX_WAIT_PRIVATE, 2, nullptr, nullptr, 0);
+      c = state_.exchange(2, std::memory_order_acquire);
+    }
+  }
+  void unlock() {
+    if (state_.exchange(0, std::memory_order_release) == 2) {
+      syscall(SYS_futex, &state_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+    }
+  }
+  // After fork() in the child: the lock may have been held by a thread that
+  // no longer exists there.
+  void reset_after_fork() { state_.store(0, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<int> state_{0};
+};
+
+class InternalLock {
+ public:
+  explicit InternalLock(InternalMutex& m) : m_(m) { m_.lock(); }
+  ~InternalLock() { m_.unlock(); }
+  InternalLock(const InternalLock&) = delete;
+  InternalLock& operator=(const InternalLock&) = delete;
+
+ private:
+  InternalMutex& m_;
+};
+
+}  // namespace raceaccel::rt

@@ -1,0 +1,117 @@
+#include "runtime/options.hpp"
+
+#include <charconv>
+#include <vector>
+
+namespace raceaccel::rt {
+namespace {
+
+std::vector<std::string_view> split_pairs(std::string_view text) {
+  std::vector<std::string_view> pairs;
+  size_t i = 0;
+  auto separator = [](char c) { return c == ' ' || c == ':' || c == '\t' || c == '\n'; };
+  while (i < text.size()) {
+    while (i < text.size() && separator(text[i])) ++i;
+    size_t j = i;
+    while (j < text.size() && !separator(text[j])) ++j;
+    if (j > i) pairs.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return pairs;
+}
+
+bool parse_uint(std::string_view v, uint64_t max, uint64_t& out) {
+  if (v.empty()) return false;
+  uint64_t x = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc{} || end != v.data() + v.size() || x > max) return false;
+  out = x;
+  return true;
+}
+
+bool parse_bool(std::string_view v, bool& out) {
+  if (v == "1" || v == "true") return out = true, true;
+  if (v == "0" || v == "false") return out = false, true;
+  return false;
+}
+
+// One key: applies it or returns why the value is bad.
+std::string apply(RuntimeOptions& o, std::string_view key, std::string_view value) {
+  uint64_t n = 0;
+  if (key == "backend") {
+    if (value == "software")
+      o.backend = Backend::Software;
+    else if (value == "djit")
+      o.backend = Backend::Djit;
+    else if (value == "verilator")
+      o.backend = Backend::Verilator;
+    else if (value == "xrt")
+      o.backend = Backend::Xrt;
+    else
+      return "must be software, djit, verilator or xrt";
+    return {};
+  }
+  if (key == "log_path" || key == "record" || key == "xclbin") {
+    if (value.empty()) return "needs a file name";
+    (key == "log_path" ? o.log_path : key == "record" ? o.record : o.xclbin) = std::string(value);
+    return {};
+  }
+  if (key == "device") {
+    if (!parse_uint(value, 1023, n)) return "must be a card index in 0..1023";
+    o.device = static_cast<unsigned>(n);
+    return {};
+  }
+  if (key == "json") return parse_bool(value, o.json) ? "" : "must be 0 or 1";
+  if (key == "halt_on_error") return parse_bool(value, o.halt_on_error) ? "" : "must be 0 or 1";
+  if (key == "exitcode") {
+    if (!parse_uint(value, 255, n)) return "must be an integer in 0..255";
+    o.exitcode = static_cast<int>(n);
+    return {};
+  }
+  if (key == "report_limit") {
+    if (!parse_uint(value, UINT64_MAX, n)) return "must be a non-negative integer (0: no limit)";
+    o.report_limit = n;
+    return {};
+  }
+  if (key == "verbosity") {
+    if (!parse_uint(value, 3, n)) return "must be an integer in 0..3";
+    o.verbosity = static_cast<int>(n);
+    return {};
+  }
+  return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
+         "record, verbosity)";
+}
+
+}  // namespace
+
+ParsedOptions parse_runtime_options(std::string_view text) {
+  ParsedOptions out;
+  for (std::string_view pair : split_pairs(text)) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) {
+      out.error = "RACEACCEL_OPTIONS: '" + std::string(pair) + "' is not key=value";
+      return out;
+    }
+    const std::string_view key = pair.substr(0, eq);
+    const std::string_view value = pair.substr(eq + 1);
+    const std::string why = apply(out.options, key, value);
+    if (!why.empty()) {
+      out.error =
+          "RACEACCEL_OPTIONS: " + std::string(key) + "=" + std::string(value) + ": '" + std::string(key) + "' " + why;
+      return out;
+    }
+  }
+  return out;
+}
+
+std::string_view backend_name(Backend b) {
+  switch (b) {
+    case Backend::Software: return "software";
+    case Backend::Djit: return "djit";
+    case Backend::Verilator: return "verilator";
+    case Backend::Xrt: return "xrt";
+  }
+  return "?";
+}
+
+}  // namespace raceaccel::rt

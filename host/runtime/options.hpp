@@ -1,0 +1,38 @@
+// RACEACCEL_OPTIONS: the runtime's settings, parsed once at startup.
+//
+// Syntax: key=value pairs separated by spaces or colons (values therefore
+// contain neither). Unknown keys and bad values are errors that name the key;
+// the runtime prints them and exits with status 2 before the program runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace raceaccel::rt {
+
+enum class Backend { Software, Djit, Verilator, Xrt };
+
+struct RuntimeOptions {
+  Backend backend = Backend::Software;  // software = FastTrack (host/detect), djit = the golden detector
+  std::string log_path;                 // reports go to <log_path>.<pid>; empty = stderr
+  bool json = false;                    // one JSON object per line instead of text
+  bool halt_on_error = false;           // exit (exitcode) after the first report
+  int exitcode = 66;                    // status of a racy program that would have exited 0
+  uint64_t report_limit = 0;            // reports printed at most; 0 = no limit
+  std::string record;                   // binary trace of the event stream; empty = none
+  std::string xclbin;                   // backend=xrt: the card image
+  unsigned device = 0;                  // backend=xrt: which card
+  int verbosity = 0;                    // 1: statistics at exit; 2: also startup line
+};
+
+struct ParsedOptions {
+  RuntimeOptions options;
+  std::string error;  // empty when the text was valid
+};
+
+ParsedOptions parse_runtime_options(std::string_view text);
+
+std::string_view backend_name(Backend b);
+
+}  // namespace raceaccel::rt

@@ -1,0 +1,277 @@
+#include "runtime/reporter.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+namespace raceaccel::rt {
+namespace {
+
+std::string module_of_this_library() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&module_of_this_library), &info) == 0 || info.dli_fname == nullptr) return {};
+  const char* slash = std::strrchr(info.dli_fname, '/');
+  return slash != nullptr ? slash + 1 : info.dli_fname;
+}
+
+// "Read", "Atomic read", "Write", "Free" (a free is checked as a write of the block).
+std::string access_word(bool write, AccessKind kind, bool capital) {
+  std::string w = kind == AccessKind::FreeWrite    ? "free"
+                  : kind == AccessKind::AtomicRead ? "atomic read"
+                  : write                          ? "write"
+                                                   : "read";
+  if (capital) w[0] = static_cast<char>(w[0] - 32);
+  return w;
+}
+
+std::string frame_text(size_t i, const Frame& f) {
+  std::string s = fmt::format("    #{} {}", i, f.function.empty() ? "<unknown>" : f.function);
+  if (!f.file.empty()) s += fmt::format(" {}:{}", f.file, f.line);
+  if (!f.module.empty()) s += fmt::format(" ({}+{:#x})", f.module, f.offset);
+  return s + "\n";
+}
+
+std::string stack_text(const std::vector<Frame>& stack) {
+  if (stack.empty()) return "    <empty stack>\n";
+  std::string s;
+  for (size_t i = 0; i < stack.size(); ++i) s += frame_text(i, stack[i]);
+  return s;
+}
+
+nlohmann::json stack_json(const std::vector<Frame>& stack) {
+  nlohmann::json frames = nlohmann::json::array();
+  for (const Frame& f : stack) {
+    frames.push_back({{"function", f.function},
+                      {"file", f.file},
+                      {"line", f.line},
+                      {"module", f.module},
+                      {"offset", fmt::format("{:#x}", f.offset)}});
+  }
+  return frames;
+}
+
+}  // namespace
+
+Reporter::Reporter(const RuntimeOptions& options, StackTrie& stacks, ThreadRegistry& threads, HeapRegistry& heap)
+    : options_(options),
+      stacks_(stacks),
+      threads_(threads),
+      heap_(heap),
+      output_(options.log_path),
+      runtime_module_(module_of_this_library()) {}
+
+void Reporter::add_benign(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  InternalLock lock(benign_mu_);
+  uint64_t& end = benign_[addr];
+  end = std::max(end, addr + size);
+}
+
+std::vector<Frame> Reporter::stack(uint32_t node, uint64_t pc) {
+  std::vector<uint64_t> pcs{pc};
+  for (uint64_t caller : stacks_.frames(node)) pcs.push_back(caller);
+  return stack(pcs);
+}
+
+std::vector<Frame> Reporter::stack(const std::vector<uint64_t>& pcs) {
+  std::vector<Frame> out;
+  for (uint64_t p : pcs) {
+    if (p == 0) continue;
+    bool reached_main = false;
+    for (const Frame& f : symbolizer_.frames(p)) {
+      if (!runtime_module_.empty() && f.module == runtime_module_) continue;
+      out.push_back(f);
+      reached_main |= f.function == "main";  // what called main is libc start-up code
+    }
+    if (reached_main) break;
+  }
+  // Thread start-up code in libraries without symbols says nothing.
+  while (!out.empty() && out.back().function.empty()) out.pop_back();
+  return out;
+}
+
+std::string Reporter::thread_name(ThreadId tid, bool capital) {
+  if (tid == 0) return capital ? "Main thread" : "main thread";
+  std::string s = fmt::format("{}hread T{}", capital ? "T" : "t", tid);
+  if (auto info = threads_.info(tid); info && !info->name.empty()) s += fmt::format(" '{}'", info->name);
+  return s;
+}
+
+Reporter::Location Reporter::locate(uint64_t addr) {
+  Location loc;
+  if (auto block = heap_.containing(addr)) {
+    loc.kind = "heap";
+    loc.text = fmt::format("heap block of size {} at {:#x} allocated by {}", block->size, block->addr,
+                           thread_name(block->tid, false));
+    loc.stack = stack(block->node, block->pc);
+    return loc;
+  }
+  if (auto global = symbolizer_.global_at(addr)) {
+    loc.kind = "global";
+    loc.text = fmt::format("global '{}' of size {} at {:#x} ({}+{:#x})", global->name, global->size, global->addr,
+                           global->module, global->offset);
+    return loc;
+  }
+  if (auto owner = threads_.owner_of(addr)) {
+    loc.kind = owner->tls ? "tls" : "stack";
+    loc.text = fmt::format("{} of {}", owner->tls ? "thread-local storage" : "stack", thread_name(owner->tid, false));
+    return loc;
+  }
+  loc.kind = "unknown";
+  return loc;
+}
+
+Reporter::ThreadLine Reporter::describe_thread(ThreadId tid) {
+  ThreadLine line;
+  line.tid = tid;
+  auto info = threads_.info(tid);
+  if (!info) return line;
+  line.text = fmt::format("{} (tid={}, {}) created by {}", thread_name(tid, true), info->os_tid,
+                          info->finished ? "finished" : "running", thread_name(info->parent, false));
+  line.stack = stack(info->create_stack);
+  return line;
+}
+
+std::string Reporter::summary_of(const Access& a) {
+  if (a.stack.empty()) return "data race <unknown location>";
+  const Frame& f = a.stack.front();
+  const std::string where =
+      f.file.empty() ? fmt::format("({}+{:#x})", f.module, f.offset) : fmt::format("{}:{}", f.file, f.line);
+  return fmt::format("data race {} in {}", where, f.function.empty() ? "<unknown>" : f.function);
+}
+
+void Reporter::on_race(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites) {
+  {
+    InternalLock lock(benign_mu_);
+    auto it = benign_.upper_bound(race.addr);
+    if (it != benign_.begin() && race.addr < std::prev(it)->second) return;
+  }
+  const Race& r = race.race;
+  if (!seen_site_pairs_.insert(std::minmax(r.site, r.prev_site)).second) return;
+  if (options_.report_limit != 0 && summaries_.size() >= options_.report_limit) {
+    ++over_limit_;
+    return;
+  }
+  PendingRace pending{&race, access_addr, &sites, this};
+  large_stack_.run(&Reporter::report_on_large_stack, &pending);
+}
+
+void Reporter::report_on_large_stack(void* pending) {
+  auto* p = static_cast<PendingRace*>(pending);
+  try {  // nothing may unwind out of the private stack
+    p->self->report(*p->race, p->access_addr, *p->sites);
+  } catch (const std::exception& e) {
+    p->self->output_.write(std::string("raceaccel: cannot write a race report: ") + e.what() + "\n");
+  }
+}
+
+void Reporter::report(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites) {
+  const Race& r = race.race;
+  const Site& cur_site = sites.get(r.site);
+  const Site& prev_site = sites.get(r.prev_site);
+  Access cur{r.kind != RaceKind::WriteRead,
+             unpack_kind(cur_site.size_kind),
+             unpack_size(cur_site.size_kind),
+             access_addr,
+             r.tid,
+             stack(cur_site.node, cur_site.pc)};
+  Access prev{r.kind != RaceKind::ReadWrite,
+              unpack_kind(prev_site.size_kind),
+              unpack_size(prev_site.size_kind),
+              race.addr,
+              r.prev_tid,
+              stack(prev_site.node, prev_site.pc)};
+  if (cur.size == 0) cur.size = race.size;
+  if (prev.size == 0) prev.size = race.size;
+  const Location loc = locate(race.addr);
+  std::vector<ThreadLine> thread_lines;
+  for (ThreadId t : {cur.tid, prev.tid}) {
+    if (t == 0) continue;
+    bool listed = false;
+    for (const ThreadLine& l : thread_lines) listed |= l.tid == t;
+    if (!listed) thread_lines.push_back(describe_thread(t));
+  }
+  summaries_.push_back(summary_of(cur));
+  output_.write(options_.json ? render_json(cur, prev, loc, thread_lines, r.site, r.prev_site)
+                              : render_text(cur, prev, loc, thread_lines));
+  if (options_.halt_on_error) {
+    print_summary();
+    std::fflush(nullptr);
+    _exit(options_.exitcode);
+  }
+}
+
+std::string Reporter::render_text(const Access& cur, const Access& prev, const Location& loc,
+                                  const std::vector<ThreadLine>& threads) {
+  std::string s = "==================\n";
+  s += fmt::format("WARNING: raceaccel: data race (pid={})\n", getpid());
+  s += fmt::format("  {} of size {} at {:#x} by {}:\n", access_word(cur.write, cur.kind, true), cur.size, cur.addr,
+                   thread_name(cur.tid, false));
+  s += stack_text(cur.stack);
+  s += fmt::format("\n  Previous {} of size {} at {:#x} by {}:\n", access_word(prev.write, prev.kind, false), prev.size,
+                   prev.addr, thread_name(prev.tid, false));
+  s += stack_text(prev.stack);
+  if (loc.kind != "unknown") {
+    s += fmt::format("\n  Location is {}{}\n", loc.text, loc.kind == "heap" ? ":" : ".");
+    if (loc.kind == "heap") s += stack_text(loc.stack);
+  }
+  for (const ThreadLine& t : threads) {
+    if (t.text.empty()) continue;
+    s += fmt::format("\n  {} at:\n", t.text);
+    s += stack_text(t.stack);
+  }
+  s += "==================\n";
+  return s;
+}
+
+std::string Reporter::render_json(const Access& cur, const Access& prev, const Location& loc,
+                                  const std::vector<ThreadLine>& threads, uint64_t site, uint64_t prev_site) {
+  auto access = [&](const Access& a, uint64_t site_id) {
+    return nlohmann::json{{"access", access_word(a.write, a.kind, false)},
+                          {"size", a.size},
+                          {"address", fmt::format("{:#x}", a.addr)},
+                          {"thread", a.tid},
+                          {"thread_name", thread_name(a.tid, false)},
+                          {"site", site_id},
+                          {"stack", stack_json(a.stack)}};
+  };
+  nlohmann::json thread_list = nlohmann::json::array();
+  for (const ThreadLine& t : threads) {
+    if (!t.text.empty()) thread_list.push_back({{"thread", t.tid}, {"text", t.text}, {"stack", stack_json(t.stack)}});
+  }
+  nlohmann::json doc = {{"type", "data race"},
+                        {"pid", getpid()},
+                        {"current", access(cur, site)},
+                        {"previous", access(prev, prev_site)},
+                        {"location", {{"kind", loc.kind}, {"text", loc.text}, {"stack", stack_json(loc.stack)}}},
+                        {"threads", thread_list},
+                        {"summary", summary_of(cur)}};
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void Reporter::print_summary() {
+  if (reports() == 0) return;
+  std::string s;
+  if (options_.json) {
+    nlohmann::json doc = {{"type", "summary"}, {"reports", reports()}, {"summaries", summaries_}};
+    s = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } else {
+    for (const std::string& line : summaries_) s += "SUMMARY: raceaccel: " + line + "\n";
+    s += fmt::format("raceaccel: reported {} data race{}", reports(), reports() == 1 ? "" : "s");
+    if (over_limit_ != 0) s += fmt::format(" ({} beyond report_limit not printed)", over_limit_);
+    s += "\n";
+  }
+  output_.write(s);
+}
+
+void Reporter::after_fork_child() {
+  output_.after_fork_child();
+  summaries_.clear();
+  over_limit_ = 0;
+}
+
+}  // namespace raceaccel::rt

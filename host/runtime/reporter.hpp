@@ -1,0 +1,94 @@
+// Turns the detector's races into ThreadSanitizer-style reports: both
+// accesses with their stacks, where the memory is, how the threads were
+// created; one report per distinct pair of sites; SUMMARY lines at exit.
+// Runs under the checker lock (the site depot lives there).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/race_report.hpp"
+#include "runtime/call_stacks.hpp"
+#include "runtime/heap_registry.hpp"
+#include "runtime/large_stack.hpp"
+#include "runtime/options.hpp"
+#include "runtime/report_output.hpp"
+#include "runtime/symbolizer.hpp"
+#include "runtime/thread_registry.hpp"
+
+namespace raceaccel::rt {
+
+class Reporter {
+ public:
+  Reporter(const RuntimeOptions& options, StackTrie& stacks, ThreadRegistry& threads, HeapRegistry& heap);
+
+  // AnnotateBenignRaceSized: races on these bytes are not reported.
+  void add_benign(uint64_t addr, uint64_t size);
+
+  // One coalesced race; access_addr is where the current access starts.
+  void on_race(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites);
+  size_t reports() const { return summaries_.size() + over_limit_; }
+  // At exit: one SUMMARY line per report.
+  void print_summary();
+  void message(std::string_view text) { output_.write(text); }
+  void after_fork_child();
+
+ private:
+  struct Access {
+    bool write = false;
+    AccessKind kind = AccessKind::Read;  // for the wording: atomic read, free
+    uint64_t size = 0;
+    uint64_t addr = 0;
+    ThreadId tid = 0;
+    std::vector<Frame> stack;
+  };
+  struct Location {
+    std::string text;          // "heap block of size 8 at 0x... allocated by thread T1" ...
+    std::string kind;          // heap | global | stack | tls | unknown
+    std::vector<Frame> stack;  // heap: the allocation stack
+  };
+  struct ThreadLine {
+    ThreadId tid = 0;
+    std::string text;
+    std::vector<Frame> stack;
+  };
+
+  struct PendingRace {
+    const RaceReport* race;
+    uint64_t access_addr;
+    const SiteDepot* sites;
+    Reporter* self;
+  };
+  static void report_on_large_stack(void* pending);
+  void report(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites);
+  std::vector<Frame> stack(uint32_t node, uint64_t pc);
+  std::vector<Frame> stack(const std::vector<uint64_t>& return_addresses);
+  Location locate(uint64_t addr);
+  std::string thread_name(ThreadId tid, bool capital);
+  ThreadLine describe_thread(ThreadId tid);
+  static std::string summary_of(const Access& a);
+  std::string render_text(const Access& cur, const Access& prev, const Location& loc,
+                          const std::vector<ThreadLine>& threads);
+  std::string render_json(const Access& cur, const Access& prev, const Location& loc,
+                          const std::vector<ThreadLine>& threads, uint64_t site, uint64_t prev_site);
+
+  const RuntimeOptions& options_;
+  StackTrie& stacks_;
+  ThreadRegistry& threads_;
+  HeapRegistry& heap_;
+  Symbolizer symbolizer_;
+  LargeStack large_stack_;
+  ReportOutput output_;
+  std::string runtime_module_;  // frames inside the runtime itself are not shown
+  InternalMutex benign_mu_;
+  std::map<uint64_t, uint64_t> benign_;  // start → end
+  std::set<std::pair<uint64_t, uint64_t>> seen_site_pairs_;
+  std::vector<std::string> summaries_;
+  size_t over_limit_ = 0;
+};
+
+}  // namespace raceaccel::rt

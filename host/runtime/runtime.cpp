@@ -1,0 +1,258 @@
+#include "runtime/runtime.hpp"
+
+#include "runtime/device_backend.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace raceaccel::rt {
+
+__thread ThreadState* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread bool t_in_runtime __attribute__((tls_model("initial-exec"))) = false;
+__thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
+
+namespace {
+
+// The runtime's global state: the object, its start-up state, the TLS key
+// whose destructor tears threads down, and the program's exit status.
+std::atomic<int> g_state{0};  // 0: not started, 1: starting, 2: running
+Runtime* g_runtime = nullptr;
+pthread_key_t g_thread_key;
+std::atomic<int> g_program_status{0};
+
+void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
+
+[[noreturn]] void startup_failure(const std::string& message, int status) {
+  write_stderr("raceaccel: " + message + "\n");
+  _exit(status);
+}
+
+std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
+  switch (o.backend) {
+    case Backend::Software: return make_detector("fasttrack");
+    case Backend::Djit: return make_detector("djit");
+    case Backend::Verilator:
+    case Backend::Xrt: break;
+  }
+  DeviceBackendResult device = open_device_backend(o);
+  if (!device.detector) startup_failure(device.error, device.status);
+  return std::move(device.detector);
+}
+
+void thread_key_destructor(void* p) {
+  auto* ts = static_cast<ThreadState*>(p);
+  // Other keys' destructors (and C++ thread_local destructors) may still run
+  // instrumented code: stay attached for every destructor round but the last.
+  if (++ts->destructor_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+    pthread_setspecific(g_thread_key, ts);
+    return;
+  }
+  if (Runtime* rt = runtime_if_started()) rt->detach_thread(ts);
+}
+
+void at_exit() {
+  Runtime* rt = runtime_if_started();
+  if (rt == nullptr) return;
+  const int program = g_program_status.load();
+  const int status = rt->finalize(program);
+  if (status != program) {
+    std::fflush(nullptr);
+    _exit(status);
+  }
+}
+
+uint64_t thread_pointer() {
+  uint64_t tp = 0;
+  asm("mov %%fs:0, %0" : "=r"(tp));
+  return tp;
+}
+
+// Size of the static TLS area below the thread pointer (x86-64 variant II).
+uint64_t static_tls_size() {
+  using Info = void (*)(size_t*, size_t*);
+  static std::atomic<uint64_t> cached{0};
+  if (uint64_t c = cached.load(std::memory_order_relaxed)) return c;
+  size_t size = 0, align = 0;
+  if (auto info = reinterpret_cast<Info>(dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info"))) info(&size, &align);
+  if (size == 0) size = 4096;
+  cached.store(size, std::memory_order_relaxed);
+  return size;
+}
+
+Runtime* start_runtime() {
+  int expected = 0;
+  if (!g_state.compare_exchange_strong(expected, 1)) {
+    if (t_in_runtime) return nullptr;
+    while (g_state.load(std::memory_order_acquire) != 2) sched_yield();
+    return g_runtime;
+  }
+  RuntimeScope scope;
+  const char* env = getenv("RACEACCEL_OPTIONS");
+  ParsedOptions parsed = parse_runtime_options(env != nullptr ? env : "");
+  if (!parsed.error.empty()) startup_failure(parsed.error, 2);
+  auto* rt = new Runtime(parsed.options);
+  if (!parsed.options.record.empty()) {
+    std::string error;
+    if (!rt->checker().record_to(parsed.options.record, error)) startup_failure("record=" + error, 74);
+  }
+  pthread_key_create(&g_thread_key, thread_key_destructor);
+  g_runtime = rt;
+  g_state.store(2, std::memory_order_release);
+  rt->attach_thread(rt->threads().create_foreign());
+  atexit(at_exit);
+  if (parsed.options.verbosity >= 2) {
+    rt->reporter().message(fmt::format("raceaccel: runtime started (pid={}, backend={})\n", getpid(),
+                                       backend_name(parsed.options.backend)));
+  }
+  return rt;
+}
+
+}  // namespace
+
+Runtime* runtime() { return g_state.load(std::memory_order_acquire) == 2 ? g_runtime : start_runtime(); }
+
+Runtime* runtime_if_started() { return g_state.load(std::memory_order_acquire) == 2 ? g_runtime : nullptr; }
+
+void note_program_status(int status) { g_program_status.store(status); }
+
+ThreadState* attach_slow(bool may_start) {
+  if (t_thread_done || t_in_runtime) return nullptr;
+  Runtime* rt = may_start ? runtime() : runtime_if_started();
+  if (rt == nullptr) return nullptr;
+  if (t_thread != nullptr) return t_thread;  // start-up attached this thread
+  RuntimeScope scope;
+  return rt->attach_thread(rt->threads().create_foreign());
+}
+
+void emit_event(ThreadState* ts, const Event& e) {
+  RuntimeScope scope;
+  runtime_if_started()->checker().emit(ts, e);
+}
+
+void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
+  constexpr uint64_t kChunk = uint64_t{1} << 24;
+  while (size != 0) {
+    const uint64_t n = size < kChunk ? size : kChunk;
+    append_access(ts, addr, n, kind, pc);
+    addr += n;
+    size -= n;
+  }
+}
+
+Runtime::Runtime(const RuntimeOptions& options)
+    : options_(options),
+      reporter_(options_, stacks_, threads_, heap_),
+      checker_(std::make_unique<Checker>(make_backend(options_), reporter_)) {}
+
+ThreadState* Runtime::attach_thread(ThreadId tid) {
+  RuntimeScope scope;
+  void* mem = mmap(nullptr, sizeof(ThreadState), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    reporter_.message("raceaccel: out of memory for a thread's state; its events are not checked\n");
+    t_thread_done = true;
+    return nullptr;
+  }
+  auto* ts = new (mem) ThreadState;
+  ts->tid = tid;
+  uint64_t lo = 0, hi = 0;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+      lo = reinterpret_cast<uint64_t>(addr);
+      hi = lo + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  const uint64_t tp = thread_pointer();
+  const uint64_t tls_size = static_tls_size();
+  threads_.started(tid, gettid(), lo, hi, tp - tls_size, tp);
+  checker_->link(ts);
+  t_thread = ts;
+  pthread_setspecific(g_thread_key, ts);
+  if (tid != 0) {
+    // A new thread may run on the stack (and static TLS) of a finished one
+    // that was never joined: that memory's history is not this thread's.
+    if (hi > lo) checker_->emit(ts, Event::range(Op::Free, tid, lo, hi - lo));
+    if (tp - tls_size < lo || tp > hi) checker_->emit(ts, Event::range(Op::Free, tid, tp - tls_size, tls_size));
+  }
+  return ts;
+}
+
+void Runtime::detach_thread(ThreadState* ts) {
+  RuntimeScope scope;
+  checker_->unlink(ts);
+  threads_.finished(ts->tid);
+  t_thread = nullptr;
+  t_thread_done = true;
+  pthread_setspecific(g_thread_key, nullptr);
+  ts->~ThreadState();
+  munmap(ts, sizeof(ThreadState));
+}
+
+int Runtime::finalize(int program_status) {
+  RuntimeScope scope;
+  if (finalized_) return program_status;
+  finalized_ = true;
+  checker_->drain_all_and_stop();
+  reporter_.print_summary();
+  const std::string record_error = checker_->finish_recording();
+  if (!record_error.empty()) {
+    reporter_.message(fmt::format("raceaccel: record={}: {}\n", options_.record, record_error));
+  }
+  if (options_.verbosity >= 1) {
+    const CheckerStats s = checker_->stats();
+    reporter_.message(fmt::format(
+        "raceaccel: {} events checked ({} accesses, {} buffer drains), {} threads, {} per-byte races, {} reports\n",
+        s.events, s.accesses, s.drains, threads_.count(), s.races, reporter_.reports()));
+  }
+  if (program_status != 0) return program_status;
+  if (!record_error.empty()) return 74;
+  if (checker_->failed()) return 70;
+  if (reporter_.reports() > 0) return options_.exitcode;
+  return program_status;
+}
+
+void Runtime::before_fork() {
+  checker_->lock_for_fork();
+  stacks_.mutex().lock();
+  threads_.lock_for_fork();
+  heap_.lock_for_fork();
+}
+
+void Runtime::after_fork_parent() {
+  heap_.unlock_after_fork();
+  threads_.unlock_after_fork();
+  stacks_.mutex().unlock();
+  checker_->unlock_after_fork();
+}
+
+void Runtime::after_fork_child() {
+  heap_.unlock_after_fork();
+  threads_.unlock_after_fork();
+  stacks_.mutex().unlock();
+  if (ThreadState* self = t_thread) {
+    checker_->adopt_after_fork_child(self);
+    reporter_.after_fork_child();
+  }
+  checker_->unlock_after_fork();
+  if (ThreadState* self = t_thread) {
+    if (auto info = threads_.info(self->tid)) {
+      threads_.started(self->tid, gettid(), info->stack_lo, info->stack_hi, info->tls_lo, info->tls_hi);
+    }
+  }
+}
+
+}  // namespace raceaccel::rt
+
+// The library's constructor: start before the program's own constructors.
+__attribute__((constructor(101))) static void raceaccel_runtime_constructor() { raceaccel::rt::runtime(); }

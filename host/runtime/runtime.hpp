@@ -1,0 +1,119 @@
+// The one global object of the instrumentation runtime and the entry helpers
+// every callback and interceptor uses.
+//
+// Start-up: the library's constructor (or the first callback, whichever
+// comes first: other instrumented libraries may run code earlier) creates
+// the runtime. Interceptors of allocation functions never start it: they can
+// run inside the dynamic loader before libc is ready.
+#pragma once
+
+#include <memory>
+
+#include "runtime/call_stacks.hpp"
+#include "runtime/checker.hpp"
+#include "runtime/heap_registry.hpp"
+#include "runtime/options.hpp"
+#include "runtime/reporter.hpp"
+#include "runtime/thread_registry.hpp"
+#include "runtime/thread_state.hpp"
+
+namespace raceaccel::rt {
+
+class Runtime {
+ public:
+  explicit Runtime(const RuntimeOptions& options);
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const RuntimeOptions& options() const { return options_; }
+  StackTrie& stacks() { return stacks_; }
+  ThreadRegistry& threads() { return threads_; }
+  HeapRegistry& heap() { return heap_; }
+  Reporter& reporter() { return reporter_; }
+  Checker& checker() { return *checker_; }
+
+  // A state for the calling thread with id tid; records its stack and TLS
+  // and clears any history left there by an earlier thread.
+  ThreadState* attach_thread(ThreadId tid);
+  // The thread's last TLS destructor ran: check its last accesses, free it.
+  void detach_thread(ThreadState* ts);
+
+  // At exit (once): check every buffered access, print the summary, finish
+  // the recording, and return the status the process should exit with.
+  int finalize(int program_status);
+
+  void before_fork();
+  void after_fork_parent();
+  void after_fork_child();
+
+ private:
+  RuntimeOptions options_;
+  StackTrie stacks_;
+  ThreadRegistry threads_;
+  HeapRegistry heap_;
+  Reporter reporter_;
+  std::unique_ptr<Checker> checker_;
+  bool finalized_ = false;
+};
+
+// The runtime, started on first use; nullptr only while it is starting on
+// this very thread.
+Runtime* runtime();
+// The runtime if it has started, else nullptr (never starts it).
+Runtime* runtime_if_started();
+
+// The calling thread's state when its events are to be traced; nullptr
+// inside the runtime, on a thread being torn down, or (for the _if_started
+// variant) before start-up.
+ThreadState* attach_slow(bool may_start);
+inline ThreadState* traced_thread() {
+  if (__builtin_expect(t_in_runtime, 0)) return nullptr;
+  ThreadState* ts = t_thread;
+  return __builtin_expect(ts != nullptr, 1) ? ts : attach_slow(true);
+}
+inline ThreadState* traced_thread_if_started() {
+  if (__builtin_expect(t_in_runtime, 0)) return nullptr;
+  ThreadState* ts = t_thread;
+  return __builtin_expect(ts != nullptr, 1) ? ts : attach_slow(false);
+}
+
+// The status main() returned or exit() was called with (0 when unknown).
+void note_program_status(int status);
+
+// Convenience wrappers that enter the runtime scope.
+void emit_event(ThreadState* ts, const Event& e);
+inline void emit_sync(ThreadState* ts, Op op, uint64_t object) { emit_event(ts, Event::sync(op, ts->tid, object)); }
+
+// Hot path: one buffered read/write/alloc. Sizes above 2^24 are split.
+void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc);
+inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
+  if (__builtin_expect(size > (1u << 24) || size == 0, 0)) return append_slow(ts, addr, size, kind, pc);
+  uint32_t n = ts->count.load(std::memory_order_relaxed);
+  if (__builtin_expect(n == kBufferCapacity, 0)) {
+    RuntimeScope scope;
+    runtime_if_started()->checker().drain(ts);
+    n = 0;
+  }
+  ts->buffer[n] = {addr, pc, ts->node, pack_size_kind(static_cast<uint32_t>(size), kind)};
+  ts->count.store(n + 1, std::memory_order_release);
+}
+
+// Reads and writes by the program, honouring the ignore annotations.
+inline void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
+  ThreadState* ts = t_thread;
+  if (__builtin_expect(ts == nullptr || t_in_runtime, 0)) {
+    ts = traced_thread();
+    if (ts == nullptr) return;
+  }
+  if (__builtin_expect((write ? ts->ignore_writes : ts->ignore_reads) != 0, 0)) return;
+  const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
+  if (__builtin_expect(size <= (1u << 24), 1)) {
+    const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
+    ThreadState::FilterEntry& f = ts->filter[((addr >> 3) ^ (addr >> 13)) % kFilterSlots];
+    if (f.addr == addr && f.size_kind == size_kind && f.generation == ts->filter_generation) return;
+    f = {addr, ts->filter_generation, size_kind};
+  }
+  append_access(ts, addr, size, kind, pc);
+}
+
+}  // namespace raceaccel::rt

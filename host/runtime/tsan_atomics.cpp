@@ -1,0 +1,157 @@
+// The compiler's atomic callbacks for 8..128-bit locations. Each performs the
+// real operation and hands its event to the detector under the checker lock
+// (Checker::emit_with), so the detector sees the operations on a location in
+// the order they took effect. The operation itself is always performed
+// sequentially consistent (a valid execution of any weaker order); the event
+// carries the program's order, which is what happens-before depends on.
+#include <cstdint>
+#include <utility>
+
+#include "runtime/runtime.hpp"
+
+namespace raceaccel::rt {
+namespace {
+
+MemoryOrder order_of(int mo) {
+  const int m = mo & 0xff;  // gcc may add HLE flags in the upper bits
+  return m >= 0 && m <= 5 ? static_cast<MemoryOrder>(m) : MemoryOrder::SeqCst;
+}
+
+// Lock-free builtins up to 64 bits. 128-bit locations are only ever
+// touched through these callbacks (under the checker lock), so plain
+// accesses under that lock are atomic with respect to each other.
+template <typename T>
+struct Cell {
+  static T load(volatile T* a) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); }
+  static void store(volatile T* a, T v) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }
+  static bool cas(volatile T* a, T* expected, T desired) {
+    return __atomic_compare_exchange_n(a, expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  }
+};
+template <>
+struct Cell<__int128> {
+  using T = __int128;
+  static T load(volatile T* a) { return *a; }
+  static void store(volatile T* a, T v) { *a = v; }
+  static bool cas(volatile T* a, T* expected, T desired) {
+    if (*a == *expected) {
+      *a = desired;
+      return true;
+    }
+    *expected = *a;
+    return false;
+  }
+};
+
+// Runs op (returning {result, op kind, order}) with its event, or just op
+// when the thread is not traced. An operation that reads the location is
+// also checked as a read of it, placed before its synchronization: a plain
+// write concurrent with an atomic load or read-modify-write is a data race
+// (two atomic operations never race: stores are not checked as writes).
+template <typename T, typename Op>
+auto atomic_op(volatile T* a, bool reads, uint64_t pc, Op&& op) {
+  ThreadState* ts = traced_thread();
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  if (ts == nullptr) return std::get<0>(op());
+  if (reads && ts->ignore_reads == 0) append_access(ts, addr, sizeof(T), AccessKind::AtomicRead, pc);
+  RuntimeScope scope;
+  return runtime_if_started()->checker().emit_with(ts, [&] {
+    auto [result, kind, order] = op();
+    return std::pair{result, Event::atomic(kind, ts->tid, addr, sizeof(T), order)};
+  });
+}
+
+template <typename T>
+T load(volatile T* a, int mo, uint64_t pc) {
+  return atomic_op(a, true, pc, [&] { return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order_of(mo)}; });
+}
+
+template <typename T>
+void store(volatile T* a, T v, int mo, uint64_t pc) {
+  atomic_op(a, false, pc, [&] {
+    Cell<T>::store(a, v);
+    return std::tuple{0, Op::AtomicStore, order_of(mo)};
+  });
+}
+
+// Read-modify-write through a CAS loop: one implementation for every
+// operation and width, performed while the detector's lock is held.
+template <typename T, typename F>
+T rmw(volatile T* a, int mo, uint64_t pc, F&& update) {
+  return atomic_op(a, true, pc, [&] {
+    T old = Cell<T>::load(a);
+    while (!Cell<T>::cas(a, &old, update(old))) {
+    }
+    return std::tuple{old, Op::AtomicRmw, order_of(mo)};
+  });
+}
+
+template <typename T>
+bool compare_exchange(volatile T* a, T* expected, T desired, int mo, int fail_mo, uint64_t pc) {
+  return atomic_op(a, true, pc, [&] {
+    const bool ok = Cell<T>::cas(a, expected, desired);
+    return std::tuple{ok, ok ? Op::AtomicRmw : Op::AtomicLoad, order_of(ok ? mo : fail_mo)};
+  });
+}
+
+}  // namespace
+}  // namespace raceaccel::rt
+
+#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
+#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
+
+// clang-format off
+#define RACEACCEL_ATOMIC_CALLBACKS(bits, T)                                                                      \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_load(const volatile T* a, int mo) {                                    \
+    return raceaccel::rt::load(const_cast<volatile T*>(a), mo, RACEACCEL_CALLER);                                                  \
+  }                                                                                                              \
+  RACEACCEL_EXPORT void __tsan_atomic##bits##_store(volatile T* a, T v, int mo) { raceaccel::rt::store(a, v, mo, RACEACCEL_CALLER); } \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_exchange(volatile T* a, T v, int mo) {                                 \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T) { return v; });                                                      \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int mo) {                                \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(o + v); });                                \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int mo) {                                \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(o - v); });                                \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int mo) {                                \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(o & v); });                                \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int mo) {                                 \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(o | v); });                                \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int mo) {                                \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(o ^ v); });                                \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int mo) {                               \
+    return raceaccel::rt::rmw(a, mo, RACEACCEL_CALLER, [v](T o) { return static_cast<T>(~(o & v)); });                             \
+  }                                                                                                              \
+  RACEACCEL_EXPORT int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int fmo) { \
+    return raceaccel::rt::compare_exchange(a, c, v, mo, fmo, RACEACCEL_CALLER);                                                    \
+  }                                                                                                              \
+  RACEACCEL_EXPORT int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fmo) {   \
+    return raceaccel::rt::compare_exchange(a, c, v, mo, fmo, RACEACCEL_CALLER);                                                    \
+  }                                                                                                              \
+  RACEACCEL_EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {       \
+    raceaccel::rt::compare_exchange(a, &c, v, mo, fmo, RACEACCEL_CALLER);                                                          \
+    return c;                                                                                                    \
+  }
+// clang-format on
+
+RACEACCEL_ATOMIC_CALLBACKS(8, char)
+RACEACCEL_ATOMIC_CALLBACKS(16, short)
+RACEACCEL_ATOMIC_CALLBACKS(32, int)
+RACEACCEL_ATOMIC_CALLBACKS(64, long)
+RACEACCEL_ATOMIC_CALLBACKS(128, __int128)
+
+RACEACCEL_EXPORT void __tsan_atomic_thread_fence(int mo) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  const raceaccel::MemoryOrder order = raceaccel::rt::order_of(mo);
+  if (order == raceaccel::MemoryOrder::Relaxed) return;  // no effect on happens-before
+  if (auto* ts = raceaccel::rt::traced_thread()) {
+    raceaccel::rt::emit_event(ts, raceaccel::Event::fence(ts->tid, order));
+  }
+}
+
+RACEACCEL_EXPORT void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

@@ -1,0 +1,260 @@
+// raceaccel-cc / raceaccel-c++: drop-in C and C++ compilers that instrument
+// with the compiler's ThreadSanitizer pass and link raceaccel's runtime
+// instead of the sanitizer runtime (docs/runtime.md, "Compiler wrappers").
+//
+// Compile steps get `-fsanitize=thread -g` (and -Wno-tsan for gcc). Link
+// steps get the runtime (DT_NEEDED, rpath to its directory) and -pthread,
+// never -fsanitize=thread. A compile-and-link invocation is split: each
+// source is compiled to a temporary object, then everything is linked, so
+// neither gcc nor clang pulls in its own TSan runtime.
+//
+// The compiler is RACEACCEL_CC / RACEACCEL_CXX if set, else the one found at
+// configure time (clang-19 preferred). The runtime is found relative to this
+// executable: <dir>/../lib/libraceaccel_rt.so.
+#include <limits.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kWrapperError = 2;
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+// Options whose value is the next argument.
+bool takes_separate_value(std::string_view a) {
+  static const char* const kOptions[] = {"-o",
+                                         "-I",
+                                         "-D",
+                                         "-U",
+                                         "-include",
+                                         "-imacros",
+                                         "-isystem",
+                                         "-idirafter",
+                                         "-iquote",
+                                         "-iprefix",
+                                         "-iwithprefix",
+                                         "-isysroot",
+                                         "-x",
+                                         "-MF",
+                                         "-MT",
+                                         "-MQ",
+                                         "-L",
+                                         "-l",
+                                         "-Xlinker",
+                                         "-Xassembler",
+                                         "-Xpreprocessor",
+                                         "-Xclang",
+                                         "-mllvm",
+                                         "--param",
+                                         "-T",
+                                         "-u",
+                                         "-e",
+                                         "-z",
+                                         "-arch",
+                                         "-target",
+                                         "--sysroot",
+                                         "-B",
+                                         "-aux-info",
+                                         "-dumpdir",
+                                         "-dumpbase",
+                                         "-iwithprefixbefore",
+                                         "-imultilib",
+                                         "--serialize-diagnostics"};
+  for (const char* o : kOptions) {
+    if (a == o) return true;
+  }
+  return false;
+}
+
+bool is_source(std::string_view path) {
+  static const char* const kExtensions[] = {".c", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C",
+                                            ".i", ".ii", ".s",  ".S",   ".sx",  ".m",   ".mm"};
+  for (const char* e : kExtensions) {
+    if (ends_with(path, e)) return true;
+  }
+  return false;
+}
+
+// Link-only arguments, left out of the compile steps of a split invocation.
+bool link_only(std::string_view a) {
+  return starts_with(a, "-l") || starts_with(a, "-L") || starts_with(a, "-Wl,") || a == "-shared" || a == "-static" ||
+         a == "-rdynamic" || a == "-pie" || a == "-no-pie" || a == "-static-libgcc" || a == "-static-libstdc++" ||
+         a == "-nostdlib" || a == "-nodefaultlibs" || a == "-nostartfiles";
+}
+
+struct Arg {
+  std::string text;
+  bool input = false;   // a file operand
+  bool source = false;  // compiled (by extension or an active -x)
+  bool value = false;   // the value of the previous option
+};
+
+int run(const std::vector<std::string>& argv) {
+  std::vector<char*> c_argv;
+  for (const std::string& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
+  c_argv.push_back(nullptr);
+  if (getenv("RACEACCEL_WRAPPER_VERBOSE") != nullptr) {
+    for (const std::string& a : argv) std::fprintf(stderr, "%s ", a.c_str());
+    std::fprintf(stderr, "\n");
+  }
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, c_argv[0], nullptr, nullptr, c_argv.data(), environ) != 0) {
+    std::fprintf(stderr, "raceaccel-cc: cannot run %s: %s\n", c_argv[0], std::strerror(errno));
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return kWrapperError;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+std::string self_directory() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  buf[n] = '\0';
+  return fs::path(buf).parent_path().string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool cxx = ends_with(fs::path(argv[0]).filename().string(), "++");
+  const char* env_compiler = getenv(cxx ? "RACEACCEL_CXX" : "RACEACCEL_CC");
+  const std::string compiler = env_compiler != nullptr && *env_compiler != '\0'
+                                   ? env_compiler
+                                   : (cxx ? RACEACCEL_DEFAULT_CXX : RACEACCEL_DEFAULT_CC);
+  const std::string compiler_name = fs::path(compiler).filename().string();
+  const bool clang = compiler_name.find("clang") != std::string::npos;
+
+  const std::string runtime = (fs::path(self_directory()) / ".." / "lib" / "libraceaccel_rt.so").lexically_normal();
+  std::vector<std::string> instrument = {"-fsanitize=thread", "-g"};
+  // clang emits no .debug_aranges by default, and the runtime's symbolizer
+  // (elfutils 0.188) finds line tables through them.
+  instrument.push_back(clang ? "-gdwarf-aranges" : "-Wno-tsan");
+
+  // Classify the arguments.
+  std::vector<Arg> args;
+  bool link = true, info_only = false, any_input = false, language_forced = false;
+  for (int i = 1; i < argc; ++i) {
+    Arg a{argv[i]};
+    const std::string_view t = a.text;
+    if (!args.empty() && args.back().value == false && takes_separate_value(args.back().text) && !args.back().input) {
+      a.value = true;
+      if (args.back().text == "-x") language_forced = t != "none";
+      args.push_back(a);
+      continue;
+    }
+    if (t == "-c" || t == "-S" || t == "-E" || t == "-M" || t == "-MM" || t == "-fsyntax-only") link = false;
+    if (t == "--version" || t == "-dumpversion" || t == "-dumpmachine" || t == "-###" || starts_with(t, "-print-") ||
+        starts_with(t, "--print") || t == "--help") {
+      info_only = true;
+    }
+    if (starts_with(t, "-x") && t.size() > 2) language_forced = t.substr(2) != "none";
+    if (t == "-" || !starts_with(t, "-")) {
+      a.input = true;
+      a.source = language_forced || is_source(t);
+      any_input = true;
+    }
+    args.push_back(a);
+  }
+
+  std::vector<std::string> cmd{compiler};
+  if (info_only || !any_input) {
+    for (const Arg& a : args) cmd.push_back(a.text);
+    return run(cmd);
+  }
+  if (!fs::exists(runtime) && link) {
+    std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (build the raceaccel_rt target)\n", runtime.c_str());
+    return kWrapperError;
+  }
+  const std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string(),
+                                               "-Wl,--push-state,--no-as-needed", runtime, "-Wl,--pop-state"};
+
+  if (!link) {  // compile only
+    cmd.insert(cmd.end(), instrument.begin(), instrument.end());
+    for (const Arg& a : args) cmd.push_back(a.text);
+    return run(cmd);
+  }
+
+  bool any_source = false;
+  for (const Arg& a : args) any_source |= a.source;
+  std::string temp_dir;
+  std::vector<std::string> objects(args.size());
+  if (any_source) {
+    const char* tmp = getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/raceaccel-cc.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      std::fprintf(stderr, "raceaccel-cc: cannot create a temporary directory: %s\n", std::strerror(errno));
+      return kWrapperError;
+    }
+    temp_dir = pattern;
+    // Compile each source on its own; everything but outputs, inputs and
+    // link-only options applies.
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].source) continue;
+      objects[i] = temp_dir + "/" + std::to_string(i) + ".o";
+      std::vector<std::string> compile{compiler};
+      compile.insert(compile.end(), instrument.begin(), instrument.end());
+      for (size_t j = 0; j < args.size(); ++j) {
+        const Arg& a = args[j];
+        if (a.input) continue;
+        if (a.text == "-o" || (a.value && args[j - 1].text == "-o")) continue;
+        if (link_only(a.text) && !a.value) continue;
+        if ((a.text == "-Xlinker" || a.text == "-T" || a.text == "-u" || a.text == "-z" || a.text == "-e" ||
+             a.text == "-l" || a.text == "-L")) {
+          continue;
+        }
+        if (a.value && (args[j - 1].text == "-Xlinker" || args[j - 1].text == "-T" || args[j - 1].text == "-u" ||
+                        args[j - 1].text == "-z" || args[j - 1].text == "-e" || args[j - 1].text == "-l" ||
+                        args[j - 1].text == "-L")) {
+          continue;
+        }
+        compile.push_back(a.text);
+      }
+      // The -x in effect for this source: the last one before it.
+      compile.push_back("-c");
+      compile.push_back(args[i].text);
+      compile.push_back("-o");
+      compile.push_back(objects[i]);
+      if (const int status = run(compile); status != 0) {
+        fs::remove_all(temp_dir);
+        return status;
+      }
+    }
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg& a = args[i];
+    if (a.text == "-fsanitize=thread") continue;
+    if (a.source) {
+      if (language_forced) cmd.push_back("-xnone");
+      cmd.push_back(objects[i]);
+    } else {
+      cmd.push_back(a.text);
+    }
+  }
+  cmd.insert(cmd.end(), link_flags.begin(), link_flags.end());
+  const int status = run(cmd);
+  if (!temp_dir.empty()) fs::remove_all(temp_dir);
+  return status;
+}

@@ -1,0 +1,73 @@
+// RACEACCEL_OPTIONS parsing: every key, both separators, bad values.
+#include <gtest/gtest.h>
+
+#include "runtime/options.hpp"
+
+using raceaccel::rt::Backend;
+using raceaccel::rt::parse_runtime_options;
+
+TEST(RuntimeOptions, DefaultsWhenEmpty) {
+  const auto p = parse_runtime_options("");
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.options.backend, Backend::Software);
+  EXPECT_EQ(p.options.exitcode, 66);
+  EXPECT_FALSE(p.options.json);
+  EXPECT_FALSE(p.options.halt_on_error);
+  EXPECT_EQ(p.options.report_limit, 0u);
+  EXPECT_EQ(p.options.log_path, "");
+  EXPECT_EQ(p.options.record, "");
+  EXPECT_EQ(p.options.verbosity, 0);
+}
+
+TEST(RuntimeOptions, EveryKeySpaceSeparated) {
+  const auto p = parse_runtime_options(
+      "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
+      "verbosity=2");
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.options.backend, Backend::Djit);
+  EXPECT_EQ(p.options.log_path, "/tmp/log");
+  EXPECT_TRUE(p.options.json);
+  EXPECT_TRUE(p.options.halt_on_error);
+  EXPECT_EQ(p.options.exitcode, 7);
+  EXPECT_EQ(p.options.report_limit, 3u);
+  EXPECT_EQ(p.options.record, "/tmp/t.rtrace");
+  EXPECT_EQ(p.options.verbosity, 2);
+}
+
+TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
+  const auto p = parse_runtime_options("json=1:exitcode=0::backend=software:json=0");
+  ASSERT_EQ(p.error, "");
+  EXPECT_FALSE(p.options.json);
+  EXPECT_EQ(p.options.exitcode, 0);
+  EXPECT_EQ(p.options.backend, Backend::Software);
+}
+
+TEST(RuntimeOptions, DeviceBackendsParse) {
+  EXPECT_EQ(parse_runtime_options("backend=verilator").options.backend, Backend::Verilator);
+  EXPECT_EQ(parse_runtime_options("backend=xrt").options.backend, Backend::Xrt);
+}
+
+TEST(RuntimeOptions, BadInputNamesTheKey) {
+  const struct {
+    const char* text;
+    const char* key;
+  } cases[] = {
+      {"backend=gpu", "'backend'"},
+      {"json=2", "'json'"},
+      {"halt_on_error=yes", "'halt_on_error'"},
+      {"exitcode=256", "'exitcode'"},
+      {"exitcode=-1", "'exitcode'"},
+      {"exitcode=", "'exitcode'"},
+      {"report_limit=x", "'report_limit'"},
+      {"verbosity=9", "'verbosity'"},
+      {"log_path=", "'log_path'"},
+      {"record=", "'record'"},
+      {"history_size=3", "'history_size'"},
+      {"json=1 colour=1", "'colour'"},
+  };
+  for (const auto& c : cases) {
+    const auto p = parse_runtime_options(c.text);
+    EXPECT_NE(p.error.find(c.key), std::string::npos) << c.text << " -> " << p.error;
+  }
+  EXPECT_NE(parse_runtime_options("json").error.find("not key=value"), std::string::npos);
+}

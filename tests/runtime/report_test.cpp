@@ -1,0 +1,304 @@
+// The runtime end to end: programs built with raceaccel-cc/c++ (clang-19 and
+// gcc), run with RACEACCEL_OPTIONS; the reports' stacks and lines, JSON,
+// exit statuses, log files, the recording round trip through `raceaccel
+// check`, and `raceaccel run`.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "process_runner.hpp"
+
+using raceaccel::test::ProcessResult;
+using raceaccel::test::run_process;
+
+namespace {
+
+std::string program(const std::string& name) { return std::string(RT_PROGRAM_DIR) + "/" + name; }
+
+// Each pattern must match after the previous one's match.
+void expect_in_order(const std::string& text, const std::vector<std::string>& patterns) {
+  size_t pos = 0;
+  for (const std::string& p : patterns) {
+    std::smatch m;
+    const std::string rest = text.substr(pos);
+    if (!std::regex_search(rest, m, std::regex(p))) {
+      ADD_FAILURE() << "pattern not found (in order): " << p << "\n--- output ---\n" << text;
+      return;
+    }
+    pos += static_cast<size_t>(m.position(0) + m.length(0));
+  }
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));  // throws: the test fails
+  }
+  return out;
+}
+
+void expect_report_format(const std::string& binary) {
+  const ProcessResult r = run_process({program(binary)});
+  EXPECT_EQ(r.status, 66);
+  const std::string hex = "0x[0-9a-f]+";
+  expect_in_order(r.err, {
+                             "WARNING: raceaccel: data race \\(pid=[0-9]+\\)\n",
+                             "  Read of size 4 at " + hex + " by main thread:\n",
+                             "    #0 main [^\n]*report_format\\.c:29 \\(" + binary + "\\+" + hex + "\\)\n",
+                             "  Previous write of size 4 at " + hex + " by thread T1:\n",
+                             "    #0 worker [^\n]*report_format\\.c:17 ",
+                             "  Location is global 'shared_global' of size 4 at " + hex,
+                             "  Thread T1 \\(tid=[0-9]+, (running|finished)\\) created by main thread at:\n",
+                             "    #0 main [^\n]*report_format\\.c:27 ",
+                             "WARNING: raceaccel: data race",
+                             "  Write of size 8 at " + hex + " by main thread:\n",
+                             "    #0 main [^\n]*report_format\\.c:30 ",
+                             "  Previous write of size 8 at " + hex + " by thread T1:\n",
+                             "    #0 store_to [^\n]*report_format\\.c:14 ",
+                             "    #1 worker [^\n]*report_format\\.c:18 ",
+                             "  Location is heap block of size 16 at " + hex + " allocated by main thread:\n",
+                             "    #0 main [^\n]*report_format\\.c:25 ",
+                             "SUMMARY: raceaccel: data race [^\n]*report_format\\.c:29 in main\n",
+                             "SUMMARY: raceaccel: data race [^\n]*report_format\\.c:30 in main\n",
+                         });
+  EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 2u);
+  EXPECT_EQ(count(r.err, "SUMMARY: raceaccel:"), 2u);
+}
+
+std::set<std::pair<uint64_t, uint64_t>> site_pairs(const std::vector<nlohmann::json>& objects, const char* current,
+                                                   const char* previous) {
+  std::set<std::pair<uint64_t, uint64_t>> pairs;
+  for (const auto& o : objects) {
+    if (!o.contains(current)) continue;
+    const uint64_t a = o[current]["site"], b = o[previous]["site"];
+    pairs.insert(std::minmax(a, b));
+  }
+  return pairs;
+}
+
+}  // namespace
+
+TEST(RuntimeReports, StacksAndLinesOfBothAccessesClang) { expect_report_format("report_format"); }
+TEST(RuntimeReports, StacksAndLinesOfBothAccessesGcc) { expect_report_format("report_format_gcc"); }
+
+TEST(RuntimeReports, InlinedCallsAreFramesOfTheirOwn) {
+  for (const char* binary : {"inlined", "inlined_gcc"}) {
+    const ProcessResult r = run_process({program(binary)});
+    EXPECT_EQ(r.status, 66) << binary;
+    expect_in_order(r.err, {"by main thread:\n", "    #0 bump [^\n]*inlined\\.c:12 ",
+                            "    #1 main [^\n]*inlined\\.c:27 ", "Previous [^\n]* by thread T1:\n",
+                            "    #0 bump [^\n]*inlined\\.c:12 ", "    #1 worker [^\n]*inlined\\.c:17 "});
+  }
+}
+
+TEST(RuntimeReports, CleanProgramIsSilentClang) {
+  const ProcessResult r = run_process({program("clean")});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "counter=1600 payload=99 handed=42 child=0\n");
+}
+
+TEST(RuntimeReports, CleanProgramIsSilentGcc) {
+  const ProcessResult r = run_process({program("clean_gcc")});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "counter=1600 payload=99 handed=42 child=0\n");
+}
+
+TEST(RuntimeReports, CleanProgramIsSilentUnderTheGoldenDetector) {
+  const ProcessResult r = run_process({program("clean")}, {"RACEACCEL_OPTIONS=backend=djit"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(RuntimeReports, GoldenDetectorReportsTheSameRaces) {
+  const ProcessResult soft = run_process({program("report_format")});
+  const ProcessResult djit = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=backend=djit"});
+  EXPECT_EQ(djit.status, 66);
+  auto summaries = [](const std::string& err) { return err.substr(err.find("SUMMARY:")); };
+  EXPECT_EQ(summaries(soft.err), summaries(djit.err));
+}
+
+TEST(RuntimeReports, AtomicsPublicationAcquireReleaseIsClean) {
+  for (const char* binary : {"atomics", "atomics_gcc"}) {
+    const ProcessResult r = run_process({program(binary), "acqrel"});
+    EXPECT_EQ(r.status, 0) << binary << r.err;
+    EXPECT_EQ(r.err, "") << binary;
+  }
+}
+
+TEST(RuntimeReports, AtomicsPublicationRelaxedIsARace) {
+  for (const char* binary : {"atomics", "atomics_gcc"}) {
+    const ProcessResult r = run_process({program(binary), "relaxed"});
+    EXPECT_EQ(r.status, 66) << binary;
+    EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u) << binary << r.err;
+    expect_in_order(r.err, {"Write of size 4 at 0x[0-9a-f]+ by main thread", "Previous write of size 4",
+                            "Location is global '[^']*data[^']*'"});
+  }
+}
+
+TEST(RuntimeReports, JsonReportsOneObjectPerLine) {
+  const ProcessResult r = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=json=1"});
+  EXPECT_EQ(r.status, 66);
+  const auto objects = json_lines(r.err);
+  ASSERT_EQ(objects.size(), 3u) << r.err;
+  EXPECT_EQ(objects[0]["type"], "data race");
+  EXPECT_EQ(objects[0]["current"]["access"], "read");
+  EXPECT_EQ(objects[0]["current"]["size"], 4);
+  EXPECT_EQ(objects[0]["current"]["stack"][0]["line"], 29);
+  EXPECT_EQ(objects[0]["previous"]["stack"][0]["function"], "worker");
+  EXPECT_EQ(objects[0]["previous"]["stack"][0]["line"], 17);
+  EXPECT_EQ(objects[0]["location"]["kind"], "global");
+  EXPECT_EQ(objects[1]["location"]["kind"], "heap");
+  EXPECT_EQ(objects[1]["previous"]["stack"][1]["line"], 18);
+  EXPECT_EQ(objects[2]["type"], "summary");
+  EXPECT_EQ(objects[2]["reports"], 2);
+}
+
+TEST(RuntimeReports, ExitStatusOptions) {
+  EXPECT_EQ(run_process({program("exit_status")}).status, 66);
+  EXPECT_EQ(run_process({program("exit_status")}, {"RACEACCEL_OPTIONS=exitcode=23"}).status, 23);
+  const ProcessResult own = run_process({program("exit_status"), "3"});
+  EXPECT_EQ(own.status, 3);  // the program's own failure is kept
+  EXPECT_EQ(count(own.err, "SUMMARY: raceaccel:"), 2u);
+  const ProcessResult halt = run_process({program("exit_status")}, {"RACEACCEL_OPTIONS=halt_on_error=1"});
+  EXPECT_EQ(halt.status, 66);
+  EXPECT_EQ(count(halt.err, "WARNING: raceaccel: data race"), 1u);
+  const ProcessResult limited = run_process({program("exit_status")}, {"RACEACCEL_OPTIONS=report_limit=1"});
+  EXPECT_EQ(limited.status, 66);
+  EXPECT_EQ(count(limited.err, "WARNING: raceaccel: data race"), 1u);
+  EXPECT_NE(limited.err.find("1 beyond report_limit"), std::string::npos) << limited.err;
+}
+
+// backend=verilator: the same program checked on the simulated accelerator
+// reports the same race, with both stacks, at exit.
+TEST(RuntimeReports, VerilatorBackendReportsTheSameRace) {
+  const ProcessResult software = run_process({program("report_format")}, {});
+  const ProcessResult device = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=backend=verilator"});
+  EXPECT_EQ(software.status, 66);
+  EXPECT_EQ(device.status, 66) << device.err;
+  EXPECT_EQ(count(device.err, "WARNING: raceaccel: data race"), count(software.err, "WARNING: raceaccel: data race"));
+  const auto summary = [](const std::string& err) { return err.substr(err.find("SUMMARY:")); };
+  EXPECT_EQ(summary(device.err), summary(software.err)) << device.err;
+}
+
+TEST(RuntimeReports, BadOptionsStopBeforeTheProgramRuns) {
+  const ProcessResult unknown = run_process({program("clean")}, {"RACEACCEL_OPTIONS=json=1 colour=red"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("'colour'"), std::string::npos) << unknown.err;
+  EXPECT_EQ(unknown.out, "");
+  const ProcessResult bad = run_process({program("clean")}, {"RACEACCEL_OPTIONS=exitcode=lots"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("'exitcode'"), std::string::npos) << bad.err;
+  // backend=xrt needs the card image: a usage error before the program runs.
+  const ProcessResult device = run_process({program("clean")}, {"RACEACCEL_OPTIONS=backend=xrt"});
+  EXPECT_EQ(device.status, 2);
+  EXPECT_NE(device.err.find("xclbin"), std::string::npos) << device.err;
+  EXPECT_EQ(device.out, "");
+  // A card image that does not exist: 74, as for `raceaccel check`.
+  const ProcessResult missing =
+      run_process({program("clean")}, {"RACEACCEL_OPTIONS=backend=xrt xclbin=/nonexistent/rac_kernel.xclbin"});
+  EXPECT_EQ(missing.status, 74) << missing.err;
+  const ProcessResult unwritable =
+      run_process({program("clean")}, {"RACEACCEL_OPTIONS=record=/nonexistent-dir/trace.rtrace"});
+  EXPECT_EQ(unwritable.status, 74);
+}
+
+TEST(RuntimeReports, LogPathGetsTheReports) {
+  const std::string dir = "/tmp/raceaccel_rt_log_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const ProcessResult r = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=log_path=" + dir + "/report"});
+  EXPECT_EQ(r.status, 66);
+  EXPECT_EQ(r.err, "");
+  std::string log;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) log += raceaccel::test::slurp(entry.path());
+  EXPECT_EQ(count(log, "WARNING: raceaccel: data race"), 2u);
+  EXPECT_EQ(count(log, "SUMMARY: raceaccel:"), 2u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RuntimeReports, RecordedStreamReplaysToTheSameRaces) {
+  const std::string trace = "/tmp/raceaccel_rt_record_" + std::to_string(getpid()) + ".rtrace";
+  const ProcessResult r = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=json=1 record=" + trace});
+  EXPECT_EQ(r.status, 66);
+  const auto live = site_pairs(json_lines(r.err), "current", "previous");
+  ASSERT_EQ(live.size(), 2u);
+  for (const char* detector : {"fasttrack", "djit"}) {
+    const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", detector, trace});
+    EXPECT_EQ(check.status, 66) << check.err;
+    const auto doc = nlohmann::json::parse(check.out);
+    std::set<std::pair<uint64_t, uint64_t>> replayed;
+    for (const auto& race : doc["races"]) {
+      const uint64_t a = race["site"], b = race["previous"]["site"];
+      replayed.insert(std::minmax(a, b));
+    }
+    EXPECT_EQ(replayed, live) << detector;
+  }
+  std::remove(trace.c_str());
+}
+
+TEST(RuntimeReports, SeparateCompileAndLinkSteps) {
+  const ProcessResult r = run_process({program("split_steps")});
+  EXPECT_EQ(r.status, 66);
+  expect_in_order(r.err, {"Write of size 8 at 0x[0-9a-f]+ by main thread:\n", "    #0 main [^\n]*split_main\\.c:17 ",
+                          "Previous write of size 8 at 0x[0-9a-f]+ by thread T1:\n",
+                          "    #0 split_worker [^\n]*split_worker\\.c:9 ", "Location is global 'split_counter'"});
+  EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u);
+}
+
+// Randomized differential test of the live checking path: for several seeds
+// the runtime (FastTrack, in process) must report exactly the site pairs the
+// golden DJIT+ detector finds when it replays the recorded stream.
+TEST(RuntimeReports, RandomProgramsAgreeWithTheGoldenDetector) {
+  const std::string trace = "/tmp/raceaccel_rt_random_" + std::to_string(getpid()) + ".rtrace";
+  size_t racy_seeds = 0;
+  for (int seed = 1; seed <= 8; ++seed) {
+    const ProcessResult r =
+        run_process({program("random_mix"), std::to_string(seed)}, {"RACEACCEL_OPTIONS=json=1 record=" + trace});
+    ASSERT_TRUE(r.status == 0 || r.status == 66) << r.err;
+    const auto live = site_pairs(json_lines(r.err), "current", "previous");
+    racy_seeds += !live.empty();
+    const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
+    const auto doc = nlohmann::json::parse(check.out);
+    std::set<std::pair<uint64_t, uint64_t>> golden;
+    for (const auto& race : doc["races"]) {
+      const uint64_t a = race["site"], b = race["previous"]["site"];
+      golden.insert(std::minmax(a, b));
+    }
+    EXPECT_EQ(live, golden) << "seed " << seed;
+    EXPECT_EQ(r.status, live.empty() ? 0 : 66) << "seed " << seed;
+  }
+  EXPECT_GT(racy_seeds, 0u);  // the mix does produce races
+  std::remove(trace.c_str());
+}
+
+TEST(RuntimeRunCommand, SetsOptionsAndKeepsTheProgramsStatus) {
+  const ProcessResult r = run_process({RACEACCEL_CLI, "run", "--json", "--", program("report_format")});
+  EXPECT_EQ(r.status, 66);
+  EXPECT_EQ(json_lines(r.err).size(), 3u) << r.err;
+  const ProcessResult args = run_process({RACEACCEL_CLI, "run", "--", program("exit_status"), "5"});
+  EXPECT_EQ(args.status, 5);
+  const ProcessResult clean = run_process({RACEACCEL_CLI, "run", "--backend", "djit", "--", program("clean")});
+  EXPECT_EQ(clean.status, 0);
+  EXPECT_EQ(clean.err, "");
+}
+
+TEST(RuntimeRunCommand, MissingProgramAndBadOptions) {
+  const ProcessResult missing = run_process({RACEACCEL_CLI, "run", "--", "/nonexistent/program"});
+  EXPECT_EQ(missing.status, 127);
+  EXPECT_NE(missing.err.find("/nonexistent/program"), std::string::npos);
+  EXPECT_EQ(run_process({RACEACCEL_CLI, "run", "--backend", "gpu", "--", program("clean")}).status, 2);
+  EXPECT_EQ(run_process({RACEACCEL_CLI, "run", "--backend", "xrt", "--", program("clean")}).status, 2);
+}
