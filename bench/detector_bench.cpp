@@ -56,6 +56,45 @@ void BM_Djit(benchmark::State& state) { run_detector(state, "djit"); }
 BENCHMARK(BM_FastTrack)->ArgsProduct({{0, 1}, {4, 64}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Djit)->ArgsProduct({{0, 1}, {4, 64}})->Unit(benchmark::kMillisecond);
 
+// Program-like access patterns (the kernels of bench/programs), to measure
+// the shadow representation rather than synchronization: thread 0 fills an
+// array of 4-byte elements and forks two threads, which then either read it
+// at pseudo-random indices (lookup: read-shared 4-byte halves everywhere) or
+// each rewrite and reread their own half sequentially (sort-like).
+const std::vector<Event>& pattern_trace(int kind) {
+  static std::map<int, std::vector<Event>> cache;
+  auto& events = cache[kind];
+  if (!events.empty()) return events;
+  constexpr uint64_t kBase = 0x7f0000000000, kElements = 65536, kAccesses = 1'000'000;
+  for (uint64_t i = 0; i < kElements; ++i) events.push_back(Event::write(0, kBase + 4 * i, 4, 1));
+  events.push_back(Event::sync(Op::Fork, 0, 1));
+  events.push_back(Event::sync(Op::Fork, 0, 2));
+  uint64_t state = 0x2545f4914f6cdd1dull;
+  for (uint64_t n = 0; n < kAccesses; ++n) {
+    const ThreadId t = 1 + static_cast<ThreadId>((n / 1024) % 2);  // runtime-sized batches per thread
+    if (kind == 0) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      events.push_back(Event::read(t, kBase + 4 * ((state >> 33) % kElements), 4, 2));
+    } else {
+      const uint64_t i = (t - 1) * (kElements / 2) + (n / 2) % (kElements / 2);
+      events.push_back(n % 2 == 0 ? Event::write(t, kBase + 4 * i, 4, 3) : Event::read(t, kBase + 4 * i, 4, 4));
+    }
+  }
+  return events;
+}
+
+void BM_FastTrackPattern(benchmark::State& state) {
+  const auto& events = pattern_trace(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    auto detector = make_detector("fasttrack");
+    uint64_t i = 0;
+    for (const Event& e : events) detector->process(e, i++);
+    benchmark::DoNotOptimize(detector->races().size());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * events.size()));
+}
+BENCHMARK(BM_FastTrackPattern)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 void BM_BinaryRead(benchmark::State& state) {
   const auto& events = trace(0, 8);
   std::ostringstream out;

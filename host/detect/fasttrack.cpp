@@ -47,7 +47,7 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   while (remaining > 0) {
     const uint64_t g = addr >> Shadow::kGranuleShift;
     const unsigned offset = addr & 7;
-    const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
     ShadowCell& cell = shadow_.granule(g);
     if (n == 8 && !cell.split()) {
       if (is_read) {
@@ -56,15 +56,23 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
         check_write(cell, addr, 8, e, index, clock, len, epoch);
       }
     } else {
-      Shadow::ByteCells& bytes = cell.split() ? shadow_.bytes(cell) : shadow_.split(cell);
-      for (unsigned i = offset; i < offset + n; ++i) {
+      // Only the parts covering [offset, offset+n) are checked; each part
+      // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
+      ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
+      const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
+      const unsigned width = 1u << shift;
+      const uint64_t base = g << Shadow::kGranuleShift;
+      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
         if (is_read) {
-          check_read(bytes[i], (g << Shadow::kGranuleShift) + i, 1, e, index, t, clock, len, epoch);
+          check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
         } else {
-          check_write(bytes[i], (g << Shadow::kGranuleShift) + i, 1, e, index, clock, len, epoch);
+          check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
         }
       }
-      if (n == 8 && !is_read) shadow_.try_merge(cell);
+      // Only a write of the whole granule is worth a merge attempt: it makes
+      // the parts' write histories equal. (Merging after narrower writes
+      // thrashes between split and merged forms on mixed-size code.)
+      if (!is_read && n == 8) shadow_.try_merge(cell);
     }
     addr += n;
     remaining -= n;
@@ -81,11 +89,13 @@ void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t siz
     return;
   }
   if (cell.read_shared()) {  // [FT READ SHARED]
-    ReadClock& rc = shadow_.read_clock(cell.r);
     // A second read in the same epoch changes nothing (FT2's shared same-epoch
-    // rule); keeping the first read's site matches what DJIT+ reports.
-    if (t < rc.clocks.size() && rc.clocks[t] == clock[t]) return;
-    rc.set(t, clock[t], e.site);
+    // rule); keeping the first read's site matches what DJIT+ reports. The
+    // cell's hint (ShadowCell::read_site) often answers without loading R_x.
+    if (cell.read_site == epoch) return;
+    ReadClock& rc = shadow_.read_clock(cell.r);
+    if (rc.clock(t) != clock[t]) rc.set(t, clock[t], e.site);
+    cell.read_site = epoch;  // R_x(t) = C_t(t) now
     return;
   }
   if (covered(cell.r, clock, len)) {  // [FT READ EXCLUSIVE]
@@ -99,6 +109,7 @@ void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t siz
   rc.set(eb::slot(cell.r), eb::clock(cell.r), cell.read_site);
   rc.set(t, clock[t], e.site);
   cell.r = ShadowCell::kReadShared | rc_index;
+  cell.read_site = epoch;  // the hint: R_x(t) = C_t(t)
 }
 
 void FastTrackDetector::check_write(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
@@ -112,9 +123,9 @@ void FastTrackDetector::check_write(ShadowCell& cell, uint64_t addr, uint64_t si
   }
   if (cell.read_shared()) {  // [FT WRITE SHARED]: R_x ⊑ C_t, O(n)
     const ReadClock& rc = shadow_.read_clock(cell.r);
-    for (uint32_t u = 0; u < rc.clocks.size(); ++u) {
-      if (rc.clocks[u] > clock_at(clock, len, u)) {
-        report(addr, size, e, index, RaceKind::ReadWrite, eb::pack(u, rc.clocks[u]), rc.sites[u]);
+    for (uint32_t u = 0; u < rc.size(); ++u) {
+      if (rc.clock(u) > clock_at(clock, len, u)) {
+        report(addr, size, e, index, RaceKind::ReadWrite, eb::pack(u, rc.clock(u)), rc.site(u));
         cell.w |= ShadowCell::kRaced;
         return;
       }
@@ -150,7 +161,7 @@ namespace {
 const ShadowCell* byte_cell(const Shadow& shadow, uint64_t addr) {
   const ShadowCell* cell = shadow.find_granule(addr >> Shadow::kGranuleShift);
   if (cell == nullptr || !cell->split()) return cell;
-  return &shadow.bytes(*cell)[addr & 7];
+  return &shadow.parts_of(*cell)[(addr & 7) >> Shadow::part_shift(*cell)];
 }
 }  // namespace
 
@@ -167,7 +178,7 @@ FastTrackDetector::ReadState FastTrackDetector::read_state(uint64_t addr) const 
   if (cell->read_shared()) {
     state.shared = true;
     const ReadClock& rc = shadow_.read_clock(cell->r);
-    state.clock.raw() = rc.clocks;
+    state.clock.raw() = rc.clocks();
   } else {
     state.epoch = {eb::slot(cell->r), eb::clock(cell->r)};
   }

@@ -3,8 +3,9 @@
 // (accesses) and Fig. 4 (synchronization), byte-precise.
 //
 // Shadow memory: one 32-byte cell per 8-byte granule while all 8 bytes have
-// identical history (aligned 8-byte accesses, the common case); the first
-// access that covers only part of a granule splits it into 8 per-byte cells.
+// identical history (aligned 8-byte accesses, the common case); an access
+// that covers only part of a granule splits it into 2, 4 or 8 parts, as
+// coarsely as the access allows.
 // See docs/detectors.md for the layout and the capacity limits.
 #pragma once
 

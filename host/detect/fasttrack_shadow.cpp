@@ -5,9 +5,16 @@
 namespace raceaccel {
 
 const ShadowCell* Shadow::find_granule(uint64_t g) const {
-  auto it = pages_.find(g >> kPageShift);
-  if (it == pages_.end()) return nullptr;
-  return &it->second->cells[g & ((1u << kPageShift) - 1)];
+  const Page* p = table_.find(g >> kPageShift);
+  if (p == nullptr) return nullptr;
+  return &p->cells[g & ((1u << kPageShift) - 1)];
+}
+
+Shadow::Page* Shadow::add_page(uint64_t page) {
+  Page* p = pages_.emplace_back(std::make_unique<Page>()).get();
+  page_numbers_.push_back(page);
+  table_.insert(page, p);
+  return p;
 }
 
 uint32_t Shadow::alloc_read_clock() {
@@ -21,53 +28,79 @@ uint32_t Shadow::alloc_read_clock() {
 }
 
 void Shadow::free_read_clock(uint32_t index) {
-  ReadClock& rc = read_clocks_[index];
-  std::fill(rc.clocks.begin(), rc.clocks.end(), 0);  // keep capacity for reuse
+  read_clocks_[index].clear();
   free_read_clocks_.push_back(index);
 }
 
-Shadow::ByteCells& Shadow::split(ShadowCell& cell) {
-  uint32_t index;
-  if (!free_splits_.empty()) {
-    index = free_splits_.back();
-    free_splits_.pop_back();
+uint32_t Shadow::alloc_parts(unsigned parts) {
+  switch (parts) {
+    case 2: return halves_.alloc();
+    case 4: return quarters_.alloc();
+    default: return bytes_.alloc();
+  }
+}
+
+void Shadow::release_parts(unsigned parts, uint32_t index) {
+  switch (parts) {
+    case 2: halves_.release(index); break;
+    case 4: quarters_.release(index); break;
+    default: bytes_.release(index); break;
+  }
+}
+
+ShadowCell Shadow::copy_of(const ShadowCell& cell) {
+  ShadowCell copy = cell;
+  if (cell.read_shared()) {
+    const uint32_t rc = alloc_read_clock();  // may move read_clocks_: index, don't hold references
+    read_clocks_[rc] = read_clocks_[static_cast<uint32_t>(cell.r)];
+    copy.r = ShadowCell::kReadShared | rc;
+  }
+  return copy;
+}
+
+ShadowCell* Shadow::split_finer(ShadowCell& cell, unsigned parts) {
+  const unsigned old_parts = cell.split() ? cell.parts() : 1;
+  const uint32_t index = alloc_parts(parts);
+  ShadowCell* fresh = parts_of(ShadowCell{ShadowCell::kSplit | parts, index, 0, 0});
+  if (old_parts == 1) {
+    for (unsigned i = 0; i < parts; ++i) fresh[i] = copy_of(cell);
+    if (cell.read_shared()) free_read_clock(static_cast<uint32_t>(cell.r));
   } else {
-    splits_.emplace_back();
-    index = static_cast<uint32_t>(splits_.size() - 1);
-  }
-  ByteCells& bytes = splits_[index];  // no allocation of splits_ below this point
-  for (ShadowCell& b : bytes) {
-    b = cell;
-    if (cell.read_shared()) {
-      const uint32_t rc = alloc_read_clock();
-      read_clocks_[rc] = read_clocks_[static_cast<uint32_t>(cell.r)];
-      b.r = ShadowCell::kReadShared | rc;
+    // A finer split of a split granule: part i of the new split lies inside
+    // part i * old_parts / parts of the old one. The pools differ in size,
+    // so `old` stays valid while `fresh` is filled.
+    ShadowCell* old = parts_of(cell);
+    const unsigned ratio = parts / old_parts;
+    for (unsigned i = 0; i < parts; ++i) fresh[i] = copy_of(old[i / ratio]);
+    for (unsigned i = 0; i < old_parts; ++i) {
+      if (old[i].read_shared()) free_read_clock(static_cast<uint32_t>(old[i].r));
     }
+    release_parts(old_parts, static_cast<uint32_t>(cell.r));
   }
-  if (cell.read_shared()) free_read_clock(static_cast<uint32_t>(cell.r));
   cell = ShadowCell{};
-  cell.w = ShadowCell::kSplit;
+  cell.w = ShadowCell::kSplit | parts;
   cell.r = index;
-  return bytes;
+  return fresh;
 }
 
 void Shadow::try_merge(ShadowCell& cell) {
-  ByteCells& bytes = splits_[cell.r];
-  const ShadowCell& first = bytes[0];
-  if (first.read_shared()) return;
-  for (size_t i = 1; i < bytes.size(); ++i) {
-    if (!(bytes[i] == first)) return;
+  const unsigned parts = cell.parts();
+  const ShadowCell* p = parts_of(cell);
+  // Equal cells own no read clock (each read clock has one owner), but say so anyway.
+  if (p[0].read_shared()) return;
+  for (unsigned i = 1; i < parts; ++i) {
+    if (!(p[i] == p[0])) return;
   }
   const uint32_t index = static_cast<uint32_t>(cell.r);
-  cell = first;
-  free_splits_.push_back(index);
+  cell = p[0];
+  release_parts(parts, index);
 }
 
 void Shadow::reset(ShadowCell& cell) {
   if (cell.split()) {
-    const uint32_t index = static_cast<uint32_t>(cell.r);
-    for (ShadowCell& b : splits_[index]) reset(b);
-    free_splits_.push_back(index);
+    ShadowCell* p = parts_of(cell);
+    for (unsigned i = 0; i < cell.parts(); ++i) reset(p[i]);
+    release_parts(cell.parts(), static_cast<uint32_t>(cell.r));
   } else if (cell.read_shared()) {
     free_read_clock(static_cast<uint32_t>(cell.r));
   }
@@ -81,10 +114,10 @@ void Shadow::clear(uint64_t addr, uint64_t size) {
   const uint64_t last = addr + (size - 1);
   const uint64_t first_page = addr >> (kPageShift + kGranuleShift);
   const uint64_t last_page = last >> (kPageShift + kGranuleShift);
-  if (last_page - first_page >= pages_.size()) {
+  if (last_page - first_page >= page_numbers_.size()) {
     std::vector<uint64_t> touched;
-    for (const auto& entry : pages_) {
-      if (entry.first >= first_page && entry.first <= last_page) touched.push_back(entry.first);
+    for (uint64_t page : page_numbers_) {
+      if (page >= first_page && page <= last_page) touched.push_back(page);
     }
     std::sort(touched.begin(), touched.end());
     for (uint64_t page : touched) {
@@ -104,7 +137,7 @@ void Shadow::clear_touched(uint64_t addr, uint64_t size) {
     const unsigned offset = addr & 7;
     const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
     // Untouched pages hold only ⊥ cells: skip the rest of such a page.
-    if (pages_.find(g >> kPageShift) == pages_.end()) {
+    if (table_.find(g >> kPageShift) == nullptr) {
       const uint64_t page_end = ((g >> kPageShift) + 1) << (kPageShift + kGranuleShift);
       const uint64_t skip = page_end == 0 ? remaining : std::min(remaining, page_end - addr);
       addr += skip;
@@ -115,8 +148,9 @@ void Shadow::clear_touched(uint64_t addr, uint64_t size) {
     if (n == 8) {
       reset(cell);
     } else if (cell.split() || !(cell == ShadowCell{})) {
-      ByteCells& b = cell.split() ? bytes(cell) : split(cell);
-      for (unsigned i = offset; i < offset + n; ++i) reset(b[i]);
+      ShadowCell* p = refine(cell, parts_needed(offset, static_cast<unsigned>(n)));
+      const unsigned shift = part_shift(cell);
+      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) reset(p[i]);
       try_merge(cell);
     }
     addr += n;

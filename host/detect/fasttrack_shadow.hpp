@@ -1,16 +1,20 @@
 // FastTrack shadow memory: byte-precise, compact for aligned accesses.
 //
 // The address space is divided into 8-byte granules. A granule is described
-// by one ShadowCell while its 8 bytes have identical history ("whole"); an
-// access that covers only part of it splits it into 8 per-byte cells. A full
-// 8-byte write over a split granule merges it back when the bytes agree.
-// Cells live in 4 KiB-of-address pages (512 cells) allocated on first touch.
+// by one ShadowCell while its 8 bytes have identical history ("whole"). An
+// access that covers only part of it splits it, as coarsely as that access
+// allows: an aligned 4-byte access into 2 halves, an aligned 2-byte access
+// into 4 quarters, anything else into 8 bytes. Each part is a full cell for
+// the bytes it covers, which all share one history, so the per-byte state is
+// exactly the same as with 8 byte cells; the parts only spare the copies.
+// A write of the whole granule merges the parts back when they agree.
+// Cells live in 4 KiB-of-address pages (512 cells) allocated on first touch,
+// found through an open-addressed page table (PageTable).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "detect/epoch_bits.hpp"
@@ -18,63 +22,197 @@
 namespace raceaccel {
 
 struct ShadowCell {
-  // Packed last-write epoch W_x plus flags (bits 62, 63).
+  // Packed last-write epoch W_x plus flags (bits 62, 63). For a split
+  // granule: kSplit | the number of parts (2, 4 or 8).
   uint64_t w = 0;
   // Packed last-read epoch R_x, or kReadShared | index of a read vector clock.
-  // For a split granule: the index of its 8 byte cells.
+  // For a split granule: the index of its parts in the pool of that size.
   uint64_t r = 0;
   uint64_t write_site = 0;
+  // The site of the last read while R_x is an epoch. While R_x is a read
+  // vector clock (whose entries carry their own sites) it is a hint instead:
+  // 0, or the packed epoch (u, R_x(u)) of a reader u, kept true because R_x
+  // changes only through the READ SHARE/SHARED rules, which set it. A read
+  // whose E_t equals it is a same-epoch read, decided without loading R_x.
   uint64_t read_site = 0;
 
   static constexpr uint64_t kRaced = uint64_t{1} << 62;  // first race reported; stop checking
-  static constexpr uint64_t kSplit = uint64_t{1} << 63;  // r indexes 8 byte cells
+  static constexpr uint64_t kSplit = uint64_t{1} << 63;  // r indexes the parts
   static constexpr uint64_t kReadShared = uint64_t{1} << 63;
 
   bool split() const { return (w & kSplit) != 0; }
+  unsigned parts() const { return static_cast<unsigned>(w & 15); }  // when split()
   bool raced() const { return (w & kRaced) != 0; }
   bool read_shared() const { return (r & kReadShared) != 0; }
   bool operator==(const ShadowCell&) const = default;
 };
 static_assert(sizeof(ShadowCell) == 32);
 
-// A read vector clock with the site of each thread's last read.
-struct ReadClock {
-  std::vector<uint64_t> clocks;  // by slot
-  std::vector<uint64_t> sites;
-  void set(uint32_t slot, uint64_t clock, uint64_t site) {
-    if (slot >= clocks.size()) {
-      clocks.resize(slot + 1, 0);
-      sites.resize(slot + 1, 0);
-    }
-    clocks[slot] = clock;
-    sites[slot] = site;
+// A read vector clock with the site of each thread's last read, by slot. The
+// first kInline slots are held inline (programs have few threads, and the
+// main thread and the first workers take the low slots), so the common READ
+// SHARED check touches one small object and no heap block.
+class ReadClock {
+ public:
+  static constexpr uint32_t kInline = 4;
+  uint32_t size() const { return size_; }
+  uint64_t clock(uint32_t slot) const {
+    if (slot < kInline) return slot < size_ ? inline_[slot].clock : 0;
+    return slot < size_ ? more_[slot - kInline].clock : 0;
   }
+  uint64_t site(uint32_t slot) const { return slot < kInline ? inline_[slot].site : more_[slot - kInline].site; }
+  void set(uint32_t slot, uint64_t clock, uint64_t site) {
+    if (slot >= size_) grow(slot + 1);
+    Entry& e = slot < kInline ? inline_[slot] : more_[slot - kInline];
+    e.clock = clock;
+    e.site = site;
+  }
+  // Back to the empty clock, keeping the heap part's capacity for reuse.
+  void clear() {
+    inline_ = {};
+    more_.clear();
+    size_ = 0;
+  }
+  std::vector<uint64_t> clocks() const {
+    std::vector<uint64_t> v(size_);
+    for (uint32_t s = 0; s < size_; ++s) v[s] = clock(s);
+    return v;
+  }
+
+ private:
+  struct Entry {
+    uint64_t clock = 0;
+    uint64_t site = 0;
+  };
+  void grow(uint32_t size) {
+    if (size > kInline) more_.resize(size - kInline);
+    size_ = size;
+  }
+  uint32_t size_ = 0;
+  std::array<Entry, kInline> inline_{};
+  std::vector<Entry> more_;  // slots kInline and up
+};
+
+// Page number -> page, open addressing with linear probing. Pages are never
+// removed (a cleared page holds ⊥ cells), so there are no tombstones; the
+// table doubles at half load. A lookup is a multiply, a shift and, almost
+// always, one probe.
+template <typename Page>
+class PageTable {
+ public:
+  PageTable() : slots_(kInitialSlots) {}
+  Page* find(uint64_t page) const {
+    const uint64_t key = page + 1;  // 0 marks an empty slot; page numbers are below 2^61
+    for (size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& s = slots_[i];
+      if (s.key == key) return s.page;
+      if (s.key == 0) return nullptr;
+    }
+  }
+  void insert(uint64_t page, Page* p) {
+    if (2 * (used_ + 1) > slots_.size()) rehash(2 * slots_.size());
+    place(page + 1, p);
+    ++used_;
+  }
+  size_t size() const { return used_; }
+
+ private:
+  static constexpr size_t kInitialSlots = 64;
+  struct Slot {
+    uint64_t key = 0;
+    Page* page = nullptr;
+  };
+  size_t home(uint64_t key) const {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_) & (slots_.size() - 1);
+  }
+  void place(uint64_t key, Page* p) {
+    size_t i = home(key);
+    while (slots_[i].key != 0) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = {key, p};
+  }
+  void rehash(size_t n) {
+    std::vector<Slot> old(n);
+    old.swap(slots_);
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
+    for (const Slot& s : old) {
+      if (s.key != 0) place(s.key, s.page);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  unsigned shift_ = 64 - 6;  // log2(kInitialSlots)
+};
+
+// A free-listed pool of fixed-size groups of cells (the parts of split granules).
+template <unsigned N>
+class PartPool {
+ public:
+  using Parts = std::array<ShadowCell, N>;
+  uint32_t alloc() {
+    if (!free_.empty()) {
+      const uint32_t i = free_.back();
+      free_.pop_back();
+      return i;
+    }
+    parts_.emplace_back();
+    return static_cast<uint32_t>(parts_.size() - 1);
+  }
+  void release(uint32_t i) { free_.push_back(i); }
+  ShadowCell* at(uint32_t i) { return parts_[i].data(); }
+  const ShadowCell* at(uint32_t i) const { return parts_[i].data(); }
+
+ private:
+  std::vector<Parts> parts_;
+  std::vector<uint32_t> free_;
 };
 
 class Shadow {
  public:
   static constexpr unsigned kGranuleShift = 3;
   static constexpr unsigned kPageShift = 9;  // granules per page = 512
-  using ByteCells = std::array<ShadowCell, 8>;
 
   // The cell of granule g (address >> 3), created zero (⊥) on first touch.
   ShadowCell& granule(uint64_t g) {
     const uint64_t page = g >> kPageShift;
     if (page != cached_page_) {
-      auto& slot = pages_[page];
-      if (!slot) slot = std::make_unique<Page>();
+      Page* p = table_.find(page);
+      if (p == nullptr) p = add_page(page);
       cached_page_ = page;
-      cached_ = slot.get();
+      cached_ = p;
     }
     return cached_->cells[g & ((1u << kPageShift) - 1)];
   }
   const ShadowCell* find_granule(uint64_t g) const;
 
-  // Splits a whole cell into 8 byte cells (each a copy, read clocks duplicated).
-  ByteCells& split(ShadowCell& cell);
-  ByteCells& bytes(const ShadowCell& cell) { return splits_[cell.r]; }
-  const ByteCells& bytes(const ShadowCell& cell) const { return splits_[cell.r]; }
-  // Merges a split cell back when all 8 byte cells are equal and own no read clock.
+  // The number of parts (1, 2, 4 or 8) that bytes [offset, offset+n) of a
+  // granule need: the coarsest split whose part boundaries include both ends.
+  static unsigned parts_needed(unsigned offset, unsigned n) {
+    const unsigned edges = offset | (offset + n);  // the part width must divide both
+    if ((edges & 7) == 0) return 1;
+    if ((edges & 3) == 0) return 2;
+    if ((edges & 1) == 0) return 4;
+    return 8;
+  }
+  // Makes `cell` (a granule's cell) split into at least `parts` parts (2, 4
+  // or 8; each part a copy of the state it covers, read clocks duplicated)
+  // and returns the first part; cell.parts() says how many there are.
+  ShadowCell* refine(ShadowCell& cell, unsigned parts) {
+    if (cell.split() && cell.parts() >= parts) return parts_of(cell);
+    return split_finer(cell, parts);
+  }
+  // log2 of the width in bytes of each part of a split cell (2, 1 or 0).
+  static unsigned part_shift(const ShadowCell& cell) { return 3 - static_cast<unsigned>(__builtin_ctz(cell.parts())); }
+  ShadowCell* parts_of(const ShadowCell& cell) {
+    const uint32_t index = static_cast<uint32_t>(cell.r);
+    switch (cell.parts()) {
+      case 2: return halves_.at(index);
+      case 4: return quarters_.at(index);
+      default: return bytes_.at(index);
+    }
+  }
+  const ShadowCell* parts_of(const ShadowCell& cell) const { return const_cast<Shadow*>(this)->parts_of(cell); }
+  // Merges a split cell back into one whole cell when all its parts are
+  // equal and own no read clock.
   void try_merge(ShadowCell& cell);
 
   uint32_t alloc_read_clock();
@@ -83,21 +221,29 @@ class Shadow {
   const ReadClock& read_clock(uint64_t r) const { return read_clocks_[static_cast<uint32_t>(r)]; }
   size_t read_clocks_in_use() const { return read_clocks_.size() - free_read_clocks_.size(); }
 
-  // Resets [addr, addr+size) to ⊥, releasing read clocks and byte cells.
+  // Resets [addr, addr+size) to ⊥, releasing read clocks and parts.
   void clear(uint64_t addr, uint64_t size);
 
  private:
   struct Page {
     std::array<ShadowCell, 1u << kPageShift> cells{};
   };
+  Page* add_page(uint64_t page);
+  ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
+  uint32_t alloc_parts(unsigned parts);
+  void release_parts(unsigned parts, uint32_t index);
+  ShadowCell copy_of(const ShadowCell& cell);        // duplicates an owned read clock
   void reset(ShadowCell& cell);                      // releases what the cell owns, then ⊥
   void clear_touched(uint64_t addr, uint64_t size);  // clear() by walking the range
 
-  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  PageTable<Page> table_;
+  std::vector<std::unique_ptr<Page>> pages_;
+  std::vector<uint64_t> page_numbers_;   // of pages_, for clearing large ranges
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
-  std::vector<ByteCells> splits_;
-  std::vector<uint32_t> free_splits_;
+  PartPool<2> halves_;
+  PartPool<4> quarters_;
+  PartPool<8> bytes_;
   std::vector<ReadClock> read_clocks_;
   std::vector<uint32_t> free_read_clocks_;
 };

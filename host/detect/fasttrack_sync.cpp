@@ -8,6 +8,9 @@
 namespace raceaccel {
 
 uint32_t FastTrackSync::thread(ThreadId tid) {
+  // Consecutive events mostly come from one thread (the runtime drains a
+  // thread's buffer at once): skip the slot lookup for a repeat.
+  if (tid == last_tid_ && last_slot_ != kNoSlot) return last_slot_;
   bool created = false;
   const uint32_t s = slots_.slot(tid, &created);
   if (created) {
@@ -17,6 +20,8 @@ uint32_t FastTrackSync::thread(ThreadId tid) {
     th.clock[s] = 1;
     th.epoch = epoch_bits::pack(s, 1);
   }
+  last_tid_ = tid;
+  last_slot_ = s;
   return s;
 }
 

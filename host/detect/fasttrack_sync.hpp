@@ -46,6 +46,9 @@ class FastTrackSync {
   void tick(uint32_t slot);
 
   ThreadSlots slots_;
+  static constexpr uint32_t kNoSlot = ~uint32_t{0};
+  ThreadId last_tid_ = 0;  // the last thread() lookup, a cache
+  uint32_t last_slot_ = kNoSlot;
   std::vector<Thread> threads_;
   std::unordered_map<uint64_t, LockClocks> locks_;
   std::unordered_map<uint64_t, BarrierRounds> barriers_;
