@@ -6,7 +6,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps configure build test demo bench synth lint format clean
+.PHONY: all deps configure build test demo bench synth xclbin lint format clean
 
 all: build
 
@@ -36,6 +36,13 @@ bench: deps
 # Yosys resource and logic-depth estimates (UltraScale+); a report, not a test.
 synth: deps configure
 	cmake --build $(BUILD) --target synth
+
+# The card image with AMD Vitis: make xclbin PLATFORM=<platform> [TARGET=hw_emu]
+# (docs/deployment.md). Without vivado and v++ on PATH it says what is needed
+# and stops.
+XCLBIN_DIR ?= $(abspath $(BUILD))/xclbin
+xclbin:
+	@$(MAKE) --no-print-directory -f constraints/vitis/Makefile xclbin XCLBIN_DIR=$(XCLBIN_DIR)
 
 lint:
 	sh scripts/lint.sh

@@ -1,9 +1,9 @@
-# Generates the rac_kernel register map for the RTL and for C++ from its one
-# source, rtl/regmap/rac_kernel_regs.json:
-#   cmake -DOUT_SV=<file.sv> -DOUT_HPP=<file.hpp> -P cmake/gen_regmap.cmake
+# Generates the rac_kernel register map for the RTL, for C++ and for Vitis
+# from its one source, rtl/regmap/rac_kernel_regs.json:
+#   cmake -DOUT_SV=<file.sv> -DOUT_HPP=<file.hpp> -DOUT_XML=<kernel.xml> -P cmake/gen_regmap.cmake
 # Without OUT_* it rewrites the checked-in copies (rtl/rac_kernel_regs_pkg.sv,
-# driver/rac_kernel_regs.hpp); the ctest regmap.generated_files_current fails
-# when they differ from what the JSON gives.
+# driver/rac_kernel_regs.hpp, constraints/vitis/kernel.xml); the ctest
+# regmap.generated_files_current fails when they differ from what the JSON gives.
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 if(NOT OUT_SV)
@@ -11,6 +11,9 @@ if(NOT OUT_SV)
 endif()
 if(NOT OUT_HPP)
   set(OUT_HPP "${root}/driver/rac_kernel_regs.hpp")
+endif()
+if(NOT OUT_XML)
+  set(OUT_XML "${root}/constraints/vitis/kernel.xml")
 endif()
 file(READ "${root}/rtl/regmap/rac_kernel_regs.json" json)
 
@@ -79,6 +82,51 @@ foreach(i RANGE ${last})
   string(APPEND table "    {\"${name}\", ${off_hex}, ${bits}, ${acc}, Group::${gname}, \"${port}\", \"${doc}\"},\n")
 endforeach()
 
+# Vitis kernel description (UG1393/UG1702 "RTL Kernel XML File"), passed to
+# package_xo -kernel_xml by constraints/vitis/package_kernel.tcl. Arguments are
+# the "argument" registers in JSON order (their ids are the XRT argument
+# indices that xrt::kernel::set_arg and group_id use); a pointer's port is its
+# m_axi master, a scalar's is S_AXI_CONTROL. Port names are upper case as in
+# the xclbin metadata Vitis writes (the tools match them case-insensitively to
+# the packaged interfaces s_axi_control and m_axi_*).
+set(xml_ports "      <port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n")
+set(xml_args "")
+set(arg_id 0)
+math(EXPR last "${nregs} - 1")
+foreach(i RANGE ${last})
+  string(JSON group GET "${json}" registers ${i} group)
+  if(NOT group STREQUAL "argument")
+    continue()
+  endif()
+  string(JSON name GET "${json}" registers ${i} name)
+  string(JSON offset GET "${json}" registers ${i} offset)
+  string(JSON bits GET "${json}" registers ${i} bits)
+  string(JSON port ERROR_VARIABLE no_port GET "${json}" registers ${i} port)
+  math(EXPR off_dec "${offset}")
+  math(EXPR off_hex "${off_dec}" OUTPUT_FORMAT HEXADECIMAL)
+  math(EXPR bytes "${bits} / 8")
+  math(EXPR size_hex "${bytes}" OUTPUT_FORMAT HEXADECIMAL)
+  if(no_port)
+    set(qualifier 0)
+    set(xml_port "S_AXI_CONTROL")
+    set(type "uint")
+  else()
+    set(qualifier 1)
+    string(TOUPPER "${port}" xml_port)
+    set(type "void*")
+    string(APPEND xml_ports "      <port name=\"${xml_port}\" mode=\"master\" range=\"0xFFFFFFFFFFFFFFFF\" dataWidth=\"512\" portType=\"addressable\" base=\"0x0\"/>\n")
+  endif()
+  string(APPEND xml_args "      <arg name=\"${name}\" addressQualifier=\"${qualifier}\" id=\"${arg_id}\" port=\"${xml_port}\" size=\"${size_hex}\" offset=\"${off_hex}\" type=\"${type}\" hostOffset=\"0x0\" hostSize=\"${size_hex}\"/>\n")
+  math(EXPR arg_id "${arg_id} + 1")
+endforeach()
+set(xml "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+string(APPEND xml "<!-- GENERATED from rtl/regmap/rac_kernel_regs.json by cmake/gen_regmap.cmake. Do not edit. -->\n")
+string(APPEND xml "<root versionMajor=\"1\" versionMinor=\"6\">\n")
+string(APPEND xml "  <kernel name=\"${kernel}\" language=\"ip_c\" vlnv=\"raceaccel:kernel:${kernel}:1.0\" attributes=\"\" preferredWorkGroupSizeMultiple=\"0\" workGroupSize=\"1\" interrupt=\"true\" hwControlProtocol=\"ap_ctrl_hs\">\n")
+string(APPEND xml "    <ports>\n${xml_ports}    </ports>\n")
+string(APPEND xml "    <args>\n${xml_args}    </args>\n")
+string(APPEND xml "  </kernel>\n</root>\n")
+
 string(APPEND sv "\n  // Constants\n")
 string(APPEND hpp "\n// Every register, in offset order.\ninline constexpr Register kRegisters[] = {\n${table}};\n\n")
 string(JSON nconst LENGTH "${json}" constants)
@@ -96,3 +144,4 @@ string(APPEND hpp "\n}  // namespace raceaccel::regs\n")
 
 file(WRITE "${OUT_SV}" "${sv}")
 file(WRITE "${OUT_HPP}" "${hpp}")
+file(WRITE "${OUT_XML}" "${xml}")
