@@ -12,3 +12,12 @@ if [ -x "$build/bin/engine_bench" ]; then
   echo "check engine (Verilator), cycles per event:"
   "$build/bin/engine_bench"
 fi
+if [ -x "$build/bin/kernel_bench" ]; then
+  echo "rac_kernel (Verilator, through the offload engine), cycles per event:"
+  "$build/bin/kernel_bench"
+fi
+if [ -x "$build/bin/offload_bench" ]; then
+  echo "offload path (host/offload over each built-in backend):"
+  "$build/bin/offload_bench" --benchmark_min_time=0.2
+fi
+if [ -x "$build/bin/raceaccel-cc" ]; then sh "$(dirname "$0")/bench_programs.sh" "$build"; fi

@@ -10,8 +10,9 @@ libcli11-dev libfmt-dev nlohmann-json3-dev libzstd-dev libxxhash-dev
 libgtest-dev libgmock-dev libbenchmark-dev
 clang-19 libclang-rt-19-dev"
 # Hardware tools: optional for the CMake build, installed here so that CI
-# runs the RTL simulation, formal and XRT host-path tests.
-PACKAGES="$PACKAGES verilator yosys z3 libxrt-dev"
+# runs the RTL simulation, formal and XRT host-path tests (tcl: tclsh for the
+# dry run of the Vitis packaging script).
+PACKAGES="$PACKAGES verilator yosys z3 libxrt-dev uuid-dev tcl"
 # Symbolization for the instrumentation runtime.
 PACKAGES="$PACKAGES libdw-dev libelf-dev"
 

@@ -102,13 +102,14 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     totals.object_loads += s.object_loads;
     totals.fell_back = totals.fell_back || engine.fell_back();
   }
-  std::printf("  %llu events, %llu golden races, %llu escalations, %llu misses, %llu on-chip sync ops, %llu object "
-              "loads, %.2f cycles/event%s\n",
-              static_cast<unsigned long long>(totals.events), static_cast<unsigned long long>(totals.races),
-              static_cast<unsigned long long>(totals.escalations), static_cast<unsigned long long>(totals.misses),
-              static_cast<unsigned long long>(totals.sync_ops), static_cast<unsigned long long>(totals.object_loads),
-              static_cast<double>(totals.cycles) / static_cast<double>(std::max<uint64_t>(totals.events, 1)),
-              totals.fell_back ? ", clock overflow fallback taken" : "");
+  std::printf(
+      "  %llu events, %llu golden races, %llu escalations, %llu misses, %llu on-chip sync ops, %llu object "
+      "loads, %.2f cycles/event%s\n",
+      static_cast<unsigned long long>(totals.events), static_cast<unsigned long long>(totals.races),
+      static_cast<unsigned long long>(totals.escalations), static_cast<unsigned long long>(totals.misses),
+      static_cast<unsigned long long>(totals.sync_ops), static_cast<unsigned long long>(totals.object_loads),
+      static_cast<double>(totals.cycles) / static_cast<double>(std::max<uint64_t>(totals.events, 1)),
+      totals.fell_back ? ", clock overflow fallback taken" : "");
   EXPECT_GT(totals.races, 0u) << "the traces must contain races for agreement to mean something";
   return totals;
 }
