@@ -9,7 +9,7 @@
 # Usage: scripts/bench_programs.sh [BUILD_DIR] [RUNS]
 #   Without BUILD_DIR/bin/raceaccel-cc the raceaccel column is left out.
 #   KERNELS="matmul lookup" restricts the kernels; each kernel's size can be
-#   changed with <NAME>_ARGS, e.g. matmul_ARGS="1200 4".
+#   changed with <NAME>_ARGS, e.g. matmul_ARGS="1200 4" (defaults: default_args below).
 set -eu
 build=${1:-build}
 runs=${2:-5}
@@ -51,7 +51,23 @@ build_kernel() { # kernel variant
   esac
 }
 
-args_of() { eval "echo \${$1_ARGS:-}"; }
+# Default sizes keep `make bench` to minutes (a few hundred ms per native
+# run on 2 cores would take raceaccel's access-heavy kernels an hour):
+# override with <NAME>_ARGS for the large sizes the kernels default to.
+default_args() {
+  case $1 in
+    matmul) echo "300 2" ;;
+    histogram) echo "500000 2" ;;
+    prodcons) echo "100000 1" ;;
+    mergesort) echo "1000000 1" ;;
+    lookup) echo "2000000 2" ;;
+    atomic_pipeline) echo "200000 2" ;;
+  esac
+}
+args_of() {
+  eval "given=\${$1_ARGS:-}"
+  if [ -n "$given" ]; then echo "$given"; else default_args "$1"; fi
+}
 
 # run_once kernel variant -> appends "ms kib" to $out/kernel.variant.samples
 run_once() {
