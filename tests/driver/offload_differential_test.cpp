@@ -10,6 +10,7 @@
 #include <random>
 #include <tuple>
 
+#include "../common/race_keys.hpp"
 #include "backends.hpp"
 #include "detect/djit.hpp"
 #include "gen/generator.hpp"
@@ -20,14 +21,8 @@
 namespace raceaccel::test {
 namespace {
 
-using RaceKey = std::tuple<uint64_t, uint64_t, int>;
-
-std::vector<RaceKey> keys(const std::vector<Race>& races) {
-  std::vector<RaceKey> out;
-  for (const Race& r : races) out.emplace_back(r.addr, r.event, static_cast<int>(r.kind));
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::RaceKey;
+std::vector<RaceKey> keys(const std::vector<Race>& races) { return test::race_keys(races); }
 
 void expect_same_races(const std::vector<Race>& golden, const std::vector<Race>& offload, const std::string& what) {
   ASSERT_EQ(keys(golden), keys(offload)) << what;

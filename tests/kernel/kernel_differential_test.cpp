@@ -17,6 +17,7 @@
 #include <random>
 #include <tuple>
 
+#include "../common/race_keys.hpp"
 #include "Vrac_kernel_default.h"
 #include "Vrac_kernel_tiny.h"
 #include "detect/djit.hpp"
@@ -27,14 +28,8 @@
 namespace raceaccel::kernel_test {
 namespace {
 
-using RaceKey = std::tuple<uint64_t, uint64_t, int>;
-
-std::vector<RaceKey> keys(const std::vector<Race>& races) {
-  std::vector<RaceKey> out;
-  for (const Race& r : races) out.emplace_back(r.addr, r.event, static_cast<int>(r.kind));
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::RaceKey;
+std::vector<RaceKey> keys(const std::vector<Race>& races) { return test::race_keys(races); }
 
 struct Suite {
   uint32_t min_threads, max_threads;

@@ -12,6 +12,7 @@
 #include <random>
 #include <tuple>
 
+#include "../common/race_keys.hpp"
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
 
@@ -21,14 +22,8 @@ namespace {
 constexpr uint64_t kBase = 0x10000 - 8;  // the window straddles a shadow page boundary
 constexpr uint64_t kWindow = 40;         // bytes: five granules
 
-using RaceKey = std::tuple<uint64_t, uint64_t, int>;
-
-std::vector<RaceKey> keys(const std::vector<Race>& races) {
-  std::vector<RaceKey> out;
-  for (const Race& r : races) out.emplace_back(r.addr, r.event, static_cast<int>(r.kind));
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::RaceKey;
+std::vector<RaceKey> keys(const std::vector<Race>& races) { return test::race_keys(races); }
 
 class RandomTrace {
  public:
