@@ -56,7 +56,7 @@ std::string kernel_xml() {
     args += "          <arg name=\"" + std::string(r.name) + "\" addressQualifier=\"" + (pointer ? "1" : "0") +
             "\" id=\"" + std::to_string(id++) + "\" port=\"" + port + "\" size=\"" + size + "\" offset=\"" +
             hex(r.offset) + "\" hostOffset=\"0x0\" hostSize=\"" + size + "\" type=\"" +
-            (pointer ? "void*" : "unsigned int") + "\"/>\n";
+            (pointer ? "void*" : "uint") + "\"/>\n";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          "<project name=\"raceaccel\">\n"
