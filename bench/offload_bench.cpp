@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <map>
+#include <tuple>
+#include <vector>
 
 #include "driver/device.hpp"
 #include "gen/generator.hpp"

@@ -17,6 +17,7 @@
 namespace raceaccel {
 
 enum class SymbolKind : uint8_t { Thread, SyncObject, Location };
+inline constexpr size_t kSymbolKindCount = 3;
 
 struct Symbol {
   SymbolKind kind;
@@ -40,7 +41,7 @@ class SymbolTable {
 
  private:
   std::vector<Symbol> entries_;
-  std::array<std::unordered_map<uint64_t, size_t>, 3> index_;  // per kind: id → newest entry
+  std::array<std::unordered_map<uint64_t, size_t>, kSymbolKindCount> index_;  // per kind: id → newest entry
 };
 
 }  // namespace raceaccel

@@ -114,7 +114,6 @@ class PageTable {
     place(page + 1, p);
     ++used_;
   }
-  size_t size() const { return used_; }
 
  private:
   static constexpr size_t kInitialSlots = 64;

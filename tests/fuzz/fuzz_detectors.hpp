@@ -6,11 +6,10 @@
 // harness, against libFuzzer's memory limit, not a property of the input).
 #pragma once
 
-#include <algorithm>
 #include <cstdlib>
-#include <tuple>
 #include <vector>
 
+#include "../common/race_keys.hpp"
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
 
@@ -31,13 +30,7 @@ inline void check_detectors_agree(const std::vector<Event>& events) {
       fast.process(events[i], i);
       golden.process(events[i], i);
     }
-    auto keys = [](const std::vector<Race>& races) {
-      std::vector<std::tuple<uint64_t, uint64_t, RaceKind>> out;
-      for (const Race& r : races) out.emplace_back(r.addr, r.event, r.kind);
-      std::sort(out.begin(), out.end());
-      return out;
-    };
-    if (keys(fast.races()) != keys(golden.races())) std::abort();
+    if (test::race_keys(fast.races()) != test::race_keys(golden.races())) std::abort();
   } catch (const CapacityError&) {
   }
 }

@@ -9,6 +9,7 @@
 #include <random>
 #include <tuple>
 
+#include "../common/race_keys.hpp"
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
 #include "gen/generator.hpp"
@@ -24,15 +25,7 @@ struct Outcome {
   size_t races = 0;
 };
 
-using RaceKey = std::tuple<uint64_t, uint64_t, int>;
-
-std::vector<RaceKey> keys(const std::vector<Race>& races) {
-  std::vector<RaceKey> out;
-  out.reserve(races.size());
-  for (const Race& r : races) out.emplace_back(r.addr, r.event, static_cast<int>(r.kind));
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::race_keys;
 
 GeneratorOptions options_for(uint64_t trace_seed) {
   std::mt19937_64 rng(trace_seed);
@@ -64,8 +57,8 @@ Outcome compare_on(const GeneratorOptions& options) {
     fast.process(e, index);
     ++index;
   }
-  const auto expected = keys(golden.races());
-  const auto actual = keys(fast.races());
+  const auto expected = race_keys(golden.races());
+  const auto actual = race_keys(fast.races());
   EXPECT_EQ(expected, actual) << "seed " << options.seed << ", " << options.threads << " threads, " << index
                               << " events";
   // Where the earlier access is a write, both must name the same write.

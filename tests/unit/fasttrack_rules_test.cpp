@@ -519,12 +519,6 @@ TEST_F(FastTrackBytes, FreeOverUntouchedPages) {
   expect_no_races();
 }
 
-}  // namespace
-}  // namespace raceaccel
-
-namespace raceaccel {
-namespace {
-
 // A free of a huge range (munmap of a reservation) visits only the shadow
 // pages that were touched, so it is as cheap as the history it clears.
 TEST(FastTrackShadow, HugeFreeClearsOnlyWhatWasTouched) {
