@@ -40,17 +40,24 @@ Capabilities Device::capabilities() {
   return c;
 }
 
+std::span<const StatisticRegister> statistic_registers() {
+  static constexpr StatisticRegister kMap[] = {
+      {regs::kStatCycles, &Statistics::cycles},
+      {regs::kStatBusyCycles, &Statistics::busy_cycles},
+      {regs::kStatCommands, &Statistics::commands},
+      {regs::kStatAccesses, &Statistics::accesses},
+      {regs::kStatMisses, &Statistics::misses},
+      {regs::kStatWritebacks, &Statistics::writebacks},
+      {regs::kStatEscalations, &Statistics::escalations},
+      {regs::kStatSpills, &Statistics::spills},
+      {regs::kStatRaces, &Statistics::races},
+  };
+  return kMap;
+}
+
 Statistics Device::statistics() {
   Statistics s;
-  s.cycles = read_register64(regs::kStatCycles);
-  s.busy_cycles = read_register64(regs::kStatBusyCycles);
-  s.commands = read_register64(regs::kStatCommands);
-  s.accesses = read_register64(regs::kStatAccesses);
-  s.misses = read_register64(regs::kStatMisses);
-  s.writebacks = read_register64(regs::kStatWritebacks);
-  s.escalations = read_register64(regs::kStatEscalations);
-  s.spills = read_register64(regs::kStatSpills);
-  s.races = read_register64(regs::kStatRaces);
+  for (const StatisticRegister& r : statistic_registers()) s.*r.field = read_register64(r.offset);
   return s;
 }
 

@@ -74,6 +74,14 @@ struct Statistics {
            spills = 0, races = 0;
 };
 
+// Each 64-bit stat_* register and the Statistics field it holds: the one map
+// that Device::statistics reads through and the software model latches into.
+struct StatisticRegister {
+  uint32_t offset;
+  uint64_t Statistics::*field;
+};
+std::span<const StatisticRegister> statistic_registers();
+
 struct DeviceOptions {
   std::string backend = "software";  // "software", "verilator" or "xrt" (backend_names())
   // xrt

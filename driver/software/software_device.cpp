@@ -86,13 +86,8 @@ void SoftwareDevice::latch_statistics() {
     reg(offset) = static_cast<uint32_t>(v);
     reg(offset + 4) = static_cast<uint32_t>(v >> 32);
   };
-  put(regs::kStatCommands, s.commands);
-  put(regs::kStatAccesses, s.accesses);
-  put(regs::kStatMisses, s.misses);
-  put(regs::kStatWritebacks, s.writebacks);
-  put(regs::kStatEscalations, s.escalations);
-  put(regs::kStatSpills, s.spills);
-  put(regs::kStatRaces, s.races);
+  // The model is untimed: its cycles and busy_cycles stay 0.
+  for (const StatisticRegister& r : statistic_registers()) put(r.offset, s.*r.field);
 }
 
 void SoftwareDevice::start() {

@@ -101,6 +101,7 @@ int combine(int a, int b) {
       case exit_code::kIo: return 4;
       case exit_code::kMalformed: return 3;
       case exit_code::kNoDevice: return 2;
+      case exit_code::kUsage: return 2;  // a device option this trace cannot use (e.g. too large a batch)
       case exit_code::kCapacity: return 2;
       case exit_code::kRaces: return 1;
       default: return 0;
@@ -116,6 +117,7 @@ std::string_view status_name(int status) {
     case exit_code::kMalformed: return "malformed";
     case exit_code::kCapacity: return "capacity";
     case exit_code::kNoDevice: return "no-device";
+    case exit_code::kUsage: return "usage";
     default: return "io-error";
   }
 }

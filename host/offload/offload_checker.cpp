@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "driver/rac_kernel_regs.hpp"
 
@@ -35,15 +36,23 @@ OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& opt
   }
   // A set-row command must fit in one batch; esc_capacity (2 × words) must fit in 32 bits.
   batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
-  commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
-  race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
-  esc_records_ = device_.allocate(2 * batch_words_ * regs::kEscRecordBytes);
+  const size_t batch_bytes = batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + 2 * regs::kEscRecordBytes);
+  try {
+    commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
+    race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
+    esc_records_ = device_.allocate(2 * batch_words_ * regs::kEscRecordBytes);
+    word_command_.reserve(batch_words_);
+  } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("{} device: batches of {} command words need {} bytes of buffers, more than "
+                                  "this host can allocate; use smaller batches",
+                                  device_.backend(), batch_words_, batch_bytes));
+  }
   // The bucket table starts empty and is the device's from then on.
   buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * regs::kBucketBytes);
   std::memset(buckets_->host().data(), 0, buckets_->size());
   buckets_->to_device(0, buckets_->size());
   mirror_.assign(caps_.slots, std::vector<uint64_t>(caps_.slots, 0));
-  word_command_.reserve(batch_words_);
   stats_.capabilities = caps_;
 }
 
@@ -191,17 +200,14 @@ void OffloadChecker::process(const Event& e, uint64_t index) {
     note_clock(t, index);
     sync_row(t);
   }
-  if (e.op == Op::Read || e.op == Op::Write || e.op == Op::Alloc || e.op == Op::Free) {
-    const bool access = e.op == Op::Read || e.op == Op::Write;
-    if (!access) {
-      sync_.forget_atomics(e.addr, e.size);
-      sites_.record_reset(index, e.addr, e.size);
-    }
-    if (access) {
-      send_granules(e, index, t, e.addr, e.size);
-    } else {
-      free_touched(e, index, t);
-    }
+  if (e.op == Op::Read || e.op == Op::Write) {
+    send_granules(e, index, t, e.addr, e.size);
+    return;
+  }
+  if (e.op == Op::Alloc || e.op == Op::Free) {
+    sync_.forget_atomics(e.addr, e.size);
+    sites_.record_reset(index, e.addr, e.size);
+    free_touched(e, index, t);
     return;
   }
   sync_.apply(e);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <new>
 
 #include "driver/rac_kernel_regs.hpp"
 #include "gen/generator.hpp"
@@ -107,6 +108,38 @@ TEST(OffloadErrors, ARecordForASetRowIsAProtocolError) {
   FaultyDevice device([](uint32_t offset, uint32_t v) { return offset == regs::kEscalationsWritten ? v + 1 : v; });
   std::string message;
   EXPECT_EQ(run_until_error(device, message), driver::DeviceErrorKind::Protocol);
+}
+
+// The software device with a host that cannot allocate more than `limit` bytes at once.
+class SmallMemoryDevice final : public driver::Device {
+ public:
+  explicit SmallMemoryDevice(size_t limit) : inner_(driver::open_device(driver::DeviceOptions{})), limit_(limit) {}
+  std::string_view backend() const override { return "small-memory"; }
+  std::unique_ptr<driver::Buffer> allocate(size_t bytes) override {
+    if (bytes > limit_) throw std::bad_alloc();
+    return inner_->allocate(bytes);
+  }
+  void write_register(uint32_t offset, uint32_t value) override { inner_->write_register(offset, value); }
+  uint32_t read_register(uint32_t offset) override { return inner_->read_register(offset); }
+  void start() override { inner_->start(); }
+  bool wait(std::chrono::milliseconds timeout) override { return inner_->wait(timeout); }
+
+ private:
+  std::unique_ptr<driver::Device> inner_;
+  size_t limit_;
+};
+
+TEST(OffloadErrors, BatchBuffersTooLargeForTheHostAreABadOption) {
+  SmallMemoryDevice device(size_t{1} << 20);
+  offload::OffloadOptions o;
+  o.batch_words = size_t{1} << 20;  // 16 MB of command words alone
+  try {
+    offload::OffloadChecker checker(device, o);
+    ADD_FAILURE() << "buffers larger than the host allows were allocated";
+  } catch (const driver::DeviceError& err) {
+    EXPECT_EQ(err.kind(), driver::DeviceErrorKind::BadOptions);
+    EXPECT_NE(std::string(err.what()).find("smaller batches"), std::string::npos) << err.what();
+  }
 }
 
 TEST(OffloadErrors, ABatchThatNeverFinishesIsATimeout) {
