@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/exported.hpp"
 #include "runtime/runtime.hpp"
 
 using namespace raceaccel;
@@ -32,8 +33,6 @@ void benign(const volatile void* addr, uint64_t size) {
 }
 
 }  // namespace
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
 
 RACEACCEL_EXPORT void AnnotateHappensBefore(const char*, int, const volatile void* addr) { sync(addr, Op::Release); }
 RACEACCEL_EXPORT void AnnotateHappensAfter(const char*, int, const volatile void* addr) { sync(addr, Op::Acquire); }

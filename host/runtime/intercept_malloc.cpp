@@ -13,6 +13,7 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -32,12 +33,12 @@ void* allocated(void* p, size_t size, uint64_t pc) {
   if (p == nullptr) return p;
   ThreadState* ts = traced_thread_if_started();
   if (ts == nullptr) return p;
+  const size_t usable = malloc_usable_size(p);
   {
     RuntimeScope scope;
-    runtime_if_started()->heap().add({reinterpret_cast<uint64_t>(p), size, ts->tid, ts->node, pc},
-                                     malloc_usable_size(p));
+    runtime_if_started()->heap().add({reinterpret_cast<uint64_t>(p), size, ts->tid, ts->node, pc}, usable);
   }
-  append_access(ts, reinterpret_cast<uint64_t>(p), malloc_usable_size(p), AccessKind::Alloc, pc);
+  append_access(ts, reinterpret_cast<uint64_t>(p), usable, AccessKind::Alloc, pc);
   ++ts->filter_generation;  // accesses after the Alloc are not repeats of those before
   return p;
 }
@@ -88,28 +89,25 @@ void* reallocate(void* old, size_t size, uint64_t pc) {
   return fresh;
 }
 
-void* new_or_throw(size_t size, uint64_t pc) {
+// operator new: retries through the new-handler, else throws.
+template <typename Allocate>
+void* or_throw(Allocate allocate) {
   for (;;) {
-    if (void* p = allocated(__libc_malloc(size), size, pc)) return p;
+    if (void* p = allocate()) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
   }
 }
 
+void* new_or_throw(size_t size, uint64_t pc) {
+  return or_throw([&] { return allocated(__libc_malloc(size), size, pc); });
+}
 void* aligned_new_or_throw(size_t size, std::align_val_t al, uint64_t pc) {
-  for (;;) {
-    if (void* p = aligned(static_cast<size_t>(al), size, pc)) return p;
-    std::new_handler handler = std::get_new_handler();
-    if (handler == nullptr) throw std::bad_alloc();
-    handler();
-  }
+  return or_throw([&] { return aligned(static_cast<size_t>(al), size, pc); });
 }
 
 }  // namespace
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
-#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
 
 RACEACCEL_EXPORT void* malloc(size_t size) { return allocated(__libc_malloc(size), size, RACEACCEL_CALLER); }
 RACEACCEL_EXPORT void* calloc(size_t n, size_t size) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -38,9 +39,6 @@ int main_wrapper(int argc, char** argv, char** envp) {
 }
 
 }  // namespace
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
-#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
 
 RACEACCEL_EXPORT void* memcpy(void* dst, const void* src, size_t n) noexcept {
   record_range(src, n, false, RACEACCEL_CALLER);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -36,7 +37,6 @@ bool locked(int r) { return r == 0 || r == EOWNERDEAD; }
 // Synchronization objects are memory too: init and destroy write the whole
 // object, every operation reads it, so using an object concurrently with its
 // initialization or destruction is reported as a race on the object.
-#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
 #define RACEACCEL_OBJECT_WRITE(o) record_access(id_of(o), sizeof(*(o)), true, RACEACCEL_CALLER)
 #define RACEACCEL_OBJECT_READ(o) record_access(id_of(o), 1, false, RACEACCEL_CALLER)
 
@@ -46,8 +46,6 @@ bool write_locked_by_me(const pthread_rwlock_t* rw) {
 }
 
 }  // namespace
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
 
 // ---- mutexes ------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {

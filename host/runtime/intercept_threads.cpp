@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -48,8 +49,6 @@ void joined(pthread_t thread) {
 
 using namespace raceaccel;
 using namespace raceaccel::rt;
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
 
 RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*), void* arg) {
   ThreadState* ts = traced_thread();

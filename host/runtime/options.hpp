@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "cli/exit_codes.hpp"
+
 namespace raceaccel::rt {
 
 enum class Backend { Software, Djit, Verilator, Xrt };
@@ -18,7 +20,7 @@ struct RuntimeOptions {
   std::string log_path;                 // reports go to <log_path>.<pid>; empty = stderr
   bool json = false;                    // one JSON object per line instead of text
   bool halt_on_error = false;           // exit (exitcode) after the first report
-  int exitcode = 66;                    // status of a racy program that would have exited 0
+  int exitcode = exit_code::kRaces;     // status of a racy program that would have exited 0
   uint64_t report_limit = 0;            // reports printed at most; 0 = no limit
   std::string record;                   // binary trace of the event stream; empty = none
   std::string xclbin;                   // backend=xrt: the card image

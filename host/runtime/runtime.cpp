@@ -1,5 +1,6 @@
 #include "runtime/runtime.hpp"
 
+#include "cli/exit_codes.hpp"
 #include "runtime/device_backend.hpp"
 
 #include <dlfcn.h>
@@ -97,11 +98,11 @@ Runtime* start_runtime() {
   RuntimeScope scope;
   const char* env = getenv("RACEACCEL_OPTIONS");
   ParsedOptions parsed = parse_runtime_options(env != nullptr ? env : "");
-  if (!parsed.error.empty()) startup_failure(parsed.error, 2);
+  if (!parsed.error.empty()) startup_failure(parsed.error, exit_code::kUsage);
   auto* rt = new Runtime(parsed.options);
   if (!parsed.options.record.empty()) {
     std::string error;
-    if (!rt->checker().record_to(parsed.options.record, error)) startup_failure("record=" + error, 74);
+    if (!rt->checker().record_to(parsed.options.record, error)) startup_failure("record=" + error, exit_code::kIo);
   }
   pthread_key_create(&g_thread_key, thread_key_destructor);
   g_runtime = rt;
@@ -216,8 +217,8 @@ int Runtime::finalize(int program_status) {
         s.events, s.accesses, s.drains, threads_.count(), s.races, reporter_.reports()));
   }
   if (program_status != 0) return program_status;
-  if (!record_error.empty()) return 74;
-  if (checker_->failed()) return 70;
+  if (!record_error.empty()) return exit_code::kIo;
+  if (checker_->failed()) return exit_code::kCapacity;
   if (reporter_.reports() > 0) return options_.exitcode;
   return program_status;
 }

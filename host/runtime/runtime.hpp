@@ -86,16 +86,22 @@ inline void emit_sync(ThreadState* ts, Op op, uint64_t object) { emit_event(ts, 
 
 // Hot path: one buffered read/write/alloc. Sizes above 2^24 are split.
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc);
-inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
-  if (__builtin_expect(size > (1u << 24) || size == 0, 0)) return append_slow(ts, addr, size, kind, pc);
+// Sizes one entry cannot carry: none, or more than 2^24 bytes.
+inline bool needs_split(uint64_t size) { return size > (1u << 24) || size == 0; }
+// One entry; its size must not need splitting.
+inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
   uint32_t n = ts->count.load(std::memory_order_relaxed);
   if (__builtin_expect(n == kBufferCapacity, 0)) {
     RuntimeScope scope;
     runtime_if_started()->checker().drain(ts);
     n = 0;
   }
-  ts->buffer[n] = {addr, pc, ts->node, pack_size_kind(static_cast<uint32_t>(size), kind)};
+  ts->buffer[n] = {addr, pc, ts->node, size_kind};
   ts->count.store(n + 1, std::memory_order_release);
+}
+inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
+  if (__builtin_expect(needs_split(size), 0)) return append_slow(ts, addr, size, kind, pc);
+  append_entry(ts, addr, pack_size_kind(static_cast<uint32_t>(size), kind), pc);
 }
 
 // Reads and writes by the program, honouring the ignore annotations.
@@ -107,13 +113,12 @@ inline void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc)
   }
   if (__builtin_expect((write ? ts->ignore_writes : ts->ignore_reads) != 0, 0)) return;
   const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
-  if (__builtin_expect(size <= (1u << 24), 1)) {
-    const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
-    ThreadState::FilterEntry& f = ts->filter[((addr >> 3) ^ (addr >> 13)) % kFilterSlots];
-    if (f.addr == addr && f.size_kind == size_kind && f.generation == ts->filter_generation) return;
-    f = {addr, ts->filter_generation, size_kind};
-  }
-  append_access(ts, addr, size, kind, pc);
+  if (__builtin_expect(needs_split(size), 0)) return append_slow(ts, addr, size, kind, pc);
+  const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
+  ThreadState::FilterEntry& f = ts->filter[((addr >> 3) ^ (addr >> 13)) % kFilterSlots];
+  if (f.addr == addr && f.size_kind == size_kind && f.generation == ts->filter_generation) return;
+  f = {addr, ts->filter_generation, size_kind};
+  append_entry(ts, addr, size_kind, pc);
 }
 
 }  // namespace raceaccel::rt

@@ -6,13 +6,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
 using raceaccel::rt::record_access;
 
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
-#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
 #define RACEACCEL_ADDR(p) reinterpret_cast<uint64_t>(p)
 
 // clang-format off
@@ -29,7 +28,7 @@ using raceaccel::rt::record_access;
   RACEACCEL_EXPORT void __tsan_write##n##_pc(void* a, void* pc) { record_access(RACEACCEL_ADDR(a), n, true, RACEACCEL_ADDR(pc)); } \
   RACEACCEL_EXPORT void __tsan_unaligned_read##n##_pc(void* a, void* pc) { record_access(RACEACCEL_ADDR(a), n, false, RACEACCEL_ADDR(pc)); } \
   RACEACCEL_EXPORT void __tsan_unaligned_write##n##_pc(void* a, void* pc) { record_access(RACEACCEL_ADDR(a), n, true, RACEACCEL_ADDR(pc)); } \
-  /* A compound access (x += 1) reads, then writes: the write subsumes the read for race detection. */  \
+  /* A compound access (x += 1) is checked as the read, then the write, it performs. */  \
   RACEACCEL_EXPORT void __tsan_read_write##n(void* a) {                                                         \
     record_access(RACEACCEL_ADDR(a), n, false, RACEACCEL_CALLER);                                               \
     record_access(RACEACCEL_ADDR(a), n, true, RACEACCEL_CALLER);                                                \

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "runtime/exported.hpp"
 #include "runtime/runtime.hpp"
 
 namespace raceaccel::rt {
@@ -96,9 +97,6 @@ bool compare_exchange(volatile T* a, T* expected, T desired, int mo, int fail_mo
 
 }  // namespace
 }  // namespace raceaccel::rt
-
-#define RACEACCEL_EXPORT extern "C" __attribute__((visibility("default")))
-#define RACEACCEL_CALLER reinterpret_cast<uint64_t>(__builtin_return_address(0))
 
 // clang-format off
 #define RACEACCEL_ATOMIC_CALLBACKS(bits, T)                                                                      \

@@ -62,6 +62,9 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
       {"verbosity=9", "'verbosity'"},
       {"log_path=", "'log_path'"},
       {"record=", "'record'"},
+      {"xclbin=", "'xclbin'"},
+      {"device=1024", "'device'"},
+      {"device=first", "'device'"},
       {"history_size=3", "'history_size'"},
       {"json=1 colour=1", "'colour'"},
   };

@@ -229,6 +229,15 @@ TEST(RuntimeReports, LogPathGetsTheReports) {
   std::filesystem::remove_all(dir);
 }
 
+// A log file that cannot be created: the reports go to stderr, with a note why.
+TEST(RuntimeReports, UnwritableLogPathFallsBackToStderr) {
+  const ProcessResult r =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=log_path=/nonexistent-dir/report"});
+  EXPECT_EQ(r.status, 66);
+  EXPECT_NE(r.err.find("cannot open log_path file /nonexistent-dir/report."), std::string::npos) << r.err;
+  EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 2u);
+}
+
 TEST(RuntimeReports, RecordedStreamReplaysToTheSameRaces) {
   const std::string trace = "/tmp/raceaccel_rt_record_" + std::to_string(getpid()) + ".rtrace";
   const ProcessResult r = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=json=1 record=" + trace});
