@@ -25,10 +25,7 @@
 #include "detect/detector.hpp"
 #include "detect/sync_state.hpp"
 #include "verilated_bits.hpp"
-
-#if RACEACCEL_TRACE
-#include <verilated_fst_c.h>
-#endif
+#include "verilated_setup.hpp"
 
 namespace raceaccel::sim {
 
@@ -117,9 +114,7 @@ class EngineChecker final : public Detector {
   unsigned slot_w_, byte_w_, line_w_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
-#if RACEACCEL_TRACE
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
+  FstTrace fst_;
   std::mt19937_64 rng_;
   ReferenceSyncState sync_;
   std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last set

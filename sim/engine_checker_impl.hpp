@@ -12,26 +12,13 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
       slot_w_(config.slots > 1 ? static_cast<unsigned>(std::bit_width(config.slots - 1)) : 1),
       byte_w_(1 + 2 * (slot_w_ + config.clk_bits)),
       line_w_(1 + 8 * byte_w_),
-      ctx_(std::make_unique<VerilatedContext>()),
+      ctx_(make_checking_context()),
       rng_(config.seed),
       mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)),
       objects_(config.objects) {
-  ctx_->randReset(2);         // random initial state: reset must establish everything
-  ctx_->fatalOnError(false);  // an RTL assertion fails the run (finish() throws), not the process
-#if RACEACCEL_TRACE
-  const char* fst_path = std::getenv("RACEACCEL_FST");
-  if (fst_path != nullptr) ctx_->traceEverOn(true);
-#endif
+  // A failed RTL assertion is counted; finish() then throws.
   m_ = std::make_unique<Model>(ctx_.get());
-#if RACEACCEL_TRACE
-  if (fst_path != nullptr) {
-    std::string path = fst_path;
-    if (const size_t at = path.find("{}"); at != std::string::npos) path.replace(at, 2, cfg_.trace_tag);
-    fst_ = std::make_unique<VerilatedFstC>();
-    m_->trace(fst_.get(), 99);
-    fst_->open(path.c_str());
-  }
-#endif
+  fst_.open(*m_, cfg_.trace_tag);
   m_->clk_i = 0;
   m_->cmd_valid_i = 0;
   m_->rst_i = 1;
@@ -50,9 +37,7 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
 template <typename Model>
 EngineChecker<Model>::~EngineChecker() {
   m_->final();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->close();
-#endif
+  fst_.close();
 }
 
 // One clock cycle. Returns whether a command offered on cmd_* was accepted:
@@ -73,9 +58,7 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 0;
   m_->eval();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->dump(2 * ctx_->time());
-#endif
+  fst_.dump(2 * ctx_->time());
 
   // Handshakes completing at this edge; outputs are read before it.
   const bool accepted = m_->cmd_valid_i && m_->cmd_ready_o;
@@ -109,9 +92,7 @@ bool EngineChecker<Model>::tick() {
   }
   m_->clk_i = 1;
   m_->eval();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->dump(2 * ctx_->time() + 1);
-#endif
+  fst_.dump(2 * ctx_->time() + 1);
   ctx_->timeInc(1);
   if (respond) {
     fill_pending_ = false;

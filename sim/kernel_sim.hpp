@@ -11,7 +11,6 @@
 // replaced by the tag.
 #pragma once
 
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -21,10 +20,7 @@
 #include "axil_master_model.hpp"
 #include "sparse_memory.hpp"
 #include "verilated_bits.hpp"
-
-#if RACEACCEL_TRACE
-#include <verilated_fst_c.h>
-#endif
+#include "verilated_setup.hpp"
 
 namespace raceaccel::sim {
 
@@ -67,9 +63,7 @@ class KernelSim {
   KernelSimOptions options_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
-#if RACEACCEL_TRACE
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
+  FstTrace fst_;
   SparseMemory memory_;
   std::vector<std::unique_ptr<AxiSlaveModel>> ports_;  // cmd, race, esc, meta
   std::unique_ptr<AxiLiteMaster> lite_;
@@ -107,24 +101,10 @@ class KernelSim {
   pins.bresp = &m->port##_bresp
 
 template <typename Model>
-KernelSim<Model>::KernelSim(const KernelSimOptions& options)
-    : options_(options), ctx_(std::make_unique<VerilatedContext>()) {
-  ctx_->randReset(2);         // random initial state: reset must establish everything
-  ctx_->fatalOnError(false);  // a failed RTL assertion is reported by violations(), not an abort
-#if RACEACCEL_TRACE
-  const char* fst_path = std::getenv("RACEACCEL_FST");
-  if (fst_path != nullptr) ctx_->traceEverOn(true);
-#endif
+KernelSim<Model>::KernelSim(const KernelSimOptions& options) : options_(options), ctx_(make_checking_context()) {
+  // A failed RTL assertion is counted and reported by violations(), not an abort.
   m_ = std::make_unique<Model>(ctx_.get());
-#if RACEACCEL_TRACE
-  if (fst_path != nullptr) {
-    std::string path = fst_path;
-    if (const size_t at = path.find("{}"); at != std::string::npos) path.replace(at, 2, options_.trace_tag);
-    fst_ = std::make_unique<VerilatedFstC>();
-    m_->trace(fst_.get(), 99);
-    fst_->open(path.c_str());
-  }
-#endif
+  fst_.open(*m_, options_.trace_tag);
   // Every port gets its own random stream, derived from the one seed.
   const auto port_timing = [&](uint64_t salt) {
     BusTiming t = options_.timing;
@@ -181,10 +161,7 @@ KernelSim<Model>::~KernelSim() {
   // use-after-free.
   Verilated::threadContextp(ctx_.get());
   m_->final();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->close();
-  fst_.reset();
-#endif
+  fst_.close();
   m_.reset();
 }
 
@@ -195,18 +172,14 @@ void KernelSim<Model>::tick() {
   lite_->drive();
   m_->ap_clk = 0;
   m_->eval();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->dump(2 * ctx_->time());
-#endif
+  fst_.dump(2 * ctx_->time());
   if (m_->ap_rst_n) {
     for (auto& p : ports_) p->sample(cycle_);
     lite_->sample();
   }
   m_->ap_clk = 1;
   m_->eval();
-#if RACEACCEL_TRACE
-  if (fst_) fst_->dump(2 * ctx_->time() + 1);
-#endif
+  fst_.dump(2 * ctx_->time() + 1);
   ctx_->timeInc(1);
   ++cycle_;
 }

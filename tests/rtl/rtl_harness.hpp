@@ -21,17 +21,15 @@
 #pragma once
 
 #include <verilated.h>
-#if RACEACCEL_TRACE
-#include <verilated_fst_c.h>
-#endif
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "verilated_setup.hpp"  // sim/: the FST set-up shared with the engine and kernel harnesses
 
 namespace rac_rtl {
 
@@ -40,24 +38,11 @@ class Harness {
  public:
   explicit Harness(const std::string& tag = "") : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
-    std::string path;
-#if RACEACCEL_TRACE
-    if (const char* env = std::getenv("RACEACCEL_FST"); env != nullptr && *env != '\0') {
-      path = env;
-      std::string name = tag.empty() ? std::string("trace") : tag;
-      std::replace(name.begin(), name.end(), '/', '_');
-      if (const auto pos = path.find("{}"); pos != std::string::npos) path.replace(pos, 2, name);
-      ctx_->traceEverOn(true);
-    }
-#endif
+    if (raceaccel::sim::requested_fst_path() != nullptr) ctx_->traceEverOn(true);
     model_ = std::make_unique<Model>(ctx_.get(), "dut");
-#if RACEACCEL_TRACE
-    if (!path.empty()) {
-      fst_ = std::make_unique<VerilatedFstC>();
-      model_->trace(fst_.get(), 99);
-      fst_->open(path.c_str());
-    }
-#endif
+    std::string name = tag.empty() ? std::string("trace") : tag;
+    std::replace(name.begin(), name.end(), '/', '_');
+    fst_.open(*model_, name);
     model_->clk_i = 0;
     model_->rst_i = 1;
     model_->eval();
@@ -65,9 +50,7 @@ class Harness {
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
   ~Harness() {
-#if RACEACCEL_TRACE
-    if (fst_) fst_->close();
-#endif
+    fst_.close();
     model_->final();
   }
 
@@ -105,17 +88,11 @@ class Harness {
   int errors() const { return ctx_->errorCount(); }
 
  private:
-  void dump() {
-#if RACEACCEL_TRACE
-    if (fst_) fst_->dump(ctx_->time());
-#endif
-  }
+  void dump() { fst_.dump(ctx_->time()); }
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;
-#if RACEACCEL_TRACE
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
+  raceaccel::sim::FstTrace fst_;
   uint64_t cycles_ = 0;
 };
 
