@@ -55,8 +55,8 @@ std::string kernel_xml() {
     const std::string size = r.bits == 64 ? "0x8" : "0x4";
     args += "          <arg name=\"" + std::string(r.name) + "\" addressQualifier=\"" + (pointer ? "1" : "0") +
             "\" id=\"" + std::to_string(id++) + "\" port=\"" + port + "\" size=\"" + size + "\" offset=\"" +
-            hex(r.offset) + "\" hostOffset=\"0x0\" hostSize=\"" + size + "\" type=\"" +
-            (pointer ? "void*" : "uint") + "\"/>\n";
+            hex(r.offset) + "\" hostOffset=\"0x0\" hostSize=\"" + size + "\" type=\"" + (pointer ? "void*" : "uint") +
+            "\"/>\n";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          "<project name=\"raceaccel\">\n"
