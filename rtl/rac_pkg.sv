@@ -12,9 +12,11 @@ package rac_pkg;
   localparam int unsigned DefaultClkW     = 32;
 
   // Escalation reasons of the check engine (esc_reason_o; docs/hardware.md).
-  localparam logic [1:0] EscInSoftware = 2'd0;  // the host owns the line
-  localparam logic [1:0] EscReadShare  = 2'd1;  // reads became concurrent: the line goes to the host
-  localparam logic [1:0] EscForced     = 2'd2;  // the command asked for it (thread without a slot)
-  localparam logic [1:0] EscReclaim    = 2'd3;  // a full free returned a host-owned line to hardware
+  // 4 is left free: the kernel uses it for its bucket-table spills.
+  localparam logic [2:0] EscInSoftware = 3'd0;  // the host owns the line
+  localparam logic [2:0] EscReadShare  = 3'd1;  // reads became concurrent and cannot stay on chip: the line goes to the host
+  localparam logic [2:0] EscForced     = 3'd2;  // the command asked for it (thread without a slot)
+  localparam logic [2:0] EscReclaim    = 3'd3;  // a full free returned a host-owned line to hardware
+  localparam logic [2:0] EscReadVcSpill = 3'd5; // a read vector clock left the pool: the host keeps it
 
 endpackage

@@ -14,6 +14,7 @@
 // back-pressure; the race and escalation outputs get seeded back-pressure too.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <deque>
 #include <memory>
@@ -37,6 +38,9 @@ struct EngineConfig {
   // Entries of the engine's sync-object store the host may use (at most the
   // model's Objects; 0: every synchronization is sent as SetRow rows).
   unsigned objects = 0;
+  // Entries of the engine's read-VC pool: must equal the model's ReadVcs
+  // (it decides the line format; 0: no pool, concurrent reads go to software).
+  unsigned read_vcs = 0;
   uint64_t seed = 1;
   unsigned max_mem_latency = 4;  // cycles before a fill response, drawn in [1, max]
   unsigned stall_percent = 20;   // chance per cycle that memory or an output is not ready
@@ -49,6 +53,8 @@ struct EngineConfig {
 struct EngineStats {
   uint64_t cycles = 0, commands = 0, accesses = 0, misses = 0, writebacks = 0, escalations = 0, events = 0;
   uint64_t sync_ops = 0, object_loads = 0, set_rows = 0;  // commands the host sent for synchronization
+  uint64_t read_vc_spills = 0;  // read clocks the pool handed to the host
+  std::array<uint64_t, 8> records_by_reason{};  // escalation records by rac_pkg::Esc* reason
 };
 
 template <typename Model>
@@ -103,6 +109,8 @@ class EngineChecker final : public Detector {
   std::vector<uint64_t> truncated(const VectorClock& c) const;
   bool fits(const VectorClock& c) const;
   void handle_escalation(uint64_t seq, unsigned reason, const std::vector<uint32_t>& line);
+  VectorClock escalated_read_clock() const;
+  SoftLine import_line(uint64_t granule, const std::vector<uint32_t>& line);
   void handle_race();
   void soft_check(SoftLine& line, uint64_t granule, const Command& c, const Pending& p);
   VectorClock clock_at(uint32_t slot, uint64_t seq) const;
@@ -136,6 +144,10 @@ class EngineChecker final : public Detector {
   std::unordered_map<uint64_t, std::vector<Command>> commands_by_seq_;
   std::unordered_map<uint64_t, Pending> pending_;
   std::unordered_map<uint64_t, SoftLine> soft_;
+  // Read clocks the pool spilled, per granule: the reads of its shared bytes
+  // before the line became LASTWRITE (the line then holds only later reads).
+  std::unordered_map<uint64_t, VectorClock> spilled_reads_;
+  std::array<uint64_t, 8> records_by_reason_{};
   // Per slot: (seq from which it holds, clock) — C_t as of any in-flight event.
   std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;
   // Memory model

@@ -11,7 +11,7 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
     : cfg_(config),
       slot_w_(config.slots > 1 ? static_cast<unsigned>(std::bit_width(config.slots - 1)) : 1),
       byte_w_(1 + 2 * (slot_w_ + config.clk_bits)),
-      line_w_(1 + 8 * byte_w_),
+      line_w_(1 + 8 * byte_w_ + (config.read_vcs > 0 ? 8 : 0)),
       ctx_(make_checking_context()),
       rng_(config.seed),
       mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)),
@@ -348,28 +348,71 @@ void EngineChecker<Model>::handle_race() {
   }
 }
 
+// The read clock an escalation record carries (esc_rvc_o), as a clock of
+// slot lanes.
+template <typename Model>
+VectorClock EngineChecker<Model>::escalated_read_clock() const {
+  const std::vector<uint32_t> words = words_of(m_->esc_rvc_o, cfg_.slots * cfg_.clk_bits);
+  VectorClock c;
+  for (unsigned lane = 0; lane < cfg_.slots; ++lane) {
+    const uint64_t v = words_bits(words, lane * cfg_.clk_bits, cfg_.clk_bits);
+    if (v != 0) c.set(lane, v);
+  }
+  return c;
+}
+
+// The state a line hands to software. Its shared bytes' reads are the read
+// clock that comes with the record (EVERYTHING), or the clock the pool
+// spilled earlier joined with the latest read since, which the line holds in
+// R (LASTWRITE).
+template <typename Model>
+typename EngineChecker<Model>::SoftLine EngineChecker<Model>::import_line(uint64_t granule,
+                                                                         const std::vector<uint32_t>& line) {
+  const unsigned shared = cfg_.read_vcs > 0 ? static_cast<unsigned>(words_bits(line, 1 + 8 * byte_w_, 8)) : 0;
+  VectorClock reads;
+  if (shared != 0) {
+    if (m_->esc_rvc_valid_o) {
+      reads = escalated_read_clock();
+    } else {
+      auto spilled = spilled_reads_.find(granule);
+      if (spilled == spilled_reads_.end()) throw std::logic_error("LASTWRITE line without a spilled read clock");
+      reads = spilled->second;
+    }
+  }
+  spilled_reads_.erase(granule);
+  SoftLine imported;
+  for (unsigned b = 0; b < 8; ++b) {
+    const unsigned lo = 1 + b * byte_w_;
+    SoftByte& sb = imported.bytes[b];
+    sb.raced = words_bits(line, lo, 1) != 0;
+    sb.w = {static_cast<uint32_t>(words_bits(line, lo + 1, slot_w_)), words_bits(line, lo + 1 + slot_w_, cfg_.clk_bits)};
+    sb.r = {static_cast<uint32_t>(words_bits(line, lo + 1 + slot_w_ + cfg_.clk_bits, slot_w_)),
+            words_bits(line, lo + 1 + 2 * slot_w_ + cfg_.clk_bits, cfg_.clk_bits)};
+    if ((shared >> b) & 1u) {
+      sb.shared = true;
+      sb.rvc = reads;
+      if (sb.r.clock > sb.rvc.get(sb.r.slot)) sb.rvc.set(sb.r.slot, sb.r.clock);
+      sb.r = Epoch{};
+    }
+  }
+  return imported;
+}
+
 template <typename Model>
 void EngineChecker<Model>::handle_escalation(uint64_t seq, unsigned reason, const std::vector<uint32_t>& line) {
-  constexpr unsigned kReclaim = 3;
+  constexpr unsigned kReclaim = 3, kReadVcSpill = 5;
   const uint64_t granule = m_->esc_granule_o;
+  ++records_by_reason_.at(reason);
+  if (reason == kReadVcSpill) {
+    spilled_reads_[granule] = escalated_read_clock();
+    return;
+  }
   if (reason == kReclaim) {
     soft_.erase(granule);
     return;
   }
   auto it = soft_.find(granule);
-  if (it == soft_.end()) {  // the engine hands the line over: import its state
-    SoftLine imported;
-    for (unsigned b = 0; b < 8; ++b) {
-      const unsigned lo = 1 + b * byte_w_;
-      SoftByte& sb = imported.bytes[b];
-      sb.raced = words_bits(line, lo, 1) != 0;
-      sb.w = {static_cast<uint32_t>(words_bits(line, lo + 1, slot_w_)),
-              words_bits(line, lo + 1 + slot_w_, cfg_.clk_bits)};
-      sb.r = {static_cast<uint32_t>(words_bits(line, lo + 1 + slot_w_ + cfg_.clk_bits, slot_w_)),
-              words_bits(line, lo + 1 + 2 * slot_w_ + cfg_.clk_bits, cfg_.clk_bits)};
-    }
-    it = soft_.emplace(granule, imported).first;
-  }
+  if (it == soft_.end()) it = soft_.emplace(granule, import_line(granule, line)).first;  // the engine hands it over
   const Command* command = nullptr;
   for (const Command& c : commands_by_seq_.at(seq)) {
     if (c.granule == granule) command = &c;
@@ -458,6 +501,8 @@ EngineStats EngineChecker<Model>::stats() const {
   s.sync_ops = sync_ops_;
   s.object_loads = object_loads_;
   s.set_rows = set_rows_;
+  s.read_vc_spills = records_by_reason_[5];
+  s.records_by_reason = records_by_reason_;
   return s;
 }
 

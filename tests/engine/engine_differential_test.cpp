@@ -46,8 +46,19 @@ std::string describe(const std::vector<Key>& v) {
          " prev T" + std::to_string(tid) + "@" + std::to_string(clock);
 }
 
+// The five models' parameters (tests/engine/CMakeLists.txt): the host side
+// must know the cache shape, the clock width and whether there is a read-VC
+// pool (it changes the line format).
+EngineConfig default_model() { return {.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .objects = 16, .read_vcs = 16}; }
+EngineConfig tinycache_model() { return {.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .read_vcs = 2}; }
+EngineConfig fewslots_model() { return {.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .objects = 4, .read_vcs = 4}; }
+EngineConfig narrow_model() { return {.slots = 8, .clk_bits = 4, .sets = 16, .ways = 4, .objects = 8, .read_vcs = 4}; }
+EngineConfig directmap_model() { return {.slots = 8, .clk_bits = 16, .sets = 32, .ways = 1, .objects = 1, .read_vcs = 0}; }
+
 struct Totals {
   uint64_t events = 0, races = 0, escalations = 0, misses = 0, cycles = 0, sync_ops = 0, object_loads = 0;
+  uint64_t read_vc_spills = 0;
+  std::array<uint64_t, 8> by_reason{};
   bool fell_back = false;
 };
 
@@ -100,74 +111,163 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     totals.cycles += s.cycles;
     totals.sync_ops += s.sync_ops;
     totals.object_loads += s.object_loads;
+    totals.read_vc_spills += s.read_vc_spills;
+    for (size_t r = 0; r < s.records_by_reason.size(); ++r) totals.by_reason[r] += s.records_by_reason[r];
     totals.fell_back = totals.fell_back || engine.fell_back();
   }
   std::printf(
       "  %llu events, %llu golden races, %llu escalations, %llu misses, %llu on-chip sync ops, %llu object "
-      "loads, %.2f cycles/event%s\n",
+      "loads, %llu read-VC spills, %.2f cycles/event%s\n",
       static_cast<unsigned long long>(totals.events), static_cast<unsigned long long>(totals.races),
       static_cast<unsigned long long>(totals.escalations), static_cast<unsigned long long>(totals.misses),
       static_cast<unsigned long long>(totals.sync_ops), static_cast<unsigned long long>(totals.object_loads),
+      static_cast<unsigned long long>(totals.read_vc_spills),
       static_cast<double>(totals.cycles) / static_cast<double>(std::max<uint64_t>(totals.events, 1)),
       totals.fell_back ? ", clock overflow fallback taken" : "");
+  std::printf("  escalation records: %llu in-software, %llu read-share, %llu forced, %llu reclaim, %llu read-VC spill\n",
+              static_cast<unsigned long long>(totals.by_reason[0]), static_cast<unsigned long long>(totals.by_reason[1]),
+              static_cast<unsigned long long>(totals.by_reason[2]), static_cast<unsigned long long>(totals.by_reason[3]),
+              static_cast<unsigned long long>(totals.by_reason[5]));
   EXPECT_GT(totals.races, 0u) << "the traces must contain races for agreement to mean something";
   return totals;
 }
 
 TEST(EngineDifferential, DefaultConfiguration) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .objects = 16};
+  const EngineConfig c = default_model();
   const Totals t = run_traces<Vengine_default>(c, 2, 8, 16, 6000, 1000);
   EXPECT_GE(t.events, 90'000u);
   EXPECT_GT(t.sync_ops, 1000u);
 }
 
 TEST(EngineDifferential, TinyCacheForcesEvictions) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2};
+  const EngineConfig c = tinycache_model();
   const Totals t = run_traces<Vengine_tinycache>(c, 2, 8, 10, 5000, 2000);
   EXPECT_GT(t.misses, t.events / 10);
   EXPECT_GT(t.object_loads, t.sync_ops / 10) << "two sync-object entries must be reloaded often";
+  EXPECT_GT(t.read_vc_spills, 0u) << "two read-VC pool entries must spill clocks (LASTWRITE lines)";
 }
 
 TEST(EngineDifferential, DirectMappedCache) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 32, .ways = 1, .objects = 1};
+  const EngineConfig c = directmap_model();
   run_traces<Vengine_directmap>(c, 2, 8, 6, 5000, 3000);
 }
 
 TEST(EngineDifferential, MoreThreadsThanSlots) {
-  EngineConfig c{.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .objects = 4};
+  const EngineConfig c = fewslots_model();
   const Totals t = run_traces<Vengine_fewslots>(c, 6, 12, 10, 5000, 4000);
   EXPECT_GT(t.escalations, 0u);
 }
 
 TEST(EngineDifferential, NarrowClocksOverflowToSoftware) {
-  EngineConfig c{.slots = 8, .clk_bits = 4, .sets = 16, .ways = 4, .objects = 8};
+  const EngineConfig c = narrow_model();
   const Totals t = run_traces<Vengine_narrow>(c, 2, 8, 8, 4000, 5000);
   EXPECT_TRUE(t.fell_back);
 }
 
-// The small handwritten cases: each one path of the engine, on the default model.
-TEST(EngineDirected, ReadShareIsHandedToSoftwareAndStaysExact) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .stall_percent = 0};
-  EngineChecker<Vengine_default> engine(c);
+// The small handwritten cases: each one path of the engine.
+// Runs a handwritten trace on one model and on DJIT+.
+struct DirectedRun {
+  std::vector<Key> golden, engine;
+  size_t races = 0;
+  EngineStats stats;
+};
+
+template <typename Model>
+DirectedRun run_events(EngineConfig c, const std::vector<Event>& events) {
+  c.stall_percent = 0;
+  EngineChecker<Model> engine(c);
   DjitDetector golden;
-  const std::vector<Event> events = {
-      Event::write(0, 0x100, 8), Event::sync(Op::Fork, 0, 1),
-      Event::read(1, 0x100, 8),  Event::read(0, 0x100, 8),  // concurrent with T1's read: READ SHARE
-      Event::read(1, 0x100, 4),                             // READ SHARED (software)
-      Event::write(1, 0x104, 4),                            // races with T0's read of bytes 4..7
-  };
   for (uint64_t i = 0; i < events.size(); ++i) {
     golden.process(events[i], i);
     engine.process(events[i], i);
   }
   engine.finish();
-  EXPECT_EQ(keys(golden.races()), keys(engine.races()));
-  EXPECT_EQ(engine.races().size(), 4u);
-  EXPECT_GE(engine.stats().escalations, 3u);
+  return {keys(golden.races()), keys(engine.races()), engine.races().size(), engine.stats()};
+}
+
+// Concurrent reads of a word, then a partial re-read and a write of the
+// other half: READ SHARE, READ SHARED (same epoch), WRITE SHARED racing with
+// T0's read of bytes 4..7.
+std::vector<Event> read_share_events() {
+  return {
+      Event::write(0, 0x100, 8), Event::sync(Op::Fork, 0, 1),
+      Event::read(1, 0x100, 8),  Event::read(0, 0x100, 8),  // concurrent with T1's read: READ SHARE
+      Event::read(1, 0x100, 4),                             // READ SHARED, same epoch
+      Event::write(1, 0x104, 4),                            // races with T0's read of bytes 4..7
+  };
+}
+
+// With a read-VC pool the shared reads stay on chip: nothing is escalated.
+TEST(EngineDirected, ReadShareTakesAPoolClockOnChip) {
+  const DirectedRun run = run_events<Vengine_default>(default_model(), read_share_events());
+  EXPECT_EQ(run.golden, run.engine);
+  EXPECT_EQ(run.races, 4u);
+  EXPECT_EQ(run.stats.escalations, 0u);
+  EXPECT_EQ(run.stats.read_vc_spills, 0u);
+}
+
+// Without one (ReadVcs = 0) the line goes to software at READ SHARE and
+// every later access to it is checked there.
+TEST(EngineDirected, ReadShareWithoutAPoolIsHandedToSoftware) {
+  const DirectedRun run = run_events<Vengine_directmap>(directmap_model(), read_share_events());
+  EXPECT_EQ(run.golden, run.engine);
+  EXPECT_EQ(run.races, 4u);
+  EXPECT_GE(run.stats.escalations, 3u);
+}
+
+// Two pool entries (tinycache): granules of equal parity share an entry, so
+// a second shared line spills the first one's read clock to the host and
+// the first line becomes LASTWRITE. Its reads after that are decided on
+// chip while they are ordered (the latest kept in R); a write of its shared
+// bytes, or a read concurrent with the latest, goes to the host, which joins
+// the spilled clock with R and must find the races DJIT+ finds.
+TEST(EngineDirected, SpilledReadClockMakesTheLineLastWrite) {
+  // 0x100 and 0x118 (granules 0x20, 0x23) share entry 1; 0x140 and 0x158
+  // (granules 0x28, 0x2b) share entry 0.
+  std::vector<Event> events = {Event::write(0, 0x100, 8), Event::write(0, 0x118, 8), Event::write(0, 0x140, 8),
+                               Event::write(0, 0x158, 8), Event::sync(Op::Fork, 0, 1)};
+  for (uint64_t first : {0x100u, 0x140u}) {
+    const uint64_t second = first + 0x18;
+    events.push_back(Event::read(1, first, 8));
+    events.push_back(Event::read(0, first, 8));  // READ SHARE: a pool clock
+    events.push_back(Event::read(1, second, 8));
+    events.push_back(Event::read(0, second, 8));  // takes the entry: the first line's clock spills
+    events.push_back(Event::read(1, first, 8));   // LASTWRITE: ordered after nothing on chip, kept in R
+    events.push_back(Event::read(1, first, 4));   // same epoch
+  }
+  events.push_back(Event::write(1, 0x100, 4));  // LASTWRITE write: the host finds T0's read (4 races)
+  events.push_back(Event::read(0, 0x144, 4));   // concurrent with T1's read since: the host joins them
+  events.push_back(Event::write(1, 0x140, 8));  // in software now: races with T0's reads (8 races)
+  events.push_back(Event::write(1, 0x11c, 4));  // the second line, on chip: races with T0's read (4 races)
+  const DirectedRun run = run_events<Vengine_tinycache>(tinycache_model(), events);
+  EXPECT_EQ(run.golden, run.engine);
+  EXPECT_EQ(run.races, 16u);
+  EXPECT_EQ(run.stats.read_vc_spills, 2u);
+  EXPECT_GE(run.stats.escalations, 2u);
+}
+// What a LASTWRITE line keeps in R — the latest read since its clock left —
+// is the only record of that read: T3 reads after the spill, T0's
+// concurrent read must not replace it, and T0's write after joining the
+// spilled readers T1 and T2 (but not T3) must find the race with T3.
+TEST(EngineDirected, LastWriteKeepsTheReadSinceTheSpill) {
+  // 0x180 and 0x198 (granules 0x30, 0x33) share pool entry 0.
+  std::vector<Event> events = {Event::write(0, 0x180, 8),      Event::write(0, 0x198, 8),
+                               Event::sync(Op::Fork, 0, 1),    Event::sync(Op::Fork, 0, 2),
+                               Event::sync(Op::Fork, 0, 3),    Event::read(1, 0x180, 8),
+                               Event::read(2, 0x180, 8),       Event::read(1, 0x198, 8),
+                               Event::read(2, 0x198, 8),       Event::read(3, 0x180, 8),
+                               Event::read(0, 0x180, 8),       Event::sync(Op::Join, 0, 1),
+                               Event::sync(Op::Join, 0, 2),    Event::write(0, 0x180, 8)};
+  const DirectedRun run = run_events<Vengine_tinycache>(tinycache_model(), events);
+  EXPECT_EQ(run.golden, run.engine);
+  EXPECT_EQ(run.races, 8u);
+  EXPECT_EQ(run.stats.read_vc_spills, 1u);
 }
 
 TEST(EngineDirected, BackToBackSameLineUsesTheBypass) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .stall_percent = 0};
+  EngineConfig c = default_model();
+  c.objects = 0;
+  c.stall_percent = 0;
   EngineChecker<Vengine_default> engine(c);
   DjitDetector golden;
   std::vector<Event> events = {Event::sync(Op::Fork, 0, 1)};
@@ -192,7 +292,8 @@ TEST(EngineDirected, BackToBackSameLineUsesTheBypass) {
 // clocks so entries are evicted and reloaded. One pair of writes is left
 // unordered.
 TEST(EngineDirected, LockHandoffsOnTheSyncObjectStore) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .stall_percent = 0};
+  EngineConfig c = tinycache_model();
+  c.stall_percent = 0;
   EngineChecker<Vengine_tinycache> engine(c);
   DjitDetector golden;
   std::vector<Event> events = {Event::sync(Op::Fork, 0, 1), Event::sync(Op::Fork, 0, 2)};
@@ -236,7 +337,9 @@ namespace {
 // an atomic, a thread without a slot) must not lose track of what is still
 // in flight: the race of event 2 is reported after 9,000 such events.
 TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
-  EngineConfig c{.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .stall_percent = 30};
+  EngineConfig c = fewslots_model();
+  c.objects = 0;
+  c.stall_percent = 30;
   EngineChecker<Vengine_fewslots> engine(c);
   DjitDetector golden;
   std::vector<Event> events = {Event::sync(Op::Fork, 0, 1), Event::write(0, 0x100, 8), Event::write(1, 0x100, 8)};
@@ -258,7 +361,9 @@ TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
 
 // A working set that fits misses once per line, then always hits.
 TEST(EngineDirected, WorkingSetThatFitsMissesOnlyOnce) {
-  EngineConfig c{.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .stall_percent = 0};
+  EngineConfig c = default_model();
+  c.objects = 0;
+  c.stall_percent = 0;
   EngineChecker<Vengine_default> engine(c);
   uint64_t index = 0;
   for (int round = 0; round < 10; ++round) {

@@ -10,7 +10,7 @@ module rac_line_status_comb_props (
 );
 
   logic       escalate, to_software, clear;
-  logic [1:0] reason;
+  logic [2:0] reason;
 
   rac_line_status_comb u_dut (
     .insoftware_i (insoftware_i),
