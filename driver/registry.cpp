@@ -2,7 +2,7 @@
 // without XRT or Verilator says "not built in" rather than "unknown".
 #include <fmt/format.h>
 
-#include "driver/device.hpp"
+#include "driver/registry.hpp"
 #include "driver/software/software_device.hpp"
 #include "driver/xrt/xrt_device.hpp"
 #if RACEACCEL_HAVE_VERILATOR_DEVICE
@@ -24,7 +24,19 @@ std::string alternatives(std::string_view except) {
 
 }  // namespace
 
-std::vector<std::string> backend_names() { return {"software", "verilator", "xrt"}; }
+std::vector<std::string> backend_names() { return {kBackendNames.begin(), kBackendNames.end()}; }
+
+DeviceOptions device_options(std::string_view backend, const std::string& xclbin, unsigned device_index) {
+  DeviceOptions options;
+  options.backend = std::string(backend);
+  options.xclbin = xclbin;
+  options.device_index = device_index;
+  return options;
+}
+
+std::unique_ptr<Device> open_device(std::string_view backend, const std::string& xclbin, unsigned device_index) {
+  return open_device(device_options(backend, xclbin, device_index));
+}
 
 std::unique_ptr<Device> open_device(const DeviceOptions& options) {
   if (options.backend == "software") return make_software_device(options);

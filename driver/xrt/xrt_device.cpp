@@ -100,6 +100,9 @@ class XrtDevice final : public Device {
   }
 
  private:
+  // A run that timed out has completed since: the card may take the next one.
+  bool finished_late();
+
   xrt::device device_;
   xrt::uuid uuid_;
   xrt::kernel kernel_;
@@ -162,16 +165,27 @@ XrtDevice::XrtDevice(const DeviceOptions& options, const std::string& alternativ
 }
 
 std::unique_ptr<Buffer> XrtDevice::allocate(size_t bytes) {
+  // A full memory bank is a failed buffer allocation (an exception whose
+  // text varies with XRT's version) or a buffer whose host copy cannot be
+  // mapped (XRT's noop emulation does that for sizes the host cannot back):
+  // a resource error the user can act on, not a broken contract.
+  const auto no_room = [&](const std::string& why) {
+    return DeviceError(DeviceErrorKind::OutOfMemory,
+                       fmt::format("xrt: no room for a buffer of {} bytes ({}); use smaller batches (--batch-words) "
+                                   "or free the card's memory held by other programs",
+                                   bytes, why));
+  };
+  std::unique_ptr<XrtBuffer> buffer;
   try {
     // Every m_axi port of rac_kernel is connected to one bank (the
     // connectivity file), so argument 0's group serves all buffers.
-    xrt::bo bo(device_, std::max<size_t>(bytes, 1), kernel_.group_id(0));
-    auto buffer = std::make_unique<XrtBuffer>(*this, std::move(bo));
-    std::fill(buffer->host().begin(), buffer->host().end(), std::byte{0});
-    return buffer;
+    buffer = std::make_unique<XrtBuffer>(*this, xrt::bo(device_, std::max<size_t>(bytes, 1), kernel_.group_id(0)));
   } catch (const std::exception& e) {
-    throw DeviceError(DeviceErrorKind::Protocol, fmt::format("xrt: cannot allocate {} bytes: {}", bytes, e.what()));
+    throw no_room(e.what());
   }
+  if (buffer->host().data() == nullptr) throw no_room("its host copy cannot be mapped");
+  std::fill(buffer->host().begin(), buffer->host().end(), std::byte{0});
+  return buffer;
 }
 
 void XrtDevice::write_register(uint32_t offset, uint32_t value) {
@@ -204,6 +218,12 @@ uint32_t XrtDevice::read_register(uint32_t offset) {
 }
 
 void XrtDevice::start() {
+  if (running_ && !finished_late()) {
+    throw DeviceError(DeviceErrorKind::Timeout,
+                      fmt::format("xrt: {} is still running a batch that did not finish in time; the card takes no "
+                                  "other batch until it does (reset the card: xbutil reset)",
+                                  regs::kKernelName));
+  }
   try {
     int index = 0;
     for (const regs::Register& r : regs::kRegisters) {
@@ -226,6 +246,16 @@ void XrtDevice::start() {
   } catch (const std::exception& e) {
     throw DeviceError(DeviceErrorKind::Protocol, fmt::format("xrt: cannot start {}: {}", regs::kKernelName, e.what()));
   }
+}
+
+bool XrtDevice::finished_late() {
+  try {
+    if (run_.state() != ERT_CMD_STATE_COMPLETED) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  running_ = false;
+  return true;
 }
 
 bool XrtDevice::wait(std::chrono::milliseconds timeout) {

@@ -8,22 +8,13 @@ namespace raceaccel {
 
 void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector) {
   app.add_option("--backend", o.backend,
-                 "Check on a device through the offload engine: software, verilator or xrt (default: the "
-                 "in-process detector)")
+                 "Check on this device through the offload engine (default: the in-process detector)")
       ->check(CLI::IsMember(driver::backend_names()))
       ->excludes(detector);
   app.add_option("--xclbin", o.xclbin, "Card image for --backend xrt");
   app.add_option("--device", o.device, "Card index for --backend xrt (default 0)");
   app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536)")
       ->check(CLI::Range(size_t{1}, size_t{1} << 30));
-}
-
-std::unique_ptr<driver::Device> open_backend(const BackendOptions& o) {
-  driver::DeviceOptions d;
-  d.backend = o.backend;
-  d.xclbin = o.xclbin;
-  d.device_index = o.device;
-  return driver::open_device(d);
 }
 
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {

@@ -23,7 +23,6 @@ struct BackendOptions {
 
 // --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.
 void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector);
-std::unique_ptr<driver::Device> open_backend(const BackendOptions& o);
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o);
 // Several "accelerator: …" lines for stderr.
 std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s);

@@ -10,7 +10,9 @@
 #include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
+#include "cli/shared_device.hpp"
 #include "detect/detector.hpp"
+#include "driver/registry.hpp"
 #include "report/race_report.hpp"
 #include "trace/input.hpp"
 #include "trace/trace_error.hpp"
@@ -43,12 +45,16 @@ uint64_t file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-TraceResult check_one(const std::string& path, const CheckOptions& o, driver::Device* device) {
+TraceResult check_one(const std::string& path, const CheckOptions& o, SharedDevice* shared) {
   TraceResult result;
   result.file = path;
+  driver::Device* device = nullptr;
   std::unique_ptr<offload::OffloadChecker> offload;
   try {
-    if (device != nullptr) offload = make_offload_checker(*device, o.device);
+    if (shared != nullptr) {
+      device = &shared->for_next_trace();
+      offload = make_offload_checker(*device, o.device);
+    }
   } catch (const driver::DeviceError& err) {
     result.status = device_error_status(err);
     result.error = path + ": " + err.what();
@@ -74,6 +80,7 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, driver::De
     });
     if (offload) offload->finish();  // the last batch, also after a malformed place
   } catch (const driver::DeviceError& err) {
+    if (shared != nullptr) shared->note_failure(path, err);
     failure = Failure{device_error_status(err), path + ": " + err.what()};
   }
   if (failure) {
@@ -101,6 +108,7 @@ int combine(int a, int b) {
       case exit_code::kIo: return 4;
       case exit_code::kMalformed: return 3;
       case exit_code::kNoDevice: return 2;
+      case exit_code::kDeviceMemory: return 2;
       case exit_code::kUsage: return 2;  // a device option this trace cannot use (e.g. too large a batch)
       case exit_code::kCapacity: return 2;
       case exit_code::kRaces: return 1;
@@ -117,16 +125,17 @@ std::string_view status_name(int status) {
     case exit_code::kMalformed: return "malformed";
     case exit_code::kCapacity: return "capacity";
     case exit_code::kNoDevice: return "no-device";
+    case exit_code::kDeviceMemory: return "device-memory";
     case exit_code::kUsage: return "usage";
     default: return "io-error";
   }
 }
 
 int run_check(const CheckOptions& o) {
-  std::unique_ptr<driver::Device> device;
+  std::unique_ptr<SharedDevice> device;
   if (!o.device.backend.empty()) {
     try {
-      device = open_backend(o.device);
+      device = std::make_unique<SharedDevice>(driver::open_device(o.device.backend, o.device.xclbin, o.device.device));
     } catch (const driver::DeviceError& err) {
       std::cerr << "raceaccel: " << err.what() << '\n';
       return device_error_status(err);

@@ -10,6 +10,7 @@ inline constexpr int kMalformed = 65;       // malformed trace (EX_DATAERR); mes
 inline constexpr int kRaces = 66;           // check: races found
 inline constexpr int kNoDevice = 69;        // check --backend: no card, no XRT runtime (EX_UNAVAILABLE)
 inline constexpr int kCapacity = 70;        // a detector limit was reached (EX_SOFTWARE); never wraps silently
+inline constexpr int kDeviceMemory = 71;    // check --backend: the device's memory cannot hold the buffers (EX_OSERR)
 inline constexpr int kIo = 74;              // file cannot be opened, read or written (EX_IOERR)
 
 }  // namespace raceaccel::exit_code

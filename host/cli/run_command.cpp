@@ -65,8 +65,10 @@ CommandRunner add_run_command(CLI::App& app) {
       "run",
       "Run an instrumented program (built with raceaccel-cc/c++) under the race checker; exit status is the "
       "program's (66: races reported; 126/127: cannot run the program)");
-  sub->add_option("--backend", o->backend, "software (FastTrack, default), djit (golden), verilator, xrt")
-      ->check(CLI::IsMember({"software", "djit", "verilator", "xrt"}));
+  sub->add_option("--backend", o->backend,
+                  "software: FastTrack (the default); djit: the golden detector; the others: the offload engine on "
+                  "that device")
+      ->check(CLI::IsMember(rt::runtime_backend_names()));
   sub->add_option("--xclbin", o->xclbin, "--backend xrt: the card image (rac_kernel .xclbin)");
   sub->add_option("--log-path", o->log_path, "Write reports to FILE.<pid> instead of stderr");
   sub->add_flag("--json", o->json, "Reports as JSON, one object per line");

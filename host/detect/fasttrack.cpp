@@ -171,6 +171,11 @@ Epoch FastTrackDetector::write_epoch(uint64_t addr) const {
   return {eb::slot(cell->w), eb::clock(cell->w)};
 }
 
+unsigned FastTrackDetector::granule_parts(uint64_t addr) const {
+  const ShadowCell* cell = shadow_.find_granule(addr >> Shadow::kGranuleShift);
+  return cell != nullptr && cell->split() ? cell->parts() : 1;
+}
+
 FastTrackDetector::ReadState FastTrackDetector::read_state(uint64_t addr) const {
   ReadState state;
   const ShadowCell* cell = byte_cell(shadow_, addr);

@@ -58,23 +58,24 @@ ShadowCell Shadow::copy_of(const ShadowCell& cell) {
   return copy;
 }
 
+void Shadow::spread(const ShadowCell& from, ShadowCell* to, unsigned n) {
+  to[0] = from;  // takes over from's read clock, if it has one
+  for (unsigned i = 1; i < n; ++i) to[i] = copy_of(from);
+}
+
 ShadowCell* Shadow::split_finer(ShadowCell& cell, unsigned parts) {
   const unsigned old_parts = cell.split() ? cell.parts() : 1;
   const uint32_t index = alloc_parts(parts);
   ShadowCell* fresh = parts_of(ShadowCell{ShadowCell::kSplit | parts, index, 0, 0});
+  // Part i of the new split lies inside part i / ratio of the old one (the
+  // whole cell when it was not split).
+  const unsigned ratio = parts / old_parts;
   if (old_parts == 1) {
-    for (unsigned i = 0; i < parts; ++i) fresh[i] = copy_of(cell);
-    if (cell.read_shared()) free_read_clock(static_cast<uint32_t>(cell.r));
+    spread(cell, fresh, ratio);
   } else {
-    // A finer split of a split granule: part i of the new split lies inside
-    // part i * old_parts / parts of the old one. The pools differ in size,
-    // so `old` stays valid while `fresh` is filled.
+    // The pools differ in size, so `old` stays valid while `fresh` is filled.
     ShadowCell* old = parts_of(cell);
-    const unsigned ratio = parts / old_parts;
-    for (unsigned i = 0; i < parts; ++i) fresh[i] = copy_of(old[i / ratio]);
-    for (unsigned i = 0; i < old_parts; ++i) {
-      if (old[i].read_shared()) free_read_clock(static_cast<uint32_t>(old[i].r));
-    }
+    for (unsigned i = 0; i < old_parts; ++i) spread(old[i], fresh + i * ratio, ratio);
     release_parts(old_parts, static_cast<uint32_t>(cell.r));
   }
   cell = ShadowCell{};

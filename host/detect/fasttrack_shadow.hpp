@@ -193,7 +193,8 @@ class Shadow {
     return 8;
   }
   // Makes `cell` (a granule's cell) split into at least `parts` parts (2, 4
-  // or 8; each part a copy of the state it covers, read clocks duplicated)
+  // or 8; each part holds the state of what it covers: the first part inside an
+  // old one takes its read clock over, the others get copies)
   // and returns the first part; cell.parts() says how many there are.
   ShadowCell* refine(ShadowCell& cell, unsigned parts) {
     if (cell.split() && cell.parts() >= parts) return parts_of(cell);
@@ -231,7 +232,10 @@ class Shadow {
   ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
   uint32_t alloc_parts(unsigned parts);
   void release_parts(unsigned parts, uint32_t index);
-  ShadowCell copy_of(const ShadowCell& cell);        // duplicates an owned read clock
+  ShadowCell copy_of(const ShadowCell& cell);  // duplicates an owned read clock
+  // Fills to[0, n) with from's state: to[0] takes from's read clock over (from
+  // is abandoned), the others get copies of it.
+  void spread(const ShadowCell& from, ShadowCell* to, unsigned n);
   void reset(ShadowCell& cell);                      // releases what the cell owns, then ⊥
   void clear_touched(uint64_t addr, uint64_t size);  // clear() by walking the range
 

@@ -18,12 +18,6 @@ using namespace raceaccel::rt;
 
 namespace {
 
-uint64_t id_of(const volatile void* p) { return reinterpret_cast<uint64_t>(p); }
-
-void sync(const volatile void* object, Op op) {
-  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
-}
-
 void benign(const volatile void* addr, uint64_t size) {
   if (t_in_runtime) return;
   if (Runtime* rt = runtime()) {
@@ -34,12 +28,12 @@ void benign(const volatile void* addr, uint64_t size) {
 
 }  // namespace
 
-RACEACCEL_EXPORT void AnnotateHappensBefore(const char*, int, const volatile void* addr) { sync(addr, Op::Release); }
-RACEACCEL_EXPORT void AnnotateHappensAfter(const char*, int, const volatile void* addr) { sync(addr, Op::Acquire); }
-RACEACCEL_EXPORT void WTFAnnotateHappensBefore(const char*, int, const volatile void* addr) { sync(addr, Op::Release); }
-RACEACCEL_EXPORT void WTFAnnotateHappensAfter(const char*, int, const volatile void* addr) { sync(addr, Op::Acquire); }
-RACEACCEL_EXPORT void __tsan_release(void* addr) { sync(addr, Op::Release); }
-RACEACCEL_EXPORT void __tsan_acquire(void* addr) { sync(addr, Op::Acquire); }
+RACEACCEL_EXPORT void AnnotateHappensBefore(const char*, int, const volatile void* addr) { release(addr); }
+RACEACCEL_EXPORT void AnnotateHappensAfter(const char*, int, const volatile void* addr) { acquire(addr); }
+RACEACCEL_EXPORT void WTFAnnotateHappensBefore(const char*, int, const volatile void* addr) { release(addr); }
+RACEACCEL_EXPORT void WTFAnnotateHappensAfter(const char*, int, const volatile void* addr) { acquire(addr); }
+RACEACCEL_EXPORT void __tsan_release(void* addr) { release(addr); }
+RACEACCEL_EXPORT void __tsan_acquire(void* addr) { acquire(addr); }
 
 RACEACCEL_EXPORT void AnnotateBenignRaceSized(const char*, int, const volatile void* addr, size_t size, const char*) {
   benign(addr, size);
@@ -81,10 +75,10 @@ RACEACCEL_EXPORT void AnnotateRWLockCreate(const char*, int, const volatile void
 RACEACCEL_EXPORT void AnnotateRWLockCreateStatic(const char*, int, const volatile void*) {}
 RACEACCEL_EXPORT void AnnotateRWLockDestroy(const char*, int, const volatile void*) {}
 RACEACCEL_EXPORT void AnnotateRWLockAcquired(const char*, int, const volatile void* lock, long is_w) {
-  sync(lock, is_w != 0 ? Op::Acquire : Op::AcquireShared);
+  acquire(lock, is_w != 0 ? Op::Acquire : Op::AcquireShared);
 }
 RACEACCEL_EXPORT void AnnotateRWLockReleased(const char*, int, const volatile void* lock, long is_w) {
-  sync(lock, is_w != 0 ? Op::Release : Op::ReleaseShared);
+  release(lock, is_w != 0 ? Op::Release : Op::ReleaseShared);
 }
 RACEACCEL_EXPORT int RunningOnValgrind() { return 0; }
 
@@ -97,10 +91,10 @@ RACEACCEL_EXPORT void __tsan_mutex_create(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_destroy(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_pre_lock(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_post_lock(void* m, unsigned flags, int) {
-  if ((flags & kMutexTryLockFailed) == 0) sync(m, (flags & kMutexReadLock) != 0 ? Op::AcquireShared : Op::Acquire);
+  if ((flags & kMutexTryLockFailed) == 0) acquire(m, (flags & kMutexReadLock) != 0 ? Op::AcquireShared : Op::Acquire);
 }
 RACEACCEL_EXPORT int __tsan_mutex_pre_unlock(void* m, unsigned flags) {
-  sync(m, (flags & kMutexReadLock) != 0 ? Op::ReleaseShared : Op::Release);
+  release(m, (flags & kMutexReadLock) != 0 ? Op::ReleaseShared : Op::Release);
   return 0;
 }
 RACEACCEL_EXPORT void __tsan_mutex_post_unlock(void*, unsigned) {}

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
+
+#include "cli/exit_codes.hpp"
 #include "trace/trace_error.hpp"
 
 namespace raceaccel::rt {
@@ -20,12 +23,17 @@ bool Checker::record_to(const std::string& path, std::string& error) {
     return false;
   }
   ::close(fd);
+  record_target_ = path;
   record_path_ = path;
   return true;
 }
 
 void Checker::start_recording() {
   InternalLock lock(mu_);
+  start_recording_locked();
+}
+
+void Checker::start_recording_locked() {
   if (record_path_.empty()) return;
   record_file_ = std::make_unique<std::ofstream>(record_path_, std::ios::binary | std::ios::trunc);
   record_path_.clear();
@@ -127,7 +135,21 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
     const uint64_t pos = begin + (rep.race.event - first_index);
     const bool in_drain = ts != nullptr && rep.race.event >= first_index && pos < end;
     reporter_.on_race(rep, in_drain ? ts->buffer[pos].addr : rep.addr, sites_);
+    if (reporter_.halt_requested()) halt_locked();
   }
+}
+
+void Checker::halt_locked() {
+  const std::string record_error = finish_recording_locked();
+  if (!record_error.empty()) reporter_.message(fmt::format("raceaccel: record={}: {}\n", record_target_, record_error));
+  reporter_.print_summary();
+  // Flushing the program's stdio may wait for a thread that holds a stdio
+  // lock and waits for this lock (a traced malloc inside printf draining its
+  // buffer): let such threads go on, their events now dropped, before it.
+  stopped_ = true;
+  mu_.unlock();  // held by a caller's InternalLock, which _exit never releases
+  std::fflush(nullptr);
+  _exit(record_error.empty() ? reporter_.halt_status() : exit_code::kIo);
 }
 
 void Checker::process_locked(const Event& e) {
@@ -173,12 +195,16 @@ void Checker::drain_all_and_stop() {
 }
 
 std::string Checker::finish_recording() {
-  start_recording();  // the program never reached main
   InternalLock lock(mu_);
+  return finish_recording_locked();
+}
+
+std::string Checker::finish_recording_locked() {
+  start_recording_locked();  // the program never reached main
   if (recorder_) {
     try {
       recorder_->finish();
-      record_file_->flush();
+      record_file_->close();  // flushes; the process may end with _exit next
       if (!*record_file_) record_error_ = "write failed";
     } catch (const std::exception& err) {
       record_error_ = err.what();

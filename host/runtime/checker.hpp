@@ -79,6 +79,12 @@ class Checker {
   void adopt_after_fork_child(ThreadState* self);
 
  private:
+  void start_recording_locked();
+  std::string finish_recording_locked();
+  // halt_on_error after a report: finishes the recording and prints the
+  // summary with the lock held (so no other thread can add to either), stops
+  // checking, releases the lock and ends the process.
+  [[noreturn]] void halt_locked();
   void drain_locked(ThreadState* ts, bool owner);
   void process_locked(const Event& e);
   uint64_t site_of(ThreadState* ts, const BufferedEvent& b);
@@ -96,6 +102,7 @@ class Checker {
   CheckerStats stats_;
   std::unique_ptr<std::ofstream> record_file_;
   std::unique_ptr<BinaryWriter> recorder_;
+  std::string record_target_;        // the record= file, for messages
   std::string record_path_;          // set while recording waits for main
   std::vector<Event> early_events_;  // events before main, for the recording
   SymbolTable no_symbols_;

@@ -1,6 +1,7 @@
 #include "runtime/device_backend.hpp"
 
 #include "cli/device_status.hpp"
+#include "driver/registry.hpp"
 #include "offload/offload_checker.hpp"
 
 namespace raceaccel::rt {
@@ -25,14 +26,11 @@ class DeviceDetector final : public Detector {
 }  // namespace
 
 DeviceBackendResult open_device_backend(const RuntimeOptions& options) {
-  driver::DeviceOptions device;
-  device.backend = std::string(backend_name(options.backend));
-  device.xclbin = options.xclbin;
-  device.device_index = options.device;
   try {
-    return {std::make_unique<DeviceDetector>(driver::open_device(device)), {}, 0};
+    return {
+        std::make_unique<DeviceDetector>(driver::open_device(options.backend, options.xclbin, options.device)), {}, 0};
   } catch (const driver::DeviceError& e) {
-    return {nullptr, std::string("backend=") + device.backend + ": " + e.what(), device_error_status(e)};
+    return {nullptr, "backend=" + options.backend + ": " + e.what(), device_error_status(e)};
   }
 }
 

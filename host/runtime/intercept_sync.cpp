@@ -18,15 +18,6 @@ using namespace raceaccel::rt;
 
 namespace {
 
-uint64_t id_of(const volatile void* object) { return reinterpret_cast<uint64_t>(object); }
-
-void acquire(const volatile void* object, Op op = Op::Acquire) {
-  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
-}
-void release(const volatile void* object, Op op = Op::Release) {
-  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
-}
-
 // glibc keeps a recursive mutex's depth in __count: only the outermost lock
 // and unlock are synchronization.
 bool nested(const pthread_mutex_t* m) {

@@ -1,10 +1,26 @@
 #include "runtime/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
+#include "driver/registry.hpp"
+
 namespace raceaccel::rt {
 namespace {
+
+// The detectors the runtime runs in its own process.
+constexpr std::string_view kInProcessBackends[] = {"software", "djit"};
+
+// "a, b or c"
+std::string one_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    out += i == 0 ? "" : i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
 
 std::vector<std::string_view> split_pairs(std::string_view text) {
   std::vector<std::string_view> pairs;
@@ -39,16 +55,9 @@ bool parse_bool(std::string_view v, bool& out) {
 std::string apply(RuntimeOptions& o, std::string_view key, std::string_view value) {
   uint64_t n = 0;
   if (key == "backend") {
-    if (value == "software")
-      o.backend = Backend::Software;
-    else if (value == "djit")
-      o.backend = Backend::Djit;
-    else if (value == "verilator")
-      o.backend = Backend::Verilator;
-    else if (value == "xrt")
-      o.backend = Backend::Xrt;
-    else
-      return "must be software, djit, verilator or xrt";
+    const std::vector<std::string> names = runtime_backend_names();
+    if (std::find(names.begin(), names.end(), value) == names.end()) return "must be " + one_of(names);
+    o.backend = std::string(value);
     return {};
   }
   if (key == "log_path" || key == "record" || key == "xclbin") {
@@ -104,14 +113,18 @@ ParsedOptions parse_runtime_options(std::string_view text) {
   return out;
 }
 
-std::string_view backend_name(Backend b) {
-  switch (b) {
-    case Backend::Software: return "software";
-    case Backend::Djit: return "djit";
-    case Backend::Verilator: return "verilator";
-    case Backend::Xrt: return "xrt";
+std::vector<std::string> runtime_backend_names() {
+  std::vector<std::string> names(std::begin(kInProcessBackends), std::end(kInProcessBackends));
+  for (std::string_view device : driver::kBackendNames) {
+    if (is_device_backend(device)) names.emplace_back(device);
   }
-  return "?";
+  return names;
+}
+
+bool is_device_backend(std::string_view backend) {
+  if (std::find(std::begin(kInProcessBackends), std::end(kInProcessBackends), backend) != std::end(kInProcessBackends))
+    return false;
+  return std::find(driver::kBackendNames.begin(), driver::kBackendNames.end(), backend) != driver::kBackendNames.end();
 }
 
 }  // namespace raceaccel::rt

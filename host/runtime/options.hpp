@@ -8,24 +8,23 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/exit_codes.hpp"
 
 namespace raceaccel::rt {
 
-enum class Backend { Software, Djit, Verilator, Xrt };
-
 struct RuntimeOptions {
-  Backend backend = Backend::Software;  // software = FastTrack (host/detect), djit = the golden detector
-  std::string log_path;                 // reports go to <log_path>.<pid>; empty = stderr
-  bool json = false;                    // one JSON object per line instead of text
-  bool halt_on_error = false;           // exit (exitcode) after the first report
-  int exitcode = exit_code::kRaces;     // status of a racy program that would have exited 0
-  uint64_t report_limit = 0;            // reports printed at most; 0 = no limit
-  std::string record;                   // binary trace of the event stream; empty = none
-  std::string xclbin;                   // backend=xrt: the card image
-  unsigned device = 0;                  // backend=xrt: which card
-  int verbosity = 0;                    // 1: statistics at exit; 2: also startup line
+  std::string backend = "software";  // one of runtime_backend_names()
+  std::string log_path;              // reports go to <log_path>.<pid>; empty = stderr
+  bool json = false;                 // one JSON object per line instead of text
+  bool halt_on_error = false;        // exit (exitcode) after the first report
+  int exitcode = exit_code::kRaces;  // status of a racy program that would have exited 0
+  uint64_t report_limit = 0;         // reports printed at most; 0 = no limit
+  std::string record;                // binary trace of the event stream; empty = none
+  std::string xclbin;                // backend=xrt: the card image
+  unsigned device = 0;               // backend=xrt: which card
+  int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
 };
 
 struct ParsedOptions {
@@ -35,6 +34,12 @@ struct ParsedOptions {
 
 ParsedOptions parse_runtime_options(std::string_view text);
 
-std::string_view backend_name(Backend b);
+// What backend= accepts: `software` (FastTrack, in process), `djit` (the
+// golden detector, in process), then the device backends of
+// driver/registry.hpp but the driver's own `software` (the kernel's model):
+// here that name means the in-process detector.
+std::vector<std::string> runtime_backend_names();
+// Checks on a Device through the offload engine (device_backend.hpp).
+bool is_device_backend(std::string_view backend);
 
 }  // namespace raceaccel::rt

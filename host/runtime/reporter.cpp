@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -198,11 +197,7 @@ void Reporter::report(const RaceReport& race, uint64_t access_addr, const SiteDe
   summaries_.push_back(summary_of(cur));
   output_.write(options_.json ? render_json(cur, prev, loc, thread_lines, r.site, r.prev_site)
                               : render_text(cur, prev, loc, thread_lines));
-  if (options_.halt_on_error) {
-    print_summary();
-    std::fflush(nullptr);
-    _exit(options_.exitcode);
-  }
+  halt_requested_ |= options_.halt_on_error;
 }
 
 std::string Reporter::render_text(const Access& cur, const Access& prev, const Location& loc,

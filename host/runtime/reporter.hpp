@@ -35,6 +35,10 @@ class Reporter {
   // At exit: one SUMMARY line per report.
   void print_summary();
   void message(std::string_view text) { output_.write(text); }
+  // halt_on_error: a report was printed and the process is to end now. The
+  // checker ends it: it holds the lock the recording needs to be finished.
+  bool halt_requested() const { return halt_requested_; }
+  int halt_status() const { return options_.exitcode; }
   void after_fork_child();
 
  private:
@@ -89,6 +93,7 @@ class Reporter {
   std::set<std::pair<uint64_t, uint64_t>> seen_site_pairs_;
   std::vector<std::string> summaries_;
   size_t over_limit_ = 0;
+  bool halt_requested_ = false;
 };
 
 }  // namespace raceaccel::rt

@@ -37,12 +37,7 @@ void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
 }
 
 std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
-  switch (o.backend) {
-    case Backend::Software: return make_detector("fasttrack");
-    case Backend::Djit: return make_detector("djit");
-    case Backend::Verilator:
-    case Backend::Xrt: break;
-  }
+  if (!is_device_backend(o.backend)) return make_detector(o.backend == "djit" ? "djit" : "fasttrack");
   DeviceBackendResult device = open_device_backend(o);
   if (!device.detector) startup_failure(device.error, device.status);
   return std::move(device.detector);
@@ -110,8 +105,8 @@ Runtime* start_runtime() {
   rt->attach_thread(rt->threads().create_foreign());
   atexit(at_exit);
   if (parsed.options.verbosity >= 2) {
-    rt->reporter().message(fmt::format("raceaccel: runtime started (pid={}, backend={})\n", getpid(),
-                                       backend_name(parsed.options.backend)));
+    rt->reporter().message(
+        fmt::format("raceaccel: runtime started (pid={}, backend={})\n", getpid(), parsed.options.backend));
   }
   return rt;
 }

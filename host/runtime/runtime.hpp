@@ -84,6 +84,21 @@ void note_program_status(int status);
 void emit_event(ThreadState* ts, const Event& e);
 inline void emit_sync(ThreadState* ts, Op op, uint64_t object) { emit_event(ts, Event::sync(op, ts->tid, object)); }
 
+// The id of a program object (a lock, a condition variable, an annotated
+// address) in events: its address.
+inline uint64_t id_of(const volatile void* object) { return reinterpret_cast<uint64_t>(object); }
+// Synchronization on a program object by the calling thread, if it is
+// traced: the interceptors and the annotations alike. Acquires (lock, wait,
+// join, AnnotateHappensAfter) are emitted after the real operation
+// succeeded, releases before it, so the stream orders every release before
+// the acquire that observes it; the two names say which at each call. op
+// says which kind (shared, exclusive).
+inline void sync_on(const volatile void* object, Op op) {
+  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
+}
+inline void acquire(const volatile void* object, Op op = Op::Acquire) { sync_on(object, op); }
+inline void release(const volatile void* object, Op op = Op::Release) { sync_on(object, op); }
+
 // Hot path: one buffered read/write/alloc. Sizes above 2^24 are split.
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc);
 // Sizes one entry cannot carry: none, or more than 2^24 bytes.

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <string>
 
+#include "cli/device_status.hpp"
+#include "cli/shared_device.hpp"
 #include "driver/device.hpp"
 #include "driver/rac_kernel_regs.hpp"
 #include "offload/offload_checker.hpp"
@@ -52,6 +54,66 @@ TEST(XrtNoCard, MissingImageIsAFileErrorBeforeAnyCardIsOpened) {
   std::string message;
   EXPECT_EQ(open_error(o, message), DeviceErrorKind::NoFile);
   EXPECT_NE(message.find("/nonexistent/rac_kernel.xclbin"), std::string::npos) << message;
+}
+
+// The software model, with every batch that never finishes: a stand-in for
+// a card whose batch timed out (no XRT run can time out without a card).
+class NeverDoneDevice final : public Device {
+ public:
+  NeverDoneDevice() : inner_(open_device(DeviceOptions{})) {}
+  std::string_view backend() const override { return "xrt"; }
+  std::unique_ptr<Buffer> allocate(size_t bytes) override { return inner_->allocate(bytes); }
+  void write_register(uint32_t offset, uint32_t value) override { inner_->write_register(offset, value); }
+  uint32_t read_register(uint32_t offset) override { return inner_->read_register(offset); }
+  void start() override { ++starts; }
+  bool wait(std::chrono::milliseconds) override { return false; }
+  int starts = 0;
+
+ private:
+  std::unique_ptr<Device> inner_;
+};
+
+// `check --backend` shares one device among its traces. After a batch timed
+// out (and may still run on the card), the next trace must not start one.
+TEST(XrtNoCard, ADeviceThatTimedOutIsNotUsedForTheNextTrace) {
+  auto owned = std::make_unique<NeverDoneDevice>();
+  NeverDoneDevice& device = *owned;
+  SharedDevice shared(std::move(owned));
+  try {
+    offload::OffloadOptions o;
+    o.timeout = std::chrono::milliseconds(1);
+    offload::OffloadChecker checker(shared.for_next_trace(), o);
+    checker.process(Event::write(0, 0x1000, 8), 0);
+    checker.finish();
+    FAIL() << "a batch that never finishes was not noticed";
+  } catch (const DeviceError& e) {
+    ASSERT_EQ(e.kind(), DeviceErrorKind::Timeout) << e.what();
+    EXPECT_FALSE(shared.retired());
+    shared.note_failure("first.rtrace", e);
+  }
+  EXPECT_TRUE(shared.retired());
+  const int starts = device.starts;
+  EXPECT_EQ(starts, 1);
+  try {
+    shared.for_next_trace();
+    FAIL() << "the timed-out device was handed out again";
+  } catch (const DeviceError& e) {
+    EXPECT_EQ(e.kind(), DeviceErrorKind::Timeout);
+    EXPECT_EQ(device_error_status(e), 70);
+    EXPECT_NE(std::string(e.what()).find("the xrt device timed out on first.rtrace and is not used again"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(device.starts, starts);
+}
+
+// Other device errors leave the device in use: the next batch starts clean
+// (the first launch of every trace clears the device's state).
+TEST(XrtNoCard, OtherDeviceErrorsDoNotRetireTheDevice) {
+  SharedDevice shared(std::make_unique<NeverDoneDevice>());
+  shared.note_failure("a.rtrace", DeviceError(DeviceErrorKind::Protocol, "bad status"));
+  EXPECT_FALSE(shared.retired());
+  EXPECT_NO_THROW(shared.for_next_trace());
 }
 
 TEST(XrtNoCard, DevicesListSaysWhyNone) {
@@ -133,6 +195,23 @@ TEST(XrtNoop, TheOffloadEngineStopsWhenRegistersCannotBeRead) {
     EXPECT_EQ(e.kind(), DeviceErrorKind::Protocol);
     EXPECT_NE(std::string(e.what()).find("register 0xe0"), std::string::npos) << e.what();
   }
+}
+
+// Card memory that cannot hold a buffer is a resource error with its own
+// exit status (71), not a broken contract (70). Under noop, XRT hands out a
+// buffer too large for the host without a host mapping: the same error.
+TEST(XrtNoop, ABufferTheCardCannotHoldIsOutOfMemory) {
+  auto device = open_device(xrt_options());
+  try {
+    device->allocate(size_t{1} << 50);
+    FAIL() << "a 1 PiB buffer was allocated";
+  } catch (const DeviceError& e) {
+    EXPECT_EQ(e.kind(), DeviceErrorKind::OutOfMemory) << e.what();
+    EXPECT_EQ(device_error_status(e), 71);
+    EXPECT_NE(std::string(e.what()).find("--batch-words"), std::string::npos) << e.what();
+  }
+  auto fine = device->allocate(4096);  // the device is still usable
+  EXPECT_EQ(fine->size(), 4096u);
 }
 
 TEST(XrtNoop, AFileThatIsNotACardImageIsUnavailable) {

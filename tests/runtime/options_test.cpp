@@ -3,13 +3,14 @@
 
 #include "runtime/options.hpp"
 
-using raceaccel::rt::Backend;
+using raceaccel::rt::is_device_backend;
 using raceaccel::rt::parse_runtime_options;
+using raceaccel::rt::runtime_backend_names;
 
 TEST(RuntimeOptions, DefaultsWhenEmpty) {
   const auto p = parse_runtime_options("");
   ASSERT_EQ(p.error, "");
-  EXPECT_EQ(p.options.backend, Backend::Software);
+  EXPECT_EQ(p.options.backend, "software");
   EXPECT_EQ(p.options.exitcode, 66);
   EXPECT_FALSE(p.options.json);
   EXPECT_FALSE(p.options.halt_on_error);
@@ -24,7 +25,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
       "verbosity=2");
   ASSERT_EQ(p.error, "");
-  EXPECT_EQ(p.options.backend, Backend::Djit);
+  EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
   EXPECT_TRUE(p.options.json);
   EXPECT_TRUE(p.options.halt_on_error);
@@ -39,12 +40,25 @@ TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
   ASSERT_EQ(p.error, "");
   EXPECT_FALSE(p.options.json);
   EXPECT_EQ(p.options.exitcode, 0);
-  EXPECT_EQ(p.options.backend, Backend::Software);
+  EXPECT_EQ(p.options.backend, "software");
 }
 
 TEST(RuntimeOptions, DeviceBackendsParse) {
-  EXPECT_EQ(parse_runtime_options("backend=verilator").options.backend, Backend::Verilator);
-  EXPECT_EQ(parse_runtime_options("backend=xrt").options.backend, Backend::Xrt);
+  EXPECT_EQ(parse_runtime_options("backend=verilator").options.backend, "verilator");
+  EXPECT_EQ(parse_runtime_options("backend=xrt").options.backend, "xrt");
+}
+
+// The in-process detectors, then the driver's device backends but its
+// software model (whose name means FastTrack in process here).
+TEST(RuntimeOptions, BackendNamesComeFromTheDriverRegistry) {
+  EXPECT_EQ(runtime_backend_names(), (std::vector<std::string>{"software", "djit", "verilator", "xrt"}));
+  EXPECT_FALSE(is_device_backend("software"));
+  EXPECT_FALSE(is_device_backend("djit"));
+  EXPECT_TRUE(is_device_backend("verilator"));
+  EXPECT_TRUE(is_device_backend("xrt"));
+  EXPECT_FALSE(is_device_backend("gpu"));
+  EXPECT_NE(parse_runtime_options("backend=gpu").error.find("must be software, djit, verilator or xrt"),
+            std::string::npos);
 }
 
 TEST(RuntimeOptions, BadInputNamesTheKey) {

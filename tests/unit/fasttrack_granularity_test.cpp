@@ -87,21 +87,60 @@ TEST(FastTrackGranularity, MixedSizesAtAllOffsetsAgreeWithDjit) {
 }
 
 // An aligned 4-byte access splits a granule into halves, not bytes: the
-// other half keeps its own state, and an 8-byte write merges them back.
+// other half keeps its own state, a 2-byte access refines the halves into
+// quarters, and an 8-byte write merges them back into one cell.
 TEST(FastTrackGranularity, HalvesKeepSeparateStateAndMergeBack) {
   FastTrackDetector ft;
+  EXPECT_EQ(ft.granule_parts(0x1000), 1u);  // never touched
   ft.process(Event::write(0, 0x1000, 8), 0);
+  EXPECT_EQ(ft.granule_parts(0x1000), 1u);
   ft.process(Event::sync(Op::Fork, 0, 1), 1);
   ft.process(Event::write(1, 0x1004, 4), 2);
+  EXPECT_EQ(ft.granule_parts(0x1000), 2u);
   EXPECT_EQ(ft.write_epoch(0x1000).slot, 0u);
   EXPECT_EQ(ft.write_epoch(0x1003).slot, 0u);
   EXPECT_EQ(ft.write_epoch(0x1004).slot, 1u);
   EXPECT_EQ(ft.write_epoch(0x1007).slot, 1u);
-  ft.process(Event::write(1, 0x1002, 2), 3);  // quarters now
+  ft.process(Event::write(1, 0x1002, 2), 3);
+  EXPECT_EQ(ft.granule_parts(0x1000), 4u);
   EXPECT_EQ(ft.write_epoch(0x1001).slot, 0u);
   EXPECT_EQ(ft.write_epoch(0x1002).slot, 1u);
+  EXPECT_EQ(ft.write_epoch(0x1004).slot, 1u);
   ft.process(Event::write(1, 0x1000, 8), 4);
+  EXPECT_EQ(ft.granule_parts(0x1000), 1u);
   for (uint64_t a = 0x1000; a < 0x1008; ++a) EXPECT_EQ(ft.write_epoch(a).slot, 1u);
+  EXPECT_EQ(ft.granule_parts(0x1008), 1u);  // the neighbour was never split
+  EXPECT_TRUE(ft.races().empty());
+}
+
+// Splitting a granule whose reads are shared (R_x a vector clock) gives each
+// part a read clock of its own: the first part takes the granule's over, the
+// others get copies, so a later read of one part leaves the others' alone
+// and no read clock is leaked or shared.
+TEST(FastTrackGranularity, SplittingSharedReadsGivesEachPartItsOwnClock) {
+  FastTrackDetector ft;
+  ft.process(Event::sync(Op::Fork, 0, 1), 0);
+  ft.process(Event::read(0, 0x2000, 8), 1);
+  ft.process(Event::read(1, 0x2000, 8), 2);
+  ASSERT_TRUE(ft.read_state(0x2000).shared);
+  EXPECT_EQ(ft.read_clocks_in_use(), 1u);
+  const std::vector<uint64_t> both = ft.read_state(0x2000).clock.raw();
+  ft.process(Event::sync(Op::Fork, 0, 2), 3);
+  ft.process(Event::read(2, 0x2004, 4), 4);  // halves
+  EXPECT_EQ(ft.granule_parts(0x2000), 2u);
+  EXPECT_EQ(ft.read_clocks_in_use(), 2u);
+  EXPECT_EQ(ft.read_state(0x2000).clock.raw(), both);  // the taken-over clock, unchanged
+  const std::vector<uint64_t> upper = ft.read_state(0x2004).clock.raw();
+  ASSERT_EQ(upper.size(), 3u);
+  EXPECT_EQ(upper[0], both[0]);
+  EXPECT_EQ(upper[1], both[1]);
+  EXPECT_NE(upper[2], 0u);                   // thread 2's read, in the upper half only
+  ft.process(Event::read(2, 0x2001, 1), 5);  // halves into bytes
+  EXPECT_EQ(ft.granule_parts(0x2000), 8u);
+  EXPECT_EQ(ft.read_clocks_in_use(), 8u);
+  for (uint64_t a : {0x2000u, 0x2002u, 0x2003u}) EXPECT_EQ(ft.read_state(a).clock.raw(), both) << a;
+  EXPECT_EQ(ft.read_state(0x2001).clock.raw(), upper);
+  for (uint64_t a = 0x2004; a < 0x2008; ++a) EXPECT_EQ(ft.read_state(a).clock.raw(), upper) << a;
   EXPECT_TRUE(ft.races().empty());
 }
 
