@@ -37,6 +37,7 @@ Capabilities Device::capabilities() {
   c.sets = read_register(regs::kCapSets);
   c.ways = read_register(regs::kCapWays);
   c.line_bits = read_register(regs::kCapLineBits);
+  c.objects = read_register(regs::kCapObjects);
   return c;
 }
 

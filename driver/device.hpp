@@ -23,7 +23,7 @@ namespace raceaccel::driver {
 
 // Why a device could not be opened or used. The CLI maps kinds to exit
 // statuses (docs/cli.md): UnknownBackend and BadOptions → 2, Unavailable → 69, NoFile → 74,
-// Timeout and Protocol → 70.
+// Timeout and Protocol → 70, OutOfMemory → 71.
 enum class DeviceErrorKind {
   UnknownBackend,  // no backend of that name is built in
   BadOptions,      // options the backend cannot use (no --xclbin for xrt, a shape beyond the kernel limits)
@@ -31,6 +31,7 @@ enum class DeviceErrorKind {
   NoFile,          // a file the backend needs (the xclbin) cannot be read
   Timeout,         // a batch did not finish in time
   Protocol,        // the device broke the contract (bad status, impossible record, wrong magic)
+  OutOfMemory,     // the device's memory cannot hold a buffer (batches too large, memory held by others)
 };
 
 class DeviceError : public std::runtime_error {
@@ -66,6 +67,7 @@ struct Capabilities {
   uint32_t sets = 0;        // metadata cache sets (0: the backend has no cache)
   uint32_t ways = 0;
   uint32_t line_bits = 0;  // bits of one line record
+  uint32_t objects = 0;    // entries of the sync-object store (ops 4–6 name them 0..objects-1)
 };
 
 // The stat_* registers (cumulative since the device was opened).
@@ -93,10 +95,12 @@ struct DeviceOptions {
   unsigned stall_percent = 10;  // chance per cycle that a channel is not ready
   unsigned idle_percent = 5;    // chance per cycle that the master inserts an idle cycle
   // software: the shape of the modelled kernel (the contract's limits apply:
-  // slots ≤ 256, clock_bits ≤ 32). Small values exercise forced escalation
-  // and the clock-overflow fallback.
+  // slots ≤ 256, clock_bits ≤ 32, objects ≤ 65536). Small values exercise
+  // forced escalation, the clock-overflow fallback and sync-object reloads
+  // (0 objects: every synchronization goes as set-row).
   unsigned software_slots = 64;
   unsigned software_clock_bits = 32;
+  unsigned software_objects = 64;
 };
 
 class Device {

@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 1;
+inline constexpr uint32_t kRegMapVersion = 2;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -90,6 +90,8 @@ inline constexpr uint32_t kCapSets = 0xf0;
 inline constexpr uint32_t kCapWays = 0xf4;
 // bits of one line record (LineW)
 inline constexpr uint32_t kCapLineBits = 0xf8;
+// entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
+inline constexpr uint32_t kCapObjects = 0xfc;
 
 // Every register, in offset order.
 inline constexpr Register kRegisters[] = {
@@ -126,6 +128,7 @@ inline constexpr Register kRegisters[] = {
     {"cap_sets", 0xf0, 32, Access::ReadOnly, Group::Capability, "", "metadata cache sets"},
     {"cap_ways", 0xf4, 32, Access::ReadOnly, Group::Capability, "", "metadata cache ways"},
     {"cap_line_bits", 0xf8, 32, Access::ReadOnly, Group::Capability, "", "bits of one line record (LineW)"},
+    {"cap_objects", 0xfc, 32, Access::ReadOnly, Group::Capability, "", "entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it"},
 };
 
 inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
@@ -141,14 +144,17 @@ inline constexpr uint32_t kOpRead = 0;  // command op: read of mask bytes of gra
 inline constexpr uint32_t kOpWrite = 1;  // command op: write
 inline constexpr uint32_t kOpFree = 2;  // command op: the bytes lose their history
 inline constexpr uint32_t kOpSetRow = 3;  // command op: the slot's clock row := the data words that follow
+inline constexpr uint32_t kOpAcquire = 4;  // command op: the slot's clock row joins sync object granule (C := C join V[obj])
+inline constexpr uint32_t kOpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
+inline constexpr uint32_t kOpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
 inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
 inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
 inline constexpr uint32_t kReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
 inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
 inline constexpr uint32_t kStatusOk = 0;  // batch completed
-inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op or an out-of-range slot
+inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
-inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row command's data words
+inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
 
 }  // namespace raceaccel::regs

@@ -20,7 +20,8 @@ module rac_axil_ctrl #(
   parameter int unsigned ClkW     = 32,
   parameter int unsigned Sets     = 256,
   parameter int unsigned Ways     = 4,
-  parameter int unsigned LineW    = 569
+  parameter int unsigned LineW    = 569,
+  parameter int unsigned Objects  = 16
 ) (
   input  logic        clk_i,
   input  logic        rst_i,
@@ -269,6 +270,7 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapSets:              rd_value = Sets;
         rac_kernel_regs_pkg::AddrCapWays:              rd_value = Ways;
         rac_kernel_regs_pkg::AddrCapLineBits:          rd_value = LineW;
+        rac_kernel_regs_pkg::AddrCapObjects:           rd_value = Objects;
         default: rd_value = '0;
       endcase
     end

@@ -1,17 +1,20 @@
 // Command-word decoder of rac_kernel: turns the batch's 16-byte command
 // words (docs/kernel-interface.md) into check-engine commands, in order.
 //
-// - read/write/free words become one engine command each, with the word's
-//   index in the batch as the command's sequence number;
-// - a set-row word is followed by RowWords data words that are assembled
-//   into the row (lane i = bits [i*ClkW, (i+1)*ClkW) of the data words taken
-//   as one little-endian bit string) before the command is issued;
-// - a reserved op or a slot >= NumSlots ends the batch at that word (status
-//   1, words_done = its index, stop_o asks the reader to stop); a batch that
-//   ends inside a set-row's data words ends with status 3 and words_done =
-//   the set-row's index;
-// - zero_rows_i (and reset) issues a zero set-row for every slot: the thread
-//   clock rows are RAM without reset.
+// - read/write/free/acquire/release words become one engine command each,
+//   with the word's index in the batch as the command's sequence number;
+// - a set-row or load-object word is followed by RowWords data words that
+//   are assembled into the clock (lane i = bits [i*ClkW, (i+1)*ClkW) of the
+//   data words taken as one little-endian bit string) before the command is
+//   issued;
+// - a reserved op, a slot >= NumSlots, or an object index (the whole granule
+//   field of ops 4-6) >= Objects ends the batch at that word (status 1,
+//   words_done = its index, stop_o asks the reader to stop); a batch that
+//   ends inside a set-row's or load-object's data words ends with status 3
+//   and words_done = that command's index;
+// - zero_rows_i (and reset) issues a zero set-row for every slot and a zero
+//   load-object for every sync object: the thread clock rows and the object
+//   store are RAM without reset, and the contract starts them at zero.
 // done_o rises when the batch's last command has been handed to the engine.
 `include "rac_assert.svh"
 
@@ -20,8 +23,10 @@ module rac_cmd_decoder #(
   parameter int unsigned ClkW     = 32,
   parameter int unsigned GranW    = 61,
   parameter int unsigned SeqW     = 32,
+  parameter int unsigned Objects  = 16,  // entries of the engine's sync-object store
   // Derived
   parameter int unsigned SlotW    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned ObjW     = (Objects > 1) ? $clog2(Objects) : 1,
   parameter int unsigned RowW     = NumSlots * ClkW,
   parameter int unsigned RowWords = (RowW + 127) / 128
 ) (
@@ -30,8 +35,8 @@ module rac_cmd_decoder #(
 
   input  logic               start_i,      // pulse: decode a batch of words_i words
   input  logic [31:0]        words_i,
-  input  logic               zero_rows_i,  // pulse: zero every thread clock row
-  output logic               busy_o,       // a batch or the row zeroing is in progress
+  input  logic               zero_rows_i,  // pulse: zero every thread clock row and sync object
+  output logic               busy_o,       // a batch or the zeroing is in progress
   output logic               done_o,       // the batch is decoded (level, until the next start)
   output logic [1:0]         status_o,
   output logic [31:0]        words_done_o,
@@ -43,30 +48,35 @@ module rac_cmd_decoder #(
 
   output logic               cmd_valid_o,
   input  logic               cmd_ready_i,
-  output logic [1:0]         cmd_op_o,
+  output logic [2:0]         cmd_op_o,
   output logic               cmd_force_sw_o,
   output logic [SlotW-1:0]   cmd_slot_o,
   output logic [7:0]         cmd_mask_o,
-  output logic [GranW-1:0]   cmd_granule_o,
+  output logic [GranW-1:0]   cmd_granule_o,  // ops 4-6: the object index
   output logic [SeqW-1:0]    cmd_seq_o,
   output logic [RowW-1:0]    cmd_row_o,
-  output logic               cmd_zeroing_o  // the command is one of the zeroing set-rows, not a batch's
+  output logic               cmd_zeroing_o  // the command is one of the zeroing commands, not a batch's
 );
 
   localparam logic [1:0] StatusOk = 2'(rac_kernel_regs_pkg::StatusOk);
   localparam logic [1:0] StatusBadOp = 2'(rac_kernel_regs_pkg::StatusBadOp);
   localparam logic [1:0] StatusTruncated = 2'(rac_kernel_regs_pkg::StatusTruncated);
   localparam logic [3:0] OpSetRow = 4'(rac_kernel_regs_pkg::OpSetRow);
+  localparam logic [3:0] OpAcquire = 4'(rac_kernel_regs_pkg::OpAcquire);
+  localparam logic [3:0] OpLoadObject = 4'(rac_kernel_regs_pkg::OpLoadObject);
   localparam int unsigned RowBits = RowWords * 128;
   localparam int unsigned RowCntW = $clog2(RowWords + 1);
 
-  typedef enum logic [1:0] {DIdle, DCmd, DRow, DZero} state_e;
+  typedef enum logic [2:0] {DIdle, DCmd, DRow, DZero, DZeroObj} state_e;
   state_e state_q;
 
   logic [31:0]        words_q, idx_q, row_idx_q;
   logic [RowCntW-1:0] row_left_q;
   logic [RowBits-1:0] row_q;
+  logic [2:0]         row_op_q;   // set-row or load-object: the command the data words belong to
+  logic [ObjW-1:0]    row_obj_q;  // load-object: its object index
   logic [SlotW-1:0]   zero_slot_q;
+  logic [ObjW-1:0]    zero_obj_q;
 
   // The command register towards the engine: held until taken.
   logic out_free, word_fire;
@@ -77,10 +87,15 @@ module rac_cmd_decoder #(
   // The word being decoded
   logic [3:0]  w_op;
   logic [7:0]  w_slot;
-  logic        w_bad;
-  assign w_op   = word_i[3:0];
-  assign w_slot = word_i[15:8];
-  assign w_bad  = w_op > OpSetRow || {24'd0, w_slot} >= NumSlots;
+  logic [63:0] w_granule;
+  logic        w_sync, w_with_row, w_bad;
+  assign w_op       = word_i[3:0];
+  assign w_slot     = word_i[15:8];
+  assign w_granule  = word_i[127:64];
+  assign w_sync     = w_op >= OpAcquire && w_op <= OpLoadObject;  // ops on the sync-object store
+  assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject;
+  assign w_bad      = w_op > OpLoadObject || {24'd0, w_slot} >= NumSlots ||
+                      (w_sync && w_granule >= 64'(Objects));
 
   assign busy_o = state_q != DIdle;
 
@@ -88,6 +103,7 @@ module rac_cmd_decoder #(
     if (rst_i) begin
       state_q <= DZero;
       zero_slot_q <= '0;
+      zero_obj_q <= '0;
       cmd_valid_o <= 1'b0;
       cmd_zeroing_o <= 1'b1;
       done_o <= 1'b0;
@@ -111,13 +127,14 @@ module rac_cmd_decoder #(
           end else if (zero_rows_i) begin
             state_q <= DZero;
             zero_slot_q <= '0;
+            zero_obj_q <= '0;
           end
         end
         DZero: begin
           if (out_free) begin
             cmd_valid_o <= 1'b1;
             cmd_zeroing_o <= 1'b1;
-            cmd_op_o <= OpSetRow[1:0];
+            cmd_op_o <= OpSetRow[2:0];
             cmd_force_sw_o <= 1'b0;
             cmd_slot_o <= zero_slot_q;
             cmd_mask_o <= '0;
@@ -125,7 +142,22 @@ module rac_cmd_decoder #(
             cmd_seq_o <= '0;
             cmd_row_o <= '0;
             zero_slot_q <= zero_slot_q + 1'b1;
-            if (zero_slot_q == SlotW'(NumSlots - 1)) state_q <= DIdle;
+            if (zero_slot_q == SlotW'(NumSlots - 1)) state_q <= DZeroObj;
+          end
+        end
+        DZeroObj: begin
+          if (out_free) begin
+            cmd_valid_o <= 1'b1;
+            cmd_zeroing_o <= 1'b1;
+            cmd_op_o <= OpLoadObject[2:0];
+            cmd_force_sw_o <= 1'b0;
+            cmd_slot_o <= '0;
+            cmd_mask_o <= '0;
+            cmd_granule_o <= GranW'(zero_obj_q);
+            cmd_seq_o <= '0;
+            cmd_row_o <= '0;
+            zero_obj_q <= zero_obj_q + 1'b1;
+            if (zero_obj_q == ObjW'(Objects - 1)) state_q <= DIdle;
           end
         end
         DCmd: begin
@@ -142,20 +174,22 @@ module rac_cmd_decoder #(
               status_o <= StatusBadOp;
               words_done_o <= idx_q;
               stop_o <= 1'b1;
-            end else if (w_op == OpSetRow) begin
+            end else if (w_with_row) begin
               state_q <= DRow;
               cmd_slot_o <= w_slot[SlotW-1:0];
+              row_op_q <= w_op[2:0];
+              row_obj_q <= w_granule[ObjW-1:0];
               row_idx_q <= idx_q;
               row_left_q <= RowCntW'(RowWords);
               idx_q <= idx_q + 32'd1;
             end else begin
               cmd_valid_o <= 1'b1;
               cmd_zeroing_o <= 1'b0;
-              cmd_op_o <= w_op[1:0];
+              cmd_op_o <= w_op[2:0];
               cmd_force_sw_o <= word_i[4];
               cmd_slot_o <= w_slot[SlotW-1:0];
               cmd_mask_o <= word_i[23:16];
-              cmd_granule_o <= word_i[64 +: GranW];
+              cmd_granule_o <= w_granule[GranW-1:0];
               cmd_seq_o <= SeqW'(idx_q);
               idx_q <= idx_q + 32'd1;
             end
@@ -163,15 +197,15 @@ module rac_cmd_decoder #(
         end
         DRow: begin
           if (row_left_q == 0) begin
-            // cmd_slot_o already holds the set-row's slot; the output is free
-            // (the set-row word itself issued nothing).
+            // cmd_slot_o already holds the command's slot; the output is free
+            // (the command word itself issued nothing).
             if (out_free) begin
               cmd_valid_o <= 1'b1;
               cmd_zeroing_o <= 1'b0;
-              cmd_op_o <= OpSetRow[1:0];
+              cmd_op_o <= row_op_q;
               cmd_force_sw_o <= 1'b0;
               cmd_mask_o <= '0;
-              cmd_granule_o <= '0;
+              cmd_granule_o <= GranW'(row_obj_q);  // ignored by set-row
               cmd_seq_o <= SeqW'(row_idx_q);
               cmd_row_o <= row_q[RowW-1:0];
               state_q <= DCmd;
@@ -192,11 +226,11 @@ module rac_cmd_decoder #(
     end
   end
 
-  // Unused fields of a command word: bits 5-7 and 24-63 (zero by contract),
-  // granule bits above GranW.
+  // Unused fields of a command word: bits 5-7 and 24-63 (zero by contract).
+  // Granule bits above GranW are used only by the object-index check.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{word_i[7:5], word_i[63:24], word_i[127:64+GranW]};
+  assign unused_bits = ^{word_i[7:5], word_i[63:24]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -204,12 +238,17 @@ module rac_cmd_decoder #(
   // ---------------------------------------------------------------------------
   `RAC_STATIC_ASSERT(SlotsFitField, NumSlots >= 1 && NumSlots <= 256)
   `RAC_STATIC_ASSERT(GranuleFitsWord, GranW <= 64)
+  `RAC_STATIC_ASSERT(ObjectsPowerOfTwo, Objects >= 1 && (Objects & (Objects - 1)) == 0)
   // A command waiting for the engine stays the same command.
   `RAC_ASSERT_NEXT(CommandHeld, cmd_valid_o && !cmd_ready_i,
                    cmd_valid_o && cmd_seq_o == $past(cmd_seq_o) && cmd_op_o == $past(cmd_op_o) &&
                    cmd_granule_o == $past(cmd_granule_o), clk_i, rst_i)
   // Words are consumed only while the batch has words left.
   `RAC_ASSERT(NoWordPastBatch, !word_fire || idx_q < words_q, clk_i, rst_i)
+  // The engine never sees a reserved op or an object index outside its store.
+  `RAC_ASSERT(KnownOpToEngine, !cmd_valid_o || cmd_op_o <= OpLoadObject[2:0], clk_i, rst_i)
+  `RAC_ASSERT(ObjectInStore, !(cmd_valid_o && cmd_op_o >= OpAcquire[2:0]) || cmd_granule_o < GranW'(Objects),
+              clk_i, rst_i)
   // A start arrives only when the decoder is idle.
   `RAC_ASSUME(StartWhenIdle, !start_i || state_q == DIdle, clk_i, rst_i)
 

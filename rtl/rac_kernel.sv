@@ -10,10 +10,10 @@
 //
 // One launch is one batch: take ap_start, check the arguments (status 2 on
 // a violation), optionally clear the checker state (the engine is reset,
-// which invalidates its cache, and every thread row is zeroed; statistics
-// carry over), stream the words through the engine, and finish when every
-// word is consumed, the engine is idle and every record has its B response.
-// The checker's state persists between launches.
+// which invalidates its cache, and every thread row and sync object is
+// zeroed; statistics carry over), stream the words through the engine,
+// and finish when every word is consumed, the engine is idle and every
+// record has its B response. The checker's state persists between launches.
 //
 // Port names follow Vitis (ap_clk, ap_rst_n, s_axi_control_*, m_axi_<name>_*,
 // interrupt) rather than the _i/_o convention of the inner modules.
@@ -25,6 +25,7 @@ module rac_kernel #(
   parameter int unsigned Sets       = 256,
   parameter int unsigned Ways       = 4,
   parameter int unsigned ReplPolicy = 0,
+  parameter int unsigned Objects    = 16,  // sync-object store entries (cap_objects; a power of two)
   // Derived (as in rac_check_engine)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   parameter int unsigned ByteW = 1 + 2 * (SlotW + ClkW),
@@ -135,6 +136,8 @@ module rac_kernel #(
   localparam logic [2:0] Size64Bytes = 3'b110;
   localparam logic [1:0] BurstIncr = 2'b01;
   localparam logic [1:0] StatusBadArgs = 2'(rac_kernel_regs_pkg::StatusBadArgs);
+  localparam logic [2:0] OpRead = 3'(rac_kernel_regs_pkg::OpRead);
+  localparam logic [2:0] OpWrite = 3'(rac_kernel_regs_pkg::OpWrite);
 
   // The registered, active-high reset (UG1393: pipeline ap_rst_n). It starts
   // high (the FPGA's configuration sets the flop's INIT value), so the
@@ -153,7 +156,7 @@ module rac_kernel #(
   logic [63:0] stat_commands, stat_accesses, stat_misses, stat_writebacks, stat_escalations, stat_spills;
 
   rac_axil_ctrl #(
-    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW)
+    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects)
   ) u_ctrl (
     .clk_i(ap_clk), .rst_i(rst),
     .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
@@ -278,14 +281,16 @@ module rac_kernel #(
   assign m_axi_cmd_arburst = BurstIncr;
 
   logic             cmd_valid, cmd_ready, cmd_force, cmd_zeroing;
-  logic [1:0]       cmd_op;
+  logic [2:0]       cmd_op;
   logic [SlotW-1:0] cmd_slot;
   logic [7:0]       cmd_mask;
   logic [GranW-1:0] cmd_granule;
   logic [SeqW-1:0]  cmd_seq;
   logic [RowW-1:0]  cmd_row;
 
-  rac_cmd_decoder #(.NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW)) u_decoder (
+  rac_cmd_decoder #(
+    .NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW), .Objects(Objects)
+  ) u_decoder (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .busy_o(dec_busy),
     .done_o(dec_done), .status_o(dec_status), .words_done_o(dec_words_done), .stop_o(dec_stop),
@@ -307,7 +312,9 @@ module rac_kernel #(
   logic [8*ClkW-1:0]  race_prev_clks;
   logic               esc_valid, esc_ready;
   logic [SeqW-1:0]    esc_seq;
-  logic [1:0]         esc_reason;
+  logic [2:0]         esc_reason;
+  logic               esc_rvc_valid;  // always 0: the kernel's engine has no read-VC pool (ReadVcs = 0)
+  logic [NumSlots*ClkW-1:0] esc_rvc;
   logic [GranW-1:0]   esc_granule;
   logic [LineW-1:0]   esc_line;
   logic               mem_req_valid, mem_req_ready, mem_req_write, mem_wack, mem_rsp_valid;
@@ -318,17 +325,17 @@ module rac_kernel #(
 
   rac_check_engine #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy),
-    .GranW(GranW), .SeqW(SeqW), .Objects(2)  // the sync-object ops are not in the kernel contract yet
+    .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(0)
   ) u_engine (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
-    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i({1'b0, cmd_op}), .cmd_force_sw_i(cmd_force),
+    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
     .cmd_slot_i(cmd_slot), .cmd_mask_i(cmd_mask), .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
     .cmd_row_i(cmd_row),
     .race_valid_o(race_valid), .race_ready_i(race_ready), .race_seq_o(race_seq), .race_granule_o(race_granule),
     .race_mask_o(race_mask), .race_kinds_o(race_kinds), .race_prev_slots_o(race_prev_slots),
     .race_prev_clks_o(race_prev_clks),
     .esc_valid_o(esc_valid), .esc_ready_i(esc_ready), .esc_seq_o(esc_seq), .esc_reason_o(esc_reason),
-    .esc_granule_o(esc_granule), .esc_line_o(esc_line),
+    .esc_granule_o(esc_granule), .esc_line_o(esc_line), .esc_rvc_valid_o(esc_rvc_valid), .esc_rvc_o(esc_rvc),
     .mem_req_valid_o(mem_req_valid), .mem_req_ready_i(mem_req_ready), .mem_req_write_o(mem_req_write),
     .mem_req_granule_o(mem_req_granule), .mem_req_data_o(mem_req_data), .mem_req_seq_o(mem_req_seq),
     .mem_wack_i(mem_wack), .mem_rsp_valid_i(mem_rsp_valid), .mem_rsp_data_i(mem_rsp_data),
@@ -465,7 +472,7 @@ module rac_kernel #(
       if (kstate_q != KIdle) stat_busy_q <= stat_busy_q + 64'd1;
       if (race_valid && race_ready) stat_races_q <= stat_races_q + 64'd1;
       if (batch_cmd) stat_commands_q <= stat_commands_q + 64'd1;
-      if (batch_cmd && cmd_op[1] == 1'b0) stat_accesses_q <= stat_accesses_q + 64'd1;  // read or write
+      if (batch_cmd && (cmd_op == OpRead || cmd_op == OpWrite)) stat_accesses_q <= stat_accesses_q + 64'd1;
       if (eng_clear) begin
         base_misses_q <= stat_misses;
         base_writebacks_q <= stat_writebacks;
@@ -485,7 +492,7 @@ module rac_kernel #(
   // does not): the kernel keeps its own.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5]};
+  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5], esc_rvc_valid, esc_rvc};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------

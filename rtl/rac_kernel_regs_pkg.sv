@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 1;
+  localparam int unsigned RegMapVersion = 2;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -39,6 +39,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapSets = 12'hf0;  // metadata cache sets
   localparam logic [11:0] AddrCapWays = 12'hf4;  // metadata cache ways
   localparam logic [11:0] AddrCapLineBits = 12'hf8;  // bits of one line record (LineW)
+  localparam logic [11:0] AddrCapObjects = 12'hfc;  // entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
 
   // Constants
   localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
@@ -54,14 +55,17 @@ package rac_kernel_regs_pkg;
   localparam int unsigned OpWrite = 1;  // command op: write
   localparam int unsigned OpFree = 2;  // command op: the bytes lose their history
   localparam int unsigned OpSetRow = 3;  // command op: the slot's clock row := the data words that follow
+  localparam int unsigned OpAcquire = 4;  // command op: the slot's clock row joins sync object granule (C := C join V[obj])
+  localparam int unsigned OpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
+  localparam int unsigned OpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
   localparam int unsigned ReasonInSoftware = 0;  // escalation: the line is owned by the host
   localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
   localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
   localparam int unsigned ReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
   localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
   localparam int unsigned StatusOk = 0;  // batch completed
-  localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op or an out-of-range slot
+  localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
   localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
-  localparam int unsigned StatusTruncated = 3;  // the batch ended inside a set-row command's data words
+  localparam int unsigned StatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
 
 endpackage

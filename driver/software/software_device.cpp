@@ -16,7 +16,7 @@ namespace {
 
 class SoftwareDevice final : public Device {
  public:
-  explicit SoftwareDevice(const LineShape& shape) : kernel_(shape) {
+  SoftwareDevice(const LineShape& shape, unsigned objects) : kernel_(shape, objects) {
     // The capability registers are constants of the "bitstream".
     reg(regs::kCapMagic) = regs::kMagic;
     reg(regs::kCapVersion) = regs::kRegMapVersion;
@@ -25,6 +25,7 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapSets) = 0;  // no cache: an unbounded on-chip store
     reg(regs::kCapWays) = 0;
     reg(regs::kCapLineBits) = shape.line_bits();
+    reg(regs::kCapObjects) = objects;
   }
   std::string_view backend() const override { return "software"; }
   std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
@@ -127,16 +128,28 @@ LineShape shape_of(const DeviceOptions& o) {
   return {o.software_slots, o.software_clock_bits};
 }
 
+constexpr unsigned kMaxSoftwareObjects = 65536;
+
+unsigned objects_of(const DeviceOptions& o) {
+  if (o.software_objects > kMaxSoftwareObjects) {
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("software device: {} sync objects is outside the kernel's limits (0..{})",
+                                  o.software_objects, kMaxSoftwareObjects));
+  }
+  return o.software_objects;
+}
+
 }  // namespace
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
-  return std::make_unique<SoftwareDevice>(shape_of(options));
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options));
 }
 
 DeviceInfo software_device_info(const DeviceOptions& options) {
   const LineShape shape = shape_of(options);
   return {"software",
-          fmt::format("rac_kernel functional model ({} slots, {}-bit clocks, no cache)", shape.slots, shape.clock_bits),
+          fmt::format("rac_kernel functional model ({} slots, {}-bit clocks, {} sync objects, no cache)", shape.slots,
+                      shape.clock_bits, objects_of(options)),
           true, "select with --backend software"};
 }
 

@@ -1,5 +1,7 @@
 #include "driver/software/software_kernel.hpp"
 
+#include <algorithm>
+
 #include "driver/rac_kernel_regs.hpp"
 
 namespace raceaccel::driver {
@@ -11,11 +13,33 @@ bool aligned(uint64_t address, uint64_t alignment) { return address % alignment 
 
 }  // namespace
 
-SoftwareKernel::SoftwareKernel(const LineShape& shape) : shape_(shape) { reset_state(); }
+SoftwareKernel::SoftwareKernel(const LineShape& shape, unsigned objects)
+    : shape_(shape), objects_(objects, std::vector<uint32_t>(shape.slots, 0)) {
+  reset_state();
+}
 
+// As the kernel after reset or clear_state: rows and objects zero, no history.
 void SoftwareKernel::reset_state() {
   rows_.assign(shape_.slots, std::vector<uint32_t>(shape_.slots, 0));
+  for (auto& object : objects_) std::fill(object.begin(), object.end(), 0);
   lines_.clear();
+}
+
+// C_slot := C_slot ⊔ V[obj]
+void SoftwareKernel::acquire(const CommandWord& c) {
+  const std::vector<uint32_t>& object = objects_[c.granule];
+  std::vector<uint32_t>& row = rows_[c.slot];
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) row[lane] = std::max(row[lane], object[lane]);
+}
+
+// V[obj] := V[obj] ⊔ C_slot; C_slot[slot] += 1 — in clock_bits bits, as the
+// engine's adder: the lane wraps to 0 if the host breaks its promise never
+// to send a release whose tick would outgrow the width.
+void SoftwareKernel::release(const CommandWord& c) {
+  std::vector<uint32_t>& object = objects_[c.granule];
+  std::vector<uint32_t>& row = rows_[c.slot];
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) object[lane] = std::max(object[lane], row[lane]);
+  row[c.slot] = static_cast<uint32_t>((uint64_t{row[c.slot]} + 1) & shape_.max_clock());
 }
 
 bool SoftwareKernel::covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_clock) const {
@@ -53,12 +77,13 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   uint32_t word = 0;
   while (word < args.command_words) {
     const CommandWord c = decode_command(commands.subspan(size_t{word} * regs::kCommandBytes).first<16>());
-    if (c.op > regs::kOpSetRow || c.slot >= shape_.slots || c.reserved != 0) {
+    const bool on_object = c.op >= regs::kOpAcquire && c.op <= regs::kOpLoadObject;
+    if (c.op > regs::kOpLoadObject || c.slot >= shape_.slots || c.reserved != 0 ||
+        (on_object && c.granule >= objects_.size())) {
       result.status = regs::kStatusBadOp;
       break;
     }
-    ++stats_.commands;
-    if (c.op == regs::kOpSetRow) {
+    if (c.op == regs::kOpSetRow || c.op == regs::kOpLoadObject) {
       if (word + 1 + row_words > args.command_words) {
         result.status = regs::kStatusTruncated;
         break;
@@ -66,11 +91,18 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       const auto data =
           commands.subspan(size_t{word + 1} * regs::kCommandBytes, size_t{row_words} * regs::kCommandBytes);
       const std::vector<uint64_t> lanes = decode_row(data, shape_);
-      for (unsigned lane = 0; lane < shape_.slots; ++lane) rows_[c.slot][lane] = static_cast<uint32_t>(lanes[lane]);
+      std::vector<uint32_t>& target = c.op == regs::kOpSetRow ? rows_[c.slot] : objects_[c.granule];
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) target[lane] = static_cast<uint32_t>(lanes[lane]);
+      ++stats_.commands;
       word += 1 + row_words;
       continue;
     }
-    if (c.op == regs::kOpFree) {
+    ++stats_.commands;
+    if (c.op == regs::kOpAcquire) {
+      acquire(c);
+    } else if (c.op == regs::kOpRelease) {
+      release(c);
+    } else if (c.op == regs::kOpFree) {
       free_bytes(c, word, out);
     } else {
       ++stats_.accesses;
@@ -96,6 +128,15 @@ void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, 
 }
 
 void SoftwareKernel::free_bytes(const CommandWord& c, uint64_t word, Output& out) {
+  if (c.force_sw && c.mask != kFullMask) {
+    // As the RTL's status rules rank it: a forced partial free goes to the
+    // host like a forced access (the host never sends one, but the model
+    // stays exact); a forced full free is an ordinary full free.
+    Line& line = lines_[c.granule];
+    escalate(word, c.granule, regs::kReasonForced, line, out);
+    line.in_software = true;
+    return;
+  }
   auto it = lines_.find(c.granule);
   if (it == lines_.end()) return;  // nothing to forget
   Line& line = it->second;
@@ -115,7 +156,9 @@ void SoftwareKernel::free_bytes(const CommandWord& c, uint64_t word, Output& out
 void SoftwareKernel::access(const CommandWord& c, uint64_t word, Output& out) {
   Line& line = lines_[c.granule];
   if (line.in_software || c.force_sw) {
-    escalate(word, c.granule, line.in_software ? regs::kReasonInSoftware : regs::kReasonForced, line, out);
+    // A forced command reports Forced even on a host-owned line, as the
+    // RTL's status rules rank it (rac_line_status_comb).
+    escalate(word, c.granule, c.force_sw ? regs::kReasonForced : regs::kReasonInSoftware, line, out);
     line.in_software = true;
     return;
   }

@@ -2,7 +2,8 @@
 // checker's state and to the record buffers, with no timing.
 //
 // It follows the engine's protocol (docs/hardware.md) with an unbounded
-// on-chip store instead of the cache: per-byte FastTrack epochs over the
+// on-chip store instead of the cache, and the sync-object store of
+// `objects` clocks (ops 4–6: acquire, release, load-object): per-byte FastTrack epochs over the
 // slot clock rows; a read concurrent with the last read (READ SHARE), a
 // forced command, or any command on a host-owned (INSOFTWARE) line
 // escalates with the line's state; a full free of a host-owned line reclaims
@@ -41,10 +42,11 @@ struct BatchResult {
 
 class SoftwareKernel {
  public:
-  explicit SoftwareKernel(const LineShape& shape);
+  SoftwareKernel(const LineShape& shape, unsigned objects);
   BatchResult run(const BatchArguments& args, SoftwareMemory& memory);
   const Statistics& statistics() const { return stats_; }
   const LineShape& shape() const { return shape_; }
+  unsigned objects() const { return static_cast<unsigned>(objects_.size()); }
 
  private:
   struct Output {
@@ -55,13 +57,16 @@ class SoftwareKernel {
                        Output& out) const;
   void access(const CommandWord& c, uint64_t word, Output& out);
   void free_bytes(const CommandWord& c, uint64_t word, Output& out);
+  void acquire(const CommandWord& c);
+  void release(const CommandWord& c);
   void escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, Output& out);
   bool covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_clock) const;
   void reset_state();
 
   LineShape shape_;
-  std::vector<std::vector<uint32_t>> rows_;   // the slot clock rows
-  std::unordered_map<uint64_t, Line> lines_;  // absent: the zero line (fresh, on chip)
+  std::vector<std::vector<uint32_t>> rows_;     // the slot clock rows
+  std::vector<std::vector<uint32_t>> objects_;  // the sync-object store (zero after a clear)
+  std::unordered_map<uint64_t, Line> lines_;    // absent: the zero line (fresh, on chip)
   Statistics stats_;
 };
 

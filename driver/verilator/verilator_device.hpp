@@ -8,7 +8,7 @@
 // writes a waveform ("{}" in <file> becomes "verilator").
 //
 // The built-in model's configuration (docs/hardware.md, "Kernel"):
-// 8 slots, 32-bit clocks, 256 sets x 4 ways.
+// 8 slots, 32-bit clocks, 256 sets x 4 ways, 16 sync objects.
 #pragma once
 
 #include <memory>

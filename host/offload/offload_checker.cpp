@@ -18,14 +18,24 @@ using driver::DeviceErrorKind;
   throw DeviceError(DeviceErrorKind::Protocol, fmt::format("{} device: {}", device.backend(), what));
 }
 
+constexpr uint32_t kMaxObjects = 65536;  // the contract's limit of cap_objects
+
+driver::Capabilities checked_capabilities(driver::Device& device) {
+  const driver::Capabilities caps = device.capabilities();
+  if (caps.slots < 1 || caps.slots > 256 || caps.clock_bits < 1 || caps.clock_bits > 32 || caps.objects > kMaxObjects) {
+    protocol_error(device, fmt::format("capabilities outside the contract: {} slots, {}-bit clocks, {} sync objects",
+                                       caps.slots, caps.clock_bits, caps.objects));
+  }
+  return caps;
+}
+
 }  // namespace
 
 OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& options)
-    : device_(device), options_(options), caps_(device.capabilities()) {
-  if (caps_.slots < 1 || caps_.slots > 256 || caps_.clock_bits < 1 || caps_.clock_bits > 32) {
-    protocol_error(device_, fmt::format("capabilities outside the contract: {} slots, {}-bit clocks", caps_.slots,
-                                        caps_.clock_bits));
-  }
+    : device_(device),
+      options_(options),
+      caps_(checked_capabilities(device)),
+      objects_(std::min(caps_.objects, options.sync_objects), caps_.slots, caps_.clock_bits) {
   shape_ = {caps_.slots, caps_.clock_bits};
   if (caps_.line_bits != shape_.line_bits()) {
     protocol_error(device_, fmt::format("cap_line_bits is {}, but {} slots of {}-bit clocks make {}-bit lines",
@@ -114,6 +124,7 @@ void OffloadChecker::sync_row(uint32_t slot) {
   for (unsigned lane = 0; lane < lanes && !changed; ++lane) changed = c.get(lane) != mirror_[slot][lane];
   if (!changed) return;
   for (unsigned lane = 0; lane < caps_.slots; ++lane) mirror_[slot][lane] = lane < lanes ? c.get(lane) : 0;
+  ++stats_.set_rows;
   driver::CommandWord set;
   set.op = regs::kOpSetRow;
   set.slot = slot;
@@ -124,7 +135,7 @@ void OffloadChecker::sync_row(uint32_t slot) {
 }
 
 void OffloadChecker::send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row) {
-  const size_t row_words = word.op == regs::kOpSetRow ? shape_.row_words() : 0;
+  const size_t row_words = word.op == regs::kOpSetRow || word.op == regs::kOpLoadObject ? shape_.row_words() : 0;
   if (word_command_.size() + 1 + row_words > batch_words_) launch();
   std::span<std::byte> host = commands_->host();
   const size_t at = word_command_.size() * regs::kCommandBytes;
@@ -210,7 +221,9 @@ void OffloadChecker::process(const Event& e, uint64_t index) {
     free_touched(e, index, t);
     return;
   }
+  if (sync_on_device(e, index, t)) return;
   sync_.apply(e);
+  objects_.applied_in_software(e);
   note_clock(t, index);
   sync_row(t);
   if (targets_thread(e.op)) {
@@ -218,6 +231,53 @@ void OffloadChecker::process(const Event& e, uint64_t index) {
     note_clock(other, index);
     sync_row(other);
   }
+}
+
+// A lock event of a thread with a slot on the device's sync-object store:
+// the store plans load-object/acquire/release commands and applies the
+// event to the host's state; the device computes the same join and tick,
+// so the row mirror takes the host's new clock without a set-row.
+bool OffloadChecker::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
+  const bool lock_event = e.op >= Op::Acquire && e.op <= Op::ReleaseShared;
+  if (!lock_event || fallback_ || t >= caps_.slots) return false;
+  const VectorClock& before = sync_.clock(t);
+  for (unsigned lane = 0; lane < caps_.slots; ++lane) {
+    if (mirror_[t][lane] != before.get(lane)) {
+      throw std::logic_error("offload: the device's clock row mirror diverged from the host's thread clock");
+    }
+  }
+  sync_commands_.clear();
+  if (!objects_.apply_on_chip(e, t, sync_, sync_commands_)) return false;
+  for (const SyncObjectCommand& s : sync_commands_) {
+    driver::CommandWord c;
+    c.slot = t;
+    c.granule = s.entry;
+    switch (s.kind) {
+      case SyncObjectCommand::Kind::Load:
+        c.op = regs::kOpLoadObject;
+        c.slot = 0;
+        ++stats_.object_loads;
+        break;
+      case SyncObjectCommand::Kind::Acquire:
+        c.op = regs::kOpAcquire;
+        ++stats_.sync_commands;
+        break;
+      case SyncObjectCommand::Kind::Release:
+        c.op = regs::kOpRelease;
+        ++stats_.sync_commands;
+        break;
+    }
+    SentCommand info;
+    info.event = index;
+    info.tid = e.tid;
+    info.slot = t;
+    info.op = static_cast<uint8_t>(c.op);
+    info.granule = s.entry;
+    send(c, info, s.lanes);
+  }
+  objects_.device_lanes(sync_.clock(t), mirror_[t]);
+  note_clock(t, index);
+  return true;
 }
 
 const OffloadChecker::SentCommand* OffloadChecker::command_at(uint64_t word) const {
@@ -307,7 +367,7 @@ void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
     case regs::kReasonForced: break;
     default: protocol_error(device_, fmt::format("escalation reason {}", r.reason));
   }
-  if (c.op == regs::kOpSetRow || c.granule != r.granule) {
+  if (c.op > regs::kOpFree || c.granule != r.granule) {  // only accesses and frees escalate
     protocol_error(device_,
                    fmt::format("escalation for word {} names granule {:#x}, not its command's", r.word, r.granule));
   }

@@ -3,7 +3,10 @@
 // The host side of the hardware/software split (docs/hardware.md), for any
 // backend behind driver::Device:
 //  - synchronization is exact in software (ReferenceSyncState); the device's
-//    clock rows mirror it through set-row commands;
+//    clock rows mirror it: lock acquire/release by threads with a slot run
+//    on the device's sync-object store (SyncObjectStore places the lock
+//    clocks; acquire/release/load-object commands), everything else is sent
+//    as set-row commands;
 //  - threads beyond the device's slots, and every access after a clock
 //    outgrows cap_clock_bits, are sent as forced escalations;
 //  - command words collect in large batches (one launch each); after a
@@ -25,6 +28,7 @@
 #include "driver/records.hpp"
 #include "offload/site_log.hpp"
 #include "offload/soft_line.hpp"
+#include "offload/sync_objects.hpp"
 
 namespace raceaccel::offload {
 
@@ -34,6 +38,9 @@ struct OffloadOptions {
   size_t batch_words = 64 * 1024;
   unsigned bucket_bits = 16;                   // metadata bucket table: 2^bits × 128 bytes in device memory
   std::chrono::milliseconds timeout{120'000};  // per launch
+  // Entries of the device's sync-object store the engine may use (at most
+  // cap_objects; 0: every synchronization is sent as set-row).
+  unsigned sync_objects = UINT32_MAX;
 };
 
 struct OffloadStats {
@@ -45,6 +52,9 @@ struct OffloadStats {
   uint64_t spills = 0;
   uint64_t reclaims = 0;
   uint64_t forced = 0;                        // commands sent with force_sw
+  uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
+  uint64_t sync_commands = 0;                 // acquire and release commands (one word each)
+  uint64_t object_loads = 0;                  // load-object commands (1 + row_words words)
   uint64_t device_races = 0, host_races = 0;  // per-byte races found on the device / by the host
   bool fell_back = false;                     // a clock outgrew the device's clock width
   std::chrono::nanoseconds launch_time{0};    // host clock, from to_device of the words to ap_done
@@ -84,6 +94,7 @@ class OffloadChecker final : public Detector {
   void check_on_host(SoftLine& line, const SentCommand& c);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const;
   void sync_row(uint32_t slot);
+  bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);
   const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
   void prune_history();
@@ -98,6 +109,8 @@ class OffloadChecker final : public Detector {
 
   ReferenceSyncState sync_;
   std::vector<std::vector<uint64_t>> mirror_;  // the device's clock rows as last sent
+  SyncObjectStore objects_;                    // lock clocks on the device
+  std::vector<SyncObjectCommand> sync_commands_;
   bool fallback_ = false;
   std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
   static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before a batch is answered early

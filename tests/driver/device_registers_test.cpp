@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <string>
 
 #include "backends.hpp"
 #include "driver/rac_kernel_regs.hpp"
@@ -125,6 +126,9 @@ TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
   EXPECT_GE(c.clock_bits, 1u);
   EXPECT_LE(c.clock_bits, 32u);
   EXPECT_EQ(c.line_bits, (driver::LineShape{c.slots, c.clock_bits}.line_bits()));
+  // Both backends have a sync-object store: 64 entries by default on the
+  // software model, 16 in the Verilated kernel.
+  EXPECT_EQ(c.objects, std::string(TypeParam::kName) == "software" ? 64u : 16u);
 }
 
 TYPED_TEST(DeviceRegisters, IdleBeforeAndAfterALaunchAndDoneIsConsumed) {

@@ -41,9 +41,10 @@ void expect_same_races(const std::vector<Race>& golden, const std::vector<Race>&
 
 // A device shape and batch size to run under.
 struct RunShape {
-  unsigned slots = 64, clock_bits = 32;  // software backend only
+  unsigned slots = 64, clock_bits = 32, objects = 64;  // software backend only
   size_t batch_words = 64 * 1024;
   unsigned bucket_bits = 16;
+  unsigned sync_objects = UINT32_MAX;  // store entries the engine uses (0: every synchronization as set-row)
 };
 
 struct RunResult {
@@ -57,10 +58,12 @@ RunResult run_both(const RunShape& setup, Source&& next_event) {
   driver::DeviceOptions options = Backend::options();
   options.software_slots = setup.slots;
   options.software_clock_bits = setup.clock_bits;
+  options.software_objects = setup.objects;
   auto device = driver::open_device(options);
   offload::OffloadOptions oo;
   oo.batch_words = setup.batch_words;
   oo.bucket_bits = setup.bucket_bits;
+  oo.sync_objects = setup.sync_objects;
   offload::OffloadChecker checker(*device, oo);
   DjitDetector golden;
   RunResult result;
@@ -215,6 +218,46 @@ TYPED_TEST(OffloadDifferential, TinyBucketTableSpillsExactly) {
   } else {
     EXPECT_EQ(spills, 0u) << "a backend without a cache never evicts";
   }
+}
+
+// Lock-heavy traces with the lock clocks on chip through a store of two
+// entries (on the software model a store of two; on the Verilated kernel
+// two of its entries): nearly every lock event reloads its entry, and with
+// more threads than slots the slotless threads' lock events stay set-row
+// and make the entries they change stale. Then the same traces with every
+// synchronization as set-row.
+TYPED_TEST(OffloadDifferential, LocksThroughTwoSyncObjectsMatchDjit) {
+  uint64_t loads = 0, sync_commands = 0, forced = 0;
+  for (uint64_t seed = 0x0B1E'0000; seed < 0x0B1E'0000 + 12; ++seed) {
+    GeneratorOptions o = random_trace(seed, 14);
+    o.threads = std::max<uint32_t>(o.threads, seed % 2 == 0 ? 10 : 3);  // half beyond the 8 slots
+    o.locks = 3 + static_cast<uint32_t>(seed % 6);
+    o.locked_weight = 40 + static_cast<uint32_t>(seed % 30);
+    for (const unsigned entries : {2u, 0u}) {
+      RunShape shape;
+      shape.slots = 8;
+      shape.objects = entries;
+      shape.sync_objects = entries;
+      TraceGenerator generator(o);
+      const RunResult r = run_both<TypeParam>(shape, [&](Event& e) { return generator.next(e); });
+      const std::string what = std::to_string(entries) + " sync objects, seed " + std::to_string(seed) + ", " +
+                               std::to_string(o.threads) + " threads";
+      expect_same_races(r.golden, r.offload, what);
+      if (::testing::Test::HasFatalFailure()) return;
+      if (entries == 0) {
+        EXPECT_EQ(r.stats.sync_commands + r.stats.object_loads, 0u) << what;
+      } else {
+        loads += r.stats.object_loads;
+        sync_commands += r.stats.sync_commands;
+        forced += r.stats.forced;
+      }
+    }
+  }
+  EXPECT_GT(sync_commands, 1000u);
+  EXPECT_GT(loads, sync_commands / 4) << "two entries for several locks must reload constantly";
+  EXPECT_GT(forced, 0u) << "threads beyond the slots";
+  ::testing::Test::RecordProperty("sync_commands", static_cast<int>(sync_commands));
+  ::testing::Test::RecordProperty("object_loads", static_cast<int>(loads));
 }
 
 TYPED_TEST(OffloadDifferential, MoreThreadsThanSlotsMatchDjit) {

@@ -83,6 +83,30 @@ TEST(OffloadErrors, LineWidthThatDoesNotMatchTheShapeIsAProtocolError) {
   EXPECT_NE(message.find("cap_line_bits"), std::string::npos) << message;
 }
 
+TEST(OffloadErrors, ASyncObjectStoreBeyondTheContractIsAProtocolError) {
+  FaultyDevice device([](uint32_t offset, uint32_t v) { return offset == regs::kCapObjects ? 0xFFFF'FFFFu : v; });
+  std::string message;
+  EXPECT_EQ(run_until_error(device, message), driver::DeviceErrorKind::Protocol);
+  EXPECT_NE(message.find("sync objects"), std::string::npos) << message;
+}
+
+TEST(OffloadErrors, NoSyncObjectStoreMeansSetRowsOnly) {
+  // cap_objects 0 is within the contract: every synchronization as set-row.
+  FaultyDevice device([](uint32_t offset, uint32_t v) { return offset == regs::kCapObjects ? 0u : v; });
+  GeneratorOptions g;
+  g.threads = 6;
+  g.events = 3000;
+  TraceGenerator generator(g);
+  offload::OffloadChecker checker(device);
+  Event e;
+  uint64_t index = 0;
+  while (generator.next(e)) checker.process(e, index++);
+  EXPECT_NO_THROW(checker.finish());
+  const offload::OffloadStats s = checker.stats();
+  EXPECT_EQ(s.sync_commands + s.object_loads, 0u);
+  EXPECT_GT(s.set_rows, 0u);
+}
+
 TEST(OffloadErrors, NonzeroStatusIsAProtocolError) {
   FaultyDevice device([](uint32_t offset, uint32_t v) { return offset == regs::kStatus ? regs::kStatusBadOp : v; });
   std::string message;

@@ -7,6 +7,9 @@
 //  - a 2 x 2 cache with a 4-bucket table: most fills and write-backs go to
 //    the table, most write-backs conflict and spill to the host;
 //  - more threads than slots (forced escalations).
+// Lock acquire/release of threads with a slot run on the kernel's
+// sync-object store (16 entries in the built-in model, 2 in the tiny one,
+// where lock clocks are reloaded constantly).
 // Every race must agree: (byte, first racing event, kind), and the whole
 // record where the earlier access is a write. The memory model's protocol
 // checks and the RTL assertions are live: a violation fails the launch.
@@ -41,7 +44,7 @@ struct Suite {
 
 struct Totals {
   uint64_t events = 0, races = 0, escalations = 0, spills = 0, forced = 0, batches = 0, misses = 0, cycles = 0,
-           busy_cycles = 0, commands = 0;
+           busy_cycles = 0, commands = 0, sync_commands = 0, object_loads = 0;
 };
 
 template <typename Model>
@@ -107,16 +110,20 @@ Totals run_suite(const Suite& s) {
     t.cycles += st.device.cycles;
     t.busy_cycles += st.device.busy_cycles;
     t.commands += st.command_words;
+    t.sync_commands += st.sync_commands;
+    t.object_loads += st.object_loads;
   }
   std::printf(
       "  %llu events, %llu races, %llu launches, %llu command words, %llu escalations (%llu spills, %llu "
-      "forced), %llu misses, %.2f busy cycles per event\n",
+      "forced), %llu misses, %llu acquire/release, %llu load-objects, %.2f busy cycles per event\n",
       static_cast<unsigned long long>(t.events), static_cast<unsigned long long>(t.races),
       static_cast<unsigned long long>(t.batches), static_cast<unsigned long long>(t.commands),
       static_cast<unsigned long long>(t.escalations), static_cast<unsigned long long>(t.spills),
       static_cast<unsigned long long>(t.forced), static_cast<unsigned long long>(t.misses),
+      static_cast<unsigned long long>(t.sync_commands), static_cast<unsigned long long>(t.object_loads),
       static_cast<double>(t.busy_cycles) / static_cast<double>(std::max<uint64_t>(t.events, 1)));
   EXPECT_GT(t.races, 0u) << "the traces must contain races for agreement to mean something";
+  EXPECT_GT(t.sync_commands, 0u) << "lock events of slotted threads run on the sync-object store";
   EXPECT_GT(t.batches, static_cast<uint64_t>(s.traces)) << "several launches per trace";
   return t;
 }
@@ -130,6 +137,7 @@ TEST(KernelDifferential, TinyCacheAndBucketTableSpill) {
   const Totals t = run_suite<Vrac_kernel_tiny>({2, 8, 30, 1024, 2, 2000});
   EXPECT_GT(t.misses, t.events / 10);
   EXPECT_GT(t.spills, 0u);
+  EXPECT_GT(t.object_loads, t.sync_commands / 4) << "two entries: lock clocks are reloaded constantly";
 }
 
 TEST(KernelDifferential, MoreThreadsThanSlots) {

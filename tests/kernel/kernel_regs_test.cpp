@@ -62,7 +62,7 @@ TEST(KernelRegisters, ResetValues) {
                           regs::kStatRaces,
                           regs::kStatSpills,
                           0x7Cu,
-                          0xFCu,
+                          0x100u,
                           0xFFCu}) {
     EXPECT_EQ(k.read_register(offset), 0u) << "offset 0x" << std::hex << offset;
   }
@@ -82,6 +82,7 @@ TEST(KernelRegisters, Capabilities) {
   EXPECT_EQ(k.read_register(regs::kCapSets), 256u);
   EXPECT_EQ(k.read_register(regs::kCapWays), 4u);
   EXPECT_EQ(k.read_register(regs::kCapLineBits), kShape.line_bits());
+  EXPECT_EQ(k.read_register(regs::kCapObjects), 16u);
   // Read-only registers ignore writes.
   k.write_register(regs::kCapSlots, 99);
   k.write_register(regs::kStatus, 7);
@@ -223,10 +224,10 @@ TEST(KernelRegisters, ReservedOpAndBadSlotStopTheFeedAtThatWord) {
     batch.access(regs::kOpWrite, 0, 77, 0xFF);
     const uint32_t racy = batch.access(regs::kOpWrite, 1, 77, 0x0F);  // concurrent: a race
     const uint32_t bad = bad_slot ? batch.access(regs::kOpWrite, 8, 78, 0xFF)
-                                  : batch.add({.op = 5, .slot = 0, .mask = 0xFF, .granule = 78});
+                                  : batch.add({.op = 7, .slot = 0, .mask = 0xFF, .granule = 78});
     batch.access(regs::kOpWrite, 1, 77, 0xF0);  // would race too, but is never executed
     const BatchResult r = run_batch(k, batch, Buffers{});
-    EXPECT_EQ(r.status, regs::kStatusBadOp) << (bad_slot ? "slot 8" : "op 5");
+    EXPECT_EQ(r.status, regs::kStatusBadOp) << (bad_slot ? "slot 8" : "op 7");
     EXPECT_EQ(r.words_done, bad);
     ASSERT_EQ(r.races.size(), 1u) << "the records of the words before the bad one are complete";
     EXPECT_EQ(r.races[0].word, racy);

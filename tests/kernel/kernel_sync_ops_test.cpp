@@ -1,0 +1,330 @@
+// The sync-object ops of the kernel contract (docs/kernel-interface.md:
+// 4 acquire, 5 release, 6 load-object; cap_objects): directed tests of
+// their effect, of the object-index rule, of a truncated load-object and of
+// clear_state zeroing the store, and random command batches that must give
+// byte-identical records, statuses and counters on the Verilated kernel and
+// on the software model (driver/software/).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "Vrac_kernel_default.h"
+#include "Vrac_kernel_tiny.h"
+#include "driver/device.hpp"
+#include "kernel_harness.hpp"
+
+namespace raceaccel::kernel_test {
+namespace {
+
+using Kernel = sim::KernelSim<Vrac_kernel_default>;
+const driver::LineShape kShape{.slots = 8, .clock_bits = 32};
+constexpr unsigned kObjects = 16;  // the built-in model's store
+
+sim::KernelSimOptions options(uint64_t seed, unsigned stall = 20) {
+  sim::KernelSimOptions o;
+  o.timing.seed = seed;
+  o.timing.max_latency = 8;
+  o.timing.stall_percent = stall;
+  o.idle_percent = 10;
+  o.trace_tag = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  return o;
+}
+
+template <typename Model>
+void expect_clean(const sim::KernelSim<Model>& k) {
+  for (const std::string& v : k.violations()) ADD_FAILURE() << v;
+}
+
+std::vector<uint64_t> row(std::initializer_list<std::pair<unsigned, uint64_t>> lanes) {
+  std::vector<uint64_t> out(kShape.slots, 0);
+  for (const auto& [lane, clock] : lanes) out[lane] = clock;
+  return out;
+}
+
+uint32_t load_object(Batch& b, uint64_t object, std::span<const uint64_t> lanes) {
+  const uint32_t index = b.add({.op = regs::kOpLoadObject, .slot = 0, .granule = object});
+  std::vector<std::byte> data(16 * kShape.row_words());
+  driver::encode_row(lanes, kShape, data);
+  for (size_t w = 0; w < kShape.row_words(); ++w) b.raw(std::span<const std::byte, 16>(data.data() + 16 * w, 16));
+  return index;
+}
+uint32_t acquire(Batch& b, unsigned slot, uint64_t object) {
+  return b.add({.op = regs::kOpAcquire, .slot = slot, .granule = object});
+}
+uint32_t release(Batch& b, unsigned slot, uint64_t object) {
+  return b.add({.op = regs::kOpRelease, .slot = slot, .granule = object});
+}
+
+// The software model in the kernel's shape, with `objects` sync objects.
+std::unique_ptr<driver::Device> software_model(unsigned objects) {
+  driver::DeviceOptions o;
+  o.backend = "software";
+  o.software_slots = kShape.slots;
+  o.software_clock_bits = kShape.clock_bits;
+  o.software_objects = objects;
+  return driver::open_device(o);
+}
+
+// The same batch through the Device interface (the software model).
+BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags) {
+  const uint32_t n = batch.words();
+  auto commands = d.allocate(size_t{n} * 16);
+  auto races = d.allocate(size_t{n} * 64);
+  auto escs = d.allocate(size_t{2} * n * 128);
+  auto buckets = d.allocate(size_t{1} << 17);
+  std::copy(batch.bytes().begin(), batch.bytes().end(), commands->host().begin());
+  commands->to_device(0, commands->size());
+  buckets->to_device(0, buckets->size());
+  d.write_register64(regs::kCommands, commands->device_address());
+  d.write_register(regs::kCommandWords, n);
+  d.write_register(regs::kFlags, flags);
+  d.write_register64(regs::kRaces, races->device_address());
+  d.write_register(regs::kRaceCapacity, n);
+  d.write_register64(regs::kEscalations, escs->device_address());
+  d.write_register(regs::kEscCapacity, 2 * n);
+  d.write_register64(regs::kBuckets, buckets->device_address());
+  d.write_register(regs::kBucketBits, 10);
+  d.start();
+  EXPECT_TRUE(d.wait(std::chrono::milliseconds(10'000)));
+  BatchResult r;
+  r.status = d.read_register(regs::kStatus);
+  r.words_done = d.read_register(regs::kWordsDone);
+  const uint32_t nr = d.read_register(regs::kRacesWritten), ne = d.read_register(regs::kEscalationsWritten);
+  races->from_device(0, races->size());
+  escs->from_device(0, escs->size());
+  for (uint32_t i = 0; i < nr; ++i) r.races.push_back(driver::decode_race(races->host().subspan(64 * i).first<64>()));
+  for (uint32_t i = 0; i < ne; ++i) {
+    r.escalations.push_back(driver::decode_escalation(escs->host().subspan(size_t{128} * i).first<128>()));
+  }
+  return r;
+}
+
+void expect_same(const BatchResult& kernel, const BatchResult& model, const std::string& what) {
+  EXPECT_EQ(kernel.status, model.status) << what;
+  EXPECT_EQ(kernel.words_done, model.words_done) << what;
+  EXPECT_EQ(kernel.races, model.races) << what;
+  ASSERT_EQ(kernel.escalations.size(), model.escalations.size()) << what;
+  for (size_t i = 0; i < kernel.escalations.size(); ++i) {
+    const EscalationRecord &a = kernel.escalations[i], &b = model.escalations[i];
+    EXPECT_EQ(std::tie(a.word, a.granule, a.reason), std::tie(b.word, b.granule, b.reason)) << what << " esc " << i;
+    EXPECT_TRUE(a.line == b.line) << what << " esc " << i << ": lines differ";
+  }
+}
+
+TEST(KernelSyncOps, CapObjectsPerConfiguration) {
+  Kernel k(options(1));
+  EXPECT_EQ(k.read_register(regs::kCapObjects), kObjects);
+  sim::KernelSim<Vrac_kernel_tiny> tiny(options(2));
+  EXPECT_EQ(tiny.read_register(regs::kCapObjects), 2u);
+  expect_clean(k);
+  expect_clean(tiny);
+}
+
+// Release joins the row into the object and ticks the releaser; acquire
+// joins the object into the acquirer's row; load-object replaces it.
+TEST(KernelSyncOps, ReleaseAcquireAndLoadHandClocksOver) {
+  Kernel k(options(3));
+  Batch b(kShape);
+  b.set_row(0, row({{0, 3}}));
+  b.set_row(1, row({{1, 1}}));
+  b.set_row(2, row({{2, 1}}));
+  const uint64_t g = 0x5000, g2 = 0x5001, g3 = 0x5002;
+  b.access(regs::kOpWrite, 0, g, 0xFF);                         // W = 0@3
+  release(b, 0, 5);                                             // V5 = {0:3}; slot 0 → 4
+  b.access(regs::kOpWrite, 0, g2, 0xFF);                        // W = 0@4: after the release
+  acquire(b, 1, 5);                                             // slot 1 = {0:3, 1:1}
+  b.access(regs::kOpWrite, 1, g, 0xFF);                         // ordered: no race
+  const uint32_t racy = b.access(regs::kOpWrite, 1, g2, 0x0F);  // 0@4 not ⊑ 3: race, prev clock 4
+  load_object(b, 9, row({{0, 4}}));
+  acquire(b, 2, 9);
+  b.access(regs::kOpWrite, 2, g2, 0xF0);  // ordered by the loaded clock
+  b.access(regs::kOpWrite, 0, g3, 0x01);  // W = 0@4
+  acquire(b, 2, 5);                       // V5 is {0:3}: joining it changes nothing
+  b.access(regs::kOpWrite, 2, g3, 0x01);  // ordered (0@4 ⊑ slot 2's {0:4})
+  const BatchResult r = run_batch(k, b, Buffers{});
+  ASSERT_EQ(r.status, regs::kStatusOk);
+  EXPECT_EQ(r.words_done, b.words());
+  ASSERT_EQ(r.races.size(), 1u);
+  EXPECT_EQ(r.races[0].word, racy);
+  EXPECT_EQ(r.races[0].mask, 0x0Fu);
+  EXPECT_EQ(r.races[0].prev_slot[0], 0u);
+  EXPECT_EQ(r.races[0].prev_clock[0], 4u) << "release ticks the releaser";
+  EXPECT_TRUE(r.escalations.empty());
+  // Every command counts once (set-rows and load-objects with their data words as one).
+  EXPECT_EQ(k.read_register(regs::kStatCommands), 15u);
+  EXPECT_EQ(k.read_register(regs::kStatAccesses), 7u) << "sync ops are not accesses";
+  expect_clean(k);
+
+  auto model = software_model(kObjects);
+  expect_same(r, run_on_device(*model, b, regs::kFlagClearState), "directed hand-over");
+  EXPECT_EQ(model->statistics().commands, 15u);
+  EXPECT_EQ(model->statistics().accesses, 7u);
+}
+
+// An object index outside the store (the whole 64-bit granule field counts)
+// stops the batch at that word with status 1; for a load-object, before
+// its data words.
+TEST(KernelSyncOps, BadObjectIndexStopsTheFeedAtThatWord) {
+  struct Case {
+    unsigned op;
+    uint64_t object;
+  };
+  const Case cases[] = {{regs::kOpAcquire, kObjects},
+                        {regs::kOpRelease, kObjects + 3},
+                        {regs::kOpLoadObject, kObjects},
+                        {regs::kOpAcquire, (uint64_t{1} << 63) | 1},  // low bits in range: the field is not truncated
+                        {regs::kOpRelease, uint64_t{1} << 32},
+                        {regs::kOpLoadObject, (uint64_t{1} << 61) | 2}};
+  auto model = software_model(kObjects);
+  uint64_t seed = 10;
+  for (const Case& c : cases) {
+    const std::string what = "op " + std::to_string(c.op) + " object " + std::to_string(c.object);
+    Kernel k(options(seed++));
+    Batch b(kShape);
+    b.set_row(0, row({{0, 1}}));
+    b.set_row(1, row({{1, 1}}));
+    b.access(regs::kOpWrite, 0, 40, 0xFF);
+    const uint32_t racy = b.access(regs::kOpWrite, 1, 40, 0x01);
+    uint32_t bad = 0;
+    if (c.op == regs::kOpLoadObject) {
+      bad = b.add({.op = c.op, .slot = 0, .granule = c.object});
+      b.set_row(1, row({{0, 9}}));  // would-be data words
+    } else {
+      bad = b.add({.op = c.op, .slot = 1, .granule = c.object});
+    }
+    b.access(regs::kOpWrite, 1, 40, 0x02);  // would race, never executed
+    const BatchResult r = run_batch(k, b, Buffers{});
+    EXPECT_EQ(r.status, regs::kStatusBadOp) << what;
+    EXPECT_EQ(r.words_done, bad) << what;
+    ASSERT_EQ(r.races.size(), 1u) << what;
+    EXPECT_EQ(r.races[0].word, racy) << what;
+    expect_clean(k);
+    expect_same(r, run_on_device(*model, b, regs::kFlagClearState), what);
+  }
+}
+
+TEST(KernelSyncOps, TruncatedLoadObjectEndsWithStatus3) {
+  Kernel k(options(20));
+  Batch b(kShape);
+  b.access(regs::kOpWrite, 0, 1, 0xFF);
+  const uint32_t load = load_object(b, 3, row({{0, 5}}));
+  ASSERT_EQ(kShape.row_words(), 2u);
+  Buffers buffers;
+  k.memory().write(buffers.commands, b.bytes());
+  for (uint32_t cut = load + 1; cut <= load + 2; ++cut) {  // the word alone, and with one data word
+    write_arguments(k, buffers, cut, 0, cut, 2 * cut);
+    k.write_register(regs::kCtrl, regs::kCtrlStart);
+    wait_done(k);
+    EXPECT_EQ(k.read_register(regs::kStatus), regs::kStatusTruncated) << "batch of " << cut << " words";
+    EXPECT_EQ(k.read_register(regs::kWordsDone), load);
+  }
+  expect_clean(k);
+  auto model = software_model(kObjects);
+  Batch cut(kShape);
+  cut.access(regs::kOpWrite, 0, 1, 0xFF);
+  cut.add({.op = regs::kOpLoadObject, .slot = 0, .granule = 3});
+  const BatchResult r = run_on_device(*model, cut, 0);
+  EXPECT_EQ(r.status, regs::kStatusTruncated);
+  EXPECT_EQ(r.words_done, 1u);
+}
+
+// After reset and after clear_state every object is the zero clock (the
+// kernel zeroes the store with load-objects of its own, which the
+// statistics do not count), so an acquire of an unloaded object changes
+// nothing.
+TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
+  Kernel k(options(30));
+  auto model = software_model(kObjects);
+  const auto batch = [](bool load) {
+    Batch b(kShape);
+    b.set_row(0, row({{0, 5}}));
+    b.set_row(1, row({{1, 1}}));
+    b.access(regs::kOpWrite, 0, 0x77, 0xFF);
+    if (load) load_object(b, 3, row({{0, 5}}));
+    acquire(b, 1, 3);
+    b.access(regs::kOpWrite, 1, 0x77, 0xFF);  // ordered only if object 3 holds {0:5}
+    return b;
+  };
+  const uint64_t commands_before = k.read_register(regs::kStatCommands);
+  EXPECT_EQ(commands_before, 0u) << "the zeroing after reset is not counted";
+  const BatchResult fresh = run_batch(k, batch(false), Buffers{});
+  EXPECT_EQ(fresh.races.size(), 1u) << "object 3 is zero after reset";
+  const BatchResult loaded = run_batch(k, batch(true), Buffers{}, regs::kFlagClearState);
+  EXPECT_TRUE(loaded.races.empty());
+  const BatchResult cleared = run_batch(k, batch(false), Buffers{}, regs::kFlagClearState);
+  EXPECT_EQ(cleared.races.size(), 1u) << "clear_state zeroes object 3 again";
+  EXPECT_EQ(k.read_register(regs::kStatCommands), 5u + 6u + 5u);
+  expect_clean(k);
+  expect_same(fresh, run_on_device(*model, batch(false), 0), "fresh");
+  expect_same(loaded, run_on_device(*model, batch(true), regs::kFlagClearState), "loaded");
+  expect_same(cleared, run_on_device(*model, batch(false), regs::kFlagClearState), "cleared");
+}
+
+// Random batches of every op on few granules, slots and objects (ticks kept
+// far below 2^32, as the host guarantees), several launches sharing state:
+// the kernel and the software model must write the same bytes.
+template <typename Model>
+void random_batches_match(unsigned objects, uint64_t seed0, int launches) {
+  for (uint64_t seed = seed0; seed < seed0 + 3; ++seed) {
+    sim::KernelSim<Model> k(options(seed, 30));
+    auto model = software_model(objects);
+    std::mt19937_64 rng(seed);
+    const auto pick = [&](uint64_t n) { return rng() % n; };
+    for (int launch = 0; launch < launches; ++launch) {
+      Batch b(kShape);
+      const int commands = 20 + static_cast<int>(pick(60));
+      for (int i = 0; i < commands; ++i) {
+        const auto slot = static_cast<unsigned>(pick(kShape.slots));
+        const uint64_t object = pick(objects);
+        switch (pick(10)) {
+          case 0: {
+            std::vector<uint64_t> lanes(kShape.slots);
+            for (auto& l : lanes) l = pick(6);
+            b.set_row(slot, lanes);
+            break;
+          }
+          case 1: {
+            std::vector<uint64_t> lanes(kShape.slots);
+            for (auto& l : lanes) l = pick(6);
+            load_object(b, object, lanes);
+            break;
+          }
+          case 2: acquire(b, slot, object); break;
+          case 3: release(b, slot, object); break;
+          case 4:
+            b.access(regs::kOpFree, slot, 0x100 + pick(8), static_cast<unsigned>(pick(256)), pick(10) == 0);
+            break;
+          default:
+            b.access(pick(2) != 0 ? regs::kOpWrite : regs::kOpRead, slot, 0x100 + pick(8),
+                     static_cast<unsigned>(1 + pick(255)), pick(20) == 0);
+        }
+      }
+      const uint32_t flags = launch % 4 == 3 ? regs::kFlagClearState : 0u;
+      if (flags != 0) {  // the host zeroes the bucket table with clear_state
+        const Buffers buffers;
+        k.memory().write(buffers.buckets, std::vector<std::byte>(size_t{regs::kBucketBytes} << buffers.bucket_bits));
+      }
+      const BatchResult r = run_batch(k, b, Buffers{}, flags);
+      const std::string what = "seed " + std::to_string(seed) + " launch " + std::to_string(launch);
+      ASSERT_EQ(r.status, regs::kStatusOk) << what;
+      expect_same(r, run_on_device(*model, b, flags), what);
+      if (::testing::Test::HasFailure()) return;
+    }
+    EXPECT_GT(model->statistics().races, 0u) << "the batches must race for agreement to mean something";
+    EXPECT_GT(model->statistics().escalations, 0u);
+    EXPECT_EQ(k.read_register(regs::kStatCommands), model->statistics().commands);
+    EXPECT_EQ(k.read_register(regs::kStatAccesses), model->statistics().accesses);
+    EXPECT_EQ(k.read_register(regs::kStatRaces), model->statistics().races);
+    expect_clean(k);
+  }
+}
+
+TEST(KernelSyncOps, RandomBatchesMatchTheSoftwareModel) {
+  random_batches_match<Vrac_kernel_default>(kObjects, 100, 12);
+}
+
+TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) { random_batches_match<Vrac_kernel_tiny>(2, 200, 12); }
+
+}  // namespace
+}  // namespace raceaccel::kernel_test
