@@ -14,25 +14,36 @@
 // and always knows their exact value, so nothing is ever written back).
 //
 // Each cache line holds one granule: per byte the last-write epoch W, the
-// last-read epoch R, a "raced" flag and a "shared" flag, plus the line's
-// in-hardware status. Bytes whose reads became concurrent ("shared") keep
-// one read vector clock, common to the line's shared bytes, in the read-VC
-// pool: ReadVcs clocks on chip, direct-mapped by granule and tagged with it.
-// Status (RADISH): EVERYTHING (W and every last read on chip), LASTWRITE (W
-// on chip; the shared bytes' read clock left the pool for the host, and R
-// now holds only the reads since), INSOFTWARE (the host owns the line).
-// What the hardware cannot decide exactly is escalated with the line's
-// state (and its read clock, if on chip), never guessed. Misses fill from, and dirty evictions write to, a backing store
-// in host-owned memory (one LineW-bit record per granule).
+// last-read epoch R and a "raced" flag, a mask of "shared" bytes, and the
+// line's in-hardware status. Bytes whose reads became concurrent (shared)
+// keep one read vector clock, common to the line's shared bytes, in the
+// read-VC pool: ReadVcs clocks on chip, direct-mapped by granule and tagged
+// with it. Status (RADISH): EVERYTHING (W and every last read on chip),
+// LASTWRITE (W on chip; the shared bytes' read clock left the pool for the
+// host, and R now holds only the latest read since), INSOFTWARE (the host
+// owns the line). What the hardware cannot decide exactly is escalated with
+// the line's state (and its read clock, if on chip), never guessed. Misses
+// fill from, and dirty evictions write to, a backing store in host-owned
+// memory (one LineW-bit record per granule).
 //
-// Pipeline: S0 registers the command and reads tag, data and the thread's
-// clock row (registered reads, RAM-inferable); S1 compares tags, runs the
-// FastTrack rules on all 8 byte lanes at once and writes back. A hit takes
-// one cycle; a miss blocks S1 while it evicts and fills. Two commands to one
-// line behave as if processed one after another: a command's registered
-// read can miss only the array writes of the edge it was read at and of the
-// edge it enters S1 at, and S1's view is patched with both (bypass). Sets
-// and Ways must be powers of two. See docs/hardware.md.
+// Pipeline (one command per cycle on hits):
+//   S0  the command register; registered reads of the tag, line, clock-row,
+//       sync-object and pool RAMs
+//   S1  tag compare and way select; misses (evict, fill) wait here until
+//       S2 and S3 are empty, then block the pipeline
+//   S2  the thread's own clock, the 16 epoch checks (lane select and
+//       compare) and the read clock against the thread's row; sync ops
+//       (join, tick) and their row and object writes
+//   S3  the FastTrack rules on all 8 bytes and the status rules; line and
+//       pool writes (the only ones besides fills and S2's) and records
+// Two commands to one line behave as if processed one after another: every
+// stage's copy of what it read is patched by each array write it could have
+// missed (the write at the edge of the RAM read and at the edge it leaves
+// S0, and every write while it waits in S1 or S2), and an access waits in S2
+// while the access in S3 may write its line or its pool entry (rare: it
+// then re-selects with the new values).
+// Sets, Ways, Objects and ReadVcs must be powers of two. See
+// docs/hardware.md.
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -123,7 +134,7 @@ module rac_check_engine #(
   localparam int unsigned RSlotLo  = 1 + SlotW + ClkW;
   localparam int unsigned RClkLo   = 1 + 2 * SlotW + ClkW;
   // Line layout: [0] INSOFTWARE, then 8 bytes of ByteW bits (the body);
-  // with a read-VC pool, then the shared-byte mask and the LASTWRITE bit.
+  // with a read-VC pool, then the shared-byte mask.
   localparam int unsigned BodyW  = 1 + 8 * ByteW;
   localparam int unsigned PoolOn = (ReadVcs > 0) ? 1 : 0;
   localparam int unsigned RvcN   = (ReadVcs > 0) ? ReadVcs : 1;
@@ -133,45 +144,8 @@ module rac_check_engine #(
   localparam int unsigned InitW  = (InitN > 1) ? $clog2(InitN) : 1;
 
   // ---------------------------------------------------------------------------
-  // Storage: per way a tag RAM, a line RAM and valid/dirty bits; the thread
-  // clock rows; the replacement state. Per-way signals are flattened
-  // ([Ways*W-1:0]) to stay inside the SV subset Yosys 0.23 reads.
+  // Index functions
   // ---------------------------------------------------------------------------
-  logic [RowW-1:0]  clk_mem [NumSlots];
-
-  // ---------------------------------------------------------------------------
-  // S0: the command register and the registered array reads
-  // ---------------------------------------------------------------------------
-  logic                 s0_valid_q;
-  logic [2:0]           s0_op_q;
-  logic                 s0_force_q;
-  logic [SlotW-1:0]     s0_slot_q;
-  logic [7:0]           s0_mask_q;
-  logic [GranW-1:0]     s0_gran_q;
-  logic [SeqW-1:0]      s0_seq_q;
-  logic [RowW-1:0]      s0_crow_q;
-
-  logic s1_ready;  // S1 takes a new command at the coming edge
-  logic init_q;  // the post-reset sweep that invalidates every way
-  assign cmd_ready_o = !init_q && (!s0_valid_q || s1_ready);
-
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      s0_valid_q <= 1'b0;
-    end else if (cmd_ready_o) begin
-      s0_valid_q <= cmd_valid_i;
-    end
-    if (cmd_ready_o && cmd_valid_i) begin
-      s0_op_q    <= cmd_op_i;
-      s0_force_q <= cmd_force_sw_i;
-      s0_slot_q  <= cmd_slot_i;
-      s0_mask_q  <= cmd_mask_i;
-      s0_gran_q  <= cmd_granule_i;
-      s0_seq_q   <= cmd_seq_i;
-      s0_crow_q  <= cmd_row_i;
-    end
-  end
-
   // A granule's tag is its high address bits; its set is the low bits XORed
   // with the tag folded to SetW bits, so that regions at power-of-two
   // strides (per-thread stacks, arrays of structs) spread over all sets.
@@ -191,7 +165,79 @@ module rac_check_engine #(
   function automatic logic [SetW-1:0] set_of(input logic [GranW-1:0] g);
     set_of = (Sets > 1) ? (g[SetW-1:0] ^ fold(tag_of(g))) : '0;
   endfunction
+  function automatic logic [ObjW-1:0] obj_of(input logic [GranW-1:0] g);
+    obj_of = (Objects > 1) ? g[ObjW-1:0] : '0;
+  endfunction
+  function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
+    rvc_of = '0;
+    if (RvcN > 1) begin
+      for (int i = 0; i < GranW; i++) rvc_of[i % RvcW] = rvc_of[i % RvcW] ^ g[i];
+    end
+  endfunction
   /* verilator lint_on UNUSEDSIGNAL */
+  function automatic logic is_access_op(input logic [2:0] op);
+    is_access_op = op == OpRead || op == OpWrite || op == OpFree;
+  endfunction
+  function automatic logic writes_row(input logic [2:0] op);
+    writes_row = op == OpSetRow || op == OpAcquire || op == OpRelease;
+  endfunction
+  function automatic logic writes_obj(input logic [2:0] op);
+    writes_obj = op == OpRelease || op == OpLoadObj;
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // The array write ports. Lines are written by S3 (commits) and by S1
+  // (installing a fill, only while S2 and S3 are empty); rows, sync objects
+  // and pool entries by S3 only. Every stage patches its copies with them.
+  // ---------------------------------------------------------------------------
+  logic             wr_en;
+  logic [GranW-1:0] wr_gran;
+  logic [WayW-1:0]  wr_way;
+  logic             wr_dirty;
+  logic [LineW-1:0] wr_line;
+  logic             row_wr_en;
+  logic [SlotW-1:0] row_wr_slot;
+  logic [RowW-1:0]  row_wr_data;
+  logic             obj_wr_en;
+  logic [GranW-1:0] obj_wr_gran;
+  logic [RowW-1:0]  obj_wr_data;
+  logic             rvc_wr_en;
+  logic [GranW-1:0] rvc_wr_gran;
+  logic             rvc_wr_valid;
+  logic [RowW-1:0]  rvc_wr_vc;
+
+  // ---------------------------------------------------------------------------
+  // S0: the command register and the registered array reads
+  // ---------------------------------------------------------------------------
+  logic                 s0_valid_q;
+  logic [2:0]           s0_op_q;
+  logic                 s0_force_q;
+  logic [SlotW-1:0]     s0_slot_q;
+  logic [7:0]           s0_mask_q;
+  logic [GranW-1:0]     s0_gran_q;
+  logic [SeqW-1:0]      s0_seq_q;
+  logic [RowW-1:0]      s0_crow_q;
+
+  logic s1_ready;  // S1 takes a new command at the coming edge
+  logic init_q;    // the post-reset sweep that invalidates every way
+  assign cmd_ready_o = !init_q && (!s0_valid_q || s1_ready);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s0_valid_q <= 1'b0;
+    end else if (cmd_ready_o) begin
+      s0_valid_q <= cmd_valid_i;
+    end
+    if (cmd_ready_o && cmd_valid_i) begin
+      s0_op_q    <= cmd_op_i;
+      s0_force_q <= cmd_force_sw_i;
+      s0_slot_q  <= cmd_slot_i;
+      s0_mask_q  <= cmd_mask_i;
+      s0_gran_q  <= cmd_granule_i;
+      s0_seq_q   <= cmd_seq_i;
+      s0_crow_q  <= cmd_row_i;
+    end
+  end
 
   // The index S0 will hold after this edge: registered reads use it, so the
   // data is ready when the command moves on.
@@ -200,30 +246,6 @@ module rac_check_engine #(
   assign s0_gran_next = (cmd_ready_o && cmd_valid_i) ? cmd_granule_i : s0_gran_q;
   assign s0_slot_next = (cmd_ready_o && cmd_valid_i) ? cmd_slot_i : s0_slot_q;
 
-  // Array write port (driven by S1, below)
-  logic             wr_en;
-  logic [WayW-1:0]  wr_way;
-  logic [TagW-1:0]  wr_tag;
-  logic             wr_dirty;
-  logic [LineW-1:0] wr_line;
-  logic             row_wr_en;
-  logic [RowW-1:0]  row_wr_data;
-  logic             obj_wr_en;
-  logic [RowW-1:0]  obj_wr_data;
-
-  // S1 command register (declared here: the storage above uses it)
-  logic                 s1_valid_q;
-  logic [2:0]           s1_op_q;
-  logic                 s1_force_q;
-  logic [SlotW-1:0]     s1_slot_q;
-  logic [7:0]           s1_mask_q;
-  logic [GranW-1:0]     s1_gran_q;
-  logic [SeqW-1:0]      s1_seq_q;
-  logic [RowW-1:0]      s1_crow_q;
-
-  logic [Ways*TagW-1:0]  rd_tag_q;
-  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;  // views of the registered tag reads
-  logic [Ways*LineW-1:0] rd_line_q;
   // After reset an init sweep clears the valid bits, one set (and one pool
   // entry) per cycle, so tags, valid and dirty bits live together in one RAM
   // word per way (no resettable flop array of Sets bits).
@@ -241,8 +263,14 @@ module rac_check_engine #(
   localparam logic [InitW:0] SetsCount = Sets[InitW:0];
   assign init_sets = {1'b0, init_idx_q} < SetsCount;
 
+  // The cache: per way a tag RAM ({valid, dirty, tag}) and a line RAM.
+  // Per-way signals are flattened ([Ways*W-1:0]) to stay inside the SV
+  // subset Yosys 0.23 reads.
+  logic [Ways*TagW-1:0]  rd_tag_q;
+  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;
+  logic [Ways*LineW-1:0] rd_line_q;
   for (genvar w = 0; w < Ways; w++) begin : g_way
-    logic [TagW+1:0]  tag_mem  [Sets];  // {valid, dirty, tag}
+    logic [TagW+1:0]  tag_mem  [Sets];
     logic [LineW-1:0] line_mem [Sets];
     logic             wr_this;
     assign wr_this = wr_en && wr_way == w[WayW-1:0];
@@ -250,9 +278,9 @@ module rac_check_engine #(
       if (init_q) begin
         if (init_sets) tag_mem[init_idx_q[SetW-1:0]] <= '0;
       end else if (wr_this) begin
-        tag_mem[set_of(s1_gran_q)] <= {1'b1, wr_dirty, wr_tag};
+        tag_mem[set_of(wr_gran)] <= {1'b1, wr_dirty, tag_of(wr_gran)};
       end
-      if (wr_this) line_mem[set_of(s1_gran_q)] <= wr_line;
+      if (wr_this) line_mem[set_of(wr_gran)] <= wr_line;
     end
     logic [TagW+1:0] tag_rd_q;
     always_ff @(posedge clk_i) begin
@@ -264,9 +292,12 @@ module rac_check_engine #(
     assign rd_valid_q[w] = tag_rd_q[TagW+1];
   end
 
+  // The thread clock rows (RAM without reset: the host sets each row before
+  // the slot's first use).
+  logic [RowW-1:0] clk_mem [NumSlots];
   logic [RowW-1:0] rd_row_q;
   always_ff @(posedge clk_i) begin
-    if (row_wr_en) clk_mem[s1_slot_q] <= row_wr_data;
+    if (row_wr_en) clk_mem[row_wr_slot] <= row_wr_data;
     rd_row_q <= clk_mem[s0_slot_next];
   end
 
@@ -274,30 +305,14 @@ module rac_check_engine #(
   // before its first use).
   logic [RowW-1:0] obj_mem [Objects];
   logic [RowW-1:0] rd_obj_q;
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [ObjW-1:0] obj_of(input logic [GranW-1:0] g);
-    obj_of = (Objects > 1) ? g[ObjW-1:0] : '0;
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
-    if (obj_wr_en) obj_mem[obj_of(s1_gran_q)] <= obj_wr_data;
+    if (obj_wr_en) obj_mem[obj_of(obj_wr_gran)] <= obj_wr_data;
     rd_obj_q <= obj_mem[obj_of(s0_gran_next)];
   end
 
   // The read-VC pool: per entry {valid, granule} in a tag RAM (cleared by the
   // init sweep) and the clock in a data RAM, direct-mapped by an XOR fold of
-  // the granule, read in S0 alongside the cache. Written by S1 only.
-  logic             rvc_wr_en;
-  logic             rvc_wr_valid;
-  logic [RowW-1:0]  rvc_wr_vc;
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
-    rvc_of = '0;
-    if (RvcN > 1) begin
-      for (int i = 0; i < GranW; i++) rvc_of[i % RvcW] = rvc_of[i % RvcW] ^ g[i];
-    end
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  // the granule.
   logic [GranW:0]  rvc_tag_mem [RvcN];  // {valid, granule}
   logic [RowW-1:0] rvc_mem     [RvcN];
   logic [GranW:0]  rd_rvc_tag_q;
@@ -306,48 +321,55 @@ module rac_check_engine #(
     if (init_q) begin
       rvc_tag_mem[init_idx_q[RvcW-1:0]] <= '0;
     end else if (rvc_wr_en) begin
-      rvc_tag_mem[rvc_of(s1_gran_q)] <= {rvc_wr_valid, s1_gran_q};
+      rvc_tag_mem[rvc_of(rvc_wr_gran)] <= {rvc_wr_valid, rvc_wr_gran};
     end
-    if (rvc_wr_en) rvc_mem[rvc_of(s1_gran_q)] <= rvc_wr_vc;
+    if (rvc_wr_en) rvc_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_vc;
     rd_rvc_tag_q <= rvc_tag_mem[rvc_of(s0_gran_next)];
     rd_rvc_q     <= rvc_mem[rvc_of(s0_gran_next)];
   end
 
-  // ---------------------------------------------------------------------------
-  // S1: lookup, miss handling, FastTrack rules, write-back
-  // ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1WbWait, S1FillReq, S1FillWait} s1_state_e;
-  s1_state_e s1_state_q, s1_state_d;
-
-  // S1's private copy of its set and of its thread's clock row, taken on entry.
-  logic [Ways*TagW-1:0]  s1_tag_q;
-  logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
-  logic [Ways*LineW-1:0] s1_line_q;
-  logic [RowW-1:0]       s1_row_q;
-  logic [RowW-1:0]       s1_obj_q;
-  logic [GranW:0]        s1_rvc_tag_q;  // the pool entry of S1's granule: {valid, granule}
-  logic [RowW-1:0]       s1_rvc_q;
-  logic [WayW-1:0]       s1_victim_q;
-
-  // Bypass: the array write made at the last edge, which the registered
-  // read of the command in S0 could not see. (The write made at the coming
-  // edge is patched in directly from the write port.)
+  // Bypass: the writes made at the last edge, which the registered reads of
+  // the command in S0 could not see. (The writes made at the coming edge are
+  // patched in directly from the write ports.)
   logic             byp_valid_q;
-  logic [SetW-1:0]  byp_set_q;
+  logic [GranW-1:0] byp_gran_q;
   logic [WayW-1:0]  byp_way_q;
-  logic [TagW-1:0]  byp_tag_q;
   logic             byp_dirty_q;
   logic [LineW-1:0] byp_line_q;
   logic             byp_row_valid_q;
   logic [SlotW-1:0] byp_row_slot_q;
   logic [RowW-1:0]  byp_row_q;
   logic             byp_obj_valid_q;
-  logic [ObjW-1:0]  byp_obj_idx_q;
+  logic [GranW-1:0] byp_obj_gran_q;
   logic [RowW-1:0]  byp_obj_q;
   logic             byp_rvc_valid_q;
-  logic [RvcW-1:0]  byp_rvc_idx_q;
-  logic [GranW:0]   byp_rvc_tag_q;
+  logic [GranW-1:0] byp_rvc_gran_q;
+  logic             byp_rvc_entry_valid_q;
   logic [RowW-1:0]  byp_rvc_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      byp_valid_q <= 1'b0;
+      byp_row_valid_q <= 1'b0;
+      byp_obj_valid_q <= 1'b0;
+      byp_rvc_valid_q <= 1'b0;
+    end else begin
+      byp_valid_q <= wr_en;
+      byp_row_valid_q <= row_wr_en;
+      byp_obj_valid_q <= obj_wr_en;
+      byp_rvc_valid_q <= rvc_wr_en;
+    end
+    byp_gran_q <= wr_gran;
+    byp_way_q <= wr_way;
+    byp_dirty_q <= wr_dirty;
+    byp_line_q <= wr_line;
+    byp_row_slot_q <= row_wr_slot;
+    byp_row_q <= row_wr_data;
+    byp_obj_gran_q <= obj_wr_gran;
+    byp_obj_q <= obj_wr_data;
+    byp_rvc_gran_q <= rvc_wr_gran;
+    byp_rvc_entry_valid_q <= rvc_wr_valid;
+    byp_rvc_q <= rvc_wr_vc;
+  end
 
   // The view S0's command takes into S1: registered read, then the write of
   // the last edge, then the write of this cycle.
@@ -362,14 +384,14 @@ module rac_check_engine #(
     in_dirty = rd_dirty_q;
     in_line  = rd_line_q;
     for (int w = 0; w < Ways; w++) begin
-      if (byp_valid_q && byp_set_q == set_of(s0_gran_q) && byp_way_q == w[WayW-1:0]) begin
-        in_tag[w*TagW +: TagW]    = byp_tag_q;
+      if (byp_valid_q && set_of(byp_gran_q) == set_of(s0_gran_q) && byp_way_q == w[WayW-1:0]) begin
+        in_tag[w*TagW +: TagW]    = tag_of(byp_gran_q);
         in_valid[w]               = 1'b1;
         in_dirty[w]               = byp_dirty_q;
         in_line[w*LineW +: LineW] = byp_line_q;
       end
-      if (wr_en && set_of(s1_gran_q) == set_of(s0_gran_q) && wr_way == w[WayW-1:0]) begin
-        in_tag[w*TagW +: TagW]    = wr_tag;
+      if (wr_en && set_of(wr_gran) == set_of(s0_gran_q) && wr_way == w[WayW-1:0]) begin
+        in_tag[w*TagW +: TagW]    = tag_of(wr_gran);
         in_valid[w]               = 1'b1;
         in_dirty[w]               = wr_dirty;
         in_line[w*LineW +: LineW] = wr_line;
@@ -377,23 +399,47 @@ module rac_check_engine #(
     end
     in_row = rd_row_q;
     if (byp_row_valid_q && byp_row_slot_q == s0_slot_q) in_row = byp_row_q;
-    if (row_wr_en && s1_slot_q == s0_slot_q) in_row = row_wr_data;
+    if (row_wr_en && row_wr_slot == s0_slot_q) in_row = row_wr_data;
     in_obj = rd_obj_q;
-    if (byp_obj_valid_q && byp_obj_idx_q == obj_of(s0_gran_q)) in_obj = byp_obj_q;
-    if (obj_wr_en && obj_of(s1_gran_q) == obj_of(s0_gran_q)) in_obj = obj_wr_data;
+    if (byp_obj_valid_q && obj_of(byp_obj_gran_q) == obj_of(s0_gran_q)) in_obj = byp_obj_q;
+    if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s0_gran_q)) in_obj = obj_wr_data;
     in_rvc_tag = rd_rvc_tag_q;
     in_rvc     = rd_rvc_q;
-    if (byp_rvc_valid_q && byp_rvc_idx_q == rvc_of(s0_gran_q)) begin
-      in_rvc_tag = byp_rvc_tag_q;
+    if (byp_rvc_valid_q && rvc_of(byp_rvc_gran_q) == rvc_of(s0_gran_q)) begin
+      in_rvc_tag = {byp_rvc_entry_valid_q, byp_rvc_gran_q};
       in_rvc     = byp_rvc_q;
     end
-    if (rvc_wr_en && rvc_of(s1_gran_q) == rvc_of(s0_gran_q)) begin
-      in_rvc_tag = {rvc_wr_valid, s1_gran_q};
+    if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s0_gran_q)) begin
+      in_rvc_tag = {rvc_wr_valid, rvc_wr_gran};
       in_rvc     = rvc_wr_vc;
     end
   end
 
-  // Lookup on S1's copy
+  // ---------------------------------------------------------------------------
+  // S1: lookup and miss handling
+  // ---------------------------------------------------------------------------
+  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1WbWait, S1FillReq, S1FillWait} s1_state_e;
+  s1_state_e s1_state_q, s1_state_d;
+
+  logic                 s1_valid_q;
+  logic [2:0]           s1_op_q;
+  logic                 s1_force_q;
+  logic [SlotW-1:0]     s1_slot_q;
+  logic [7:0]           s1_mask_q;
+  logic [GranW-1:0]     s1_gran_q;
+  logic [SeqW-1:0]      s1_seq_q;
+  logic [RowW-1:0]      s1_crow_q;
+  // S1's copy of its set, its thread's clock row, its sync object and its
+  // pool entry, patched by every write while it waits.
+  logic [Ways*TagW-1:0]  s1_tag_q;
+  logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
+  logic [Ways*LineW-1:0] s1_line_q;
+  logic [RowW-1:0]       s1_row_q;
+  logic [RowW-1:0]       s1_obj_q;
+  logic [GranW:0]        s1_rvc_tag_q;  // {valid, granule}
+  logic [RowW-1:0]       s1_rvc_q;
+  logic [WayW-1:0]       s1_victim_q;
+
   logic            hit;
   logic [WayW-1:0] hit_way;
   always_comb begin
@@ -407,10 +453,341 @@ module rac_check_engine #(
     end
   end
 
+  logic s1_is_access, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
+  assign s1_is_access = is_access_op(s1_op_q);
+  assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_access || hit) && s2_ready;
+  assign s1_ready     = !s1_valid_q || s1_advance;
+
+  // Victim choice on a miss: a free way first, else the policy's choice. A
+  // miss starts only when S2 and S3 are empty: nothing else then writes the
+  // set, and no command in flight holds the victim.
+  logic [WayW-1:0] victim, repl_choice;
+  logic            free_way_found, miss_now;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [16+Sets*WayW-1:0] repl_state;  // for formal harnesses only
+  /* verilator lint_on UNUSEDSIGNAL */
+  rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_repl (
+    .clk_i    (clk_i),
+    .rst_i    (rst_i),
+    .set_i    (set_of(s1_gran_q)),
+    .advance_i(miss_now && !free_way_found),
+    .choice_o (repl_choice),
+    .state_o  (repl_state)
+  );
+  rac_victim_sel_comb #(.Ways(Ways)) u_victim (
+    .valid_i    (s1_tvalid_q),
+    .preferred_i(repl_choice),
+    .victim_o   (victim),
+    .free_o     (free_way_found)
+  );
+
+  assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_access && !hit && !s2_valid_q && !s3_valid_q;
+
+  always_comb begin
+    s1_state_d = s1_state_q;
+    case (s1_state_q)
+      S1Exec:     if (miss_now) s1_state_d = (s1_tvalid_q[victim] && s1_dirty_q[victim]) ? S1WbReq : S1FillReq;
+      S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
+      S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
+      S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
+      S1FillWait: if (mem_rsp_valid_i) s1_state_d = S1Exec;
+      default:    s1_state_d = s1_state_q;
+    endcase
+  end
+
+  assign mem_req_valid_o   = s1_valid_q && (s1_state_q == S1WbReq || s1_state_q == S1FillReq);
+  assign mem_req_write_o   = s1_state_q == S1WbReq;
+  assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
+  assign mem_req_seq_o     = s1_seq_q;
+  if (Sets > 1) begin : g_wb_addr
+    assign mem_req_granule_o = (s1_state_q == S1WbReq)
+                             ? {s1_tag_q[s1_victim_q*TagW +: TagW],
+                                set_of(s1_gran_q) ^ fold(s1_tag_q[s1_victim_q*TagW +: TagW])}
+                             : s1_gran_q;
+  end else begin : g_wb_addr_one_set
+    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? s1_tag_q[s1_victim_q*TagW +: TagW] : s1_gran_q;
+  end
+
+  logic install;
+  assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s1_valid_q <= 1'b0;
+      s1_state_q <= S1Idle;
+    end else if (s1_ready) begin
+      s1_valid_q <= s0_valid_q;
+      s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
+    end else begin
+      s1_state_q <= s1_state_d;
+    end
+    if (miss_now) s1_victim_q <= victim;
+    if (s1_ready && s0_valid_q) begin
+      s1_op_q      <= s0_op_q;
+      s1_force_q   <= s0_force_q;
+      s1_slot_q    <= s0_slot_q;
+      s1_mask_q    <= s0_mask_q;
+      s1_gran_q    <= s0_gran_q;
+      s1_seq_q     <= s0_seq_q;
+      s1_crow_q    <= s0_crow_q;
+      s1_tag_q     <= in_tag;
+      s1_tvalid_q  <= in_valid;
+      s1_dirty_q   <= in_dirty;
+      s1_line_q    <= in_line;
+      s1_row_q     <= in_row;
+      s1_obj_q     <= in_obj;
+      s1_rvc_tag_q <= in_rvc_tag;
+      s1_rvc_q     <= in_rvc;
+    end else begin
+      // Waiting (or filling): take every write to what S1 holds.
+      for (int w = 0; w < Ways; w++) begin
+        if (wr_en && set_of(wr_gran) == set_of(s1_gran_q) && wr_way == w[WayW-1:0]) begin
+          s1_tag_q[w*TagW +: TagW]    <= tag_of(wr_gran);
+          s1_tvalid_q[w]              <= 1'b1;
+          s1_dirty_q[w]               <= wr_dirty;
+          s1_line_q[w*LineW +: LineW] <= wr_line;
+        end
+      end
+      if (row_wr_en && row_wr_slot == s1_slot_q) s1_row_q <= row_wr_data;
+      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s1_obj_q <= obj_wr_data;
+      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
+        s1_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
+        s1_rvc_q     <= rvc_wr_vc;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // S2: epoch checks against the thread's clock row
+  // ---------------------------------------------------------------------------
+  logic [2:0]           s2_op_q;
+  logic                 s2_force_q;
+  logic [SlotW-1:0]     s2_slot_q;
+  logic [7:0]           s2_mask_q;
+  logic [GranW-1:0]     s2_gran_q;
+  logic [SeqW-1:0]      s2_seq_q;
+  logic [RowW-1:0]      s2_crow_q;
+  logic [WayW-1:0]      s2_way_q;
+  logic                 s2_dirty_q;
+  logic [LineW-1:0]     s2_line_q;
+  logic [RowW-1:0]      s2_row_q;
+  logic [RowW-1:0]      s2_obj_q;
+  logic [GranW:0]       s2_rvc_tag_q;
+  logic [RowW-1:0]      s2_rvc_q;
+
+  logic [7:0] s2_shared;  // the line's shared bytes
+  if (PoolOn != 0) begin : g_s2_shared
+    assign s2_shared = s2_line_q[BodyW +: 8];
+  end else begin : g_s2_no_shared
+    assign s2_shared = '0;
+  end
+
+  // The thread's own clock, and per byte W_x ≼ C_t and R_x ≼ C_t.
+  logic [ClkW-1:0]     s2_own_clk;
+  logic [7:0]          s2_w_ok, s2_r_ok;
+  logic [ClkW-1:0]     s2_rvc_own;     // the thread's lane of the read clock
+  logic [NumSlots-1:0] s2_rvc_greater;  // lanes where the read clock exceeds C_t
+  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_own_clk (
+    .vc_i(s2_row_q), .slot_i(s2_slot_q), .lane_o(s2_own_clk)
+  );
+  for (genvar b = 0; b < 8; b++) begin : g_byte_check
+    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_w_ok (
+      .epoch_slot_i(s2_line_q[1 + b * ByteW + WSlotLo +: SlotW]),
+      .epoch_clk_i(s2_line_q[1 + b * ByteW + WClkLo +: ClkW]),
+      .vc_i(s2_row_q), .leq_o(s2_w_ok[b])
+    );
+    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_r_ok (
+      .epoch_slot_i(s2_line_q[1 + b * ByteW + RSlotLo +: SlotW]),
+      .epoch_clk_i(s2_line_q[1 + b * ByteW + RClkLo +: ClkW]),
+      .vc_i(s2_row_q), .leq_o(s2_r_ok[b])
+    );
+  end
+  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_own (
+    .vc_i(s2_rvc_q), .slot_i(s2_slot_q), .lane_o(s2_rvc_own)
+  );
+  vc_lanes_gt_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_gt (
+    .a_i(s2_rvc_q), .b_i(s2_row_q), .gt_o(s2_rvc_greater)
+  );
+
+  // Everything else S3's rules compare is compared here too, so that S3
+  // starts from registered bits: per byte, whether W and R are the thread's
+  // current epoch; whether the pool entry holds this granule and its lane
+  // of the thread is current; and which bytes have equal R epochs (an
+  // allocation needs the sharing bytes to have one).
+  logic [7:0]  s2_same_w, s2_same_r;
+  logic [7:0]  s2_byte_set;  // bytes with any history (a free of them changes the line)
+  logic        s2_rvc_hit, s2_rvc_same;
+  logic [63:0] s2_r_eq;  // [8*b + c]: bytes b and c have the same R epoch
+  always_comb begin
+    for (int b = 0; b < 8; b++) begin
+      s2_same_w[b] = s2_line_q[1 + b * ByteW + WSlotLo +: SlotW] == s2_slot_q &&
+                     s2_line_q[1 + b * ByteW + WClkLo +: ClkW] == s2_own_clk;
+      s2_same_r[b] = s2_line_q[1 + b * ByteW + RSlotLo +: SlotW] == s2_slot_q &&
+                     s2_line_q[1 + b * ByteW + RClkLo +: ClkW] == s2_own_clk;
+      s2_byte_set[b] = s2_line_q[1 + b * ByteW +: ByteW] != '0;
+      for (int c = 0; c < 8; c++) begin
+        s2_r_eq[8*b + c] = s2_line_q[1 + b * ByteW + RSlotLo +: SlotW + ClkW] ==
+                           s2_line_q[1 + c * ByteW + RSlotLo +: SlotW + ClkW];
+      end
+    end
+  end
+  assign s2_rvc_hit  = (PoolOn != 0) && s2_rvc_tag_q[GranW] && s2_rvc_tag_q[GranW-1:0] == s2_gran_q;
+  assign s2_rvc_same = s2_rvc_own == s2_own_clk;
+
+  // S2 waits while the access in S3 may write what S2 read: its line, or its
+  // pool entry (S3 may allocate, raise or free an entry only if its line
+  // has shared bytes or it is a read that is not ordered after some byte's
+  // last read). Decided from registers alone, so the wait never lengthens a
+  // path. Rows and sync objects need no wait: they are written by S2 itself.
+  logic s2_is_access, s3_is_access, hazard, s3_ready, s2_advance, s3_may_write_pool;
+  logic [2:0]       s3_op_q;
+  logic [SlotW-1:0] s3_slot_q;
+  logic [GranW-1:0] s3_gran_q;
+  logic [7:0]       s3_mask_q;
+  logic [LineW-1:0] s3_line_q;
+  logic [7:0]       s3_r_ok_q;
+  logic [7:0]       s3_shared_q;
+  logic [7:0]       cur_shared;  // S3's line's shared bytes (reads in the line's read clock)
+  assign s2_is_access = is_access_op(s2_op_q);
+  assign s3_is_access = is_access_op(s3_op_q);
+  assign s3_may_write_pool = (PoolOn != 0) &&
+                             (cur_shared != '0 || (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0));
+  always_comb begin
+    hazard = 1'b0;
+    if (s2_valid_q && s3_valid_q && s2_is_access && s3_is_access) begin
+      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of(s2_gran_q) == rvc_of(s3_gran_q));
+    end
+  end
+  assign s2_advance = s2_valid_q && s3_ready && !hazard;
+  assign s2_ready   = !s2_valid_q || s2_advance;
+
+  // Synchronization on chip, done in S2 and written as the command leaves
+  // it, so the next command of the thread (in S1 then) takes the new row
+  // without waiting: one join unit serves acquire (into the thread's row) and
+  // release (into the object); release then ticks the thread's own lane. The
+  // host never asks for a tick past ClkW.
+  logic [RowW-1:0] join_row_obj, ticked_row;
+  vc_join_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_sync_join (
+    .a_i(s2_row_q), .b_i(s2_obj_q), .join_o(join_row_obj)
+  );
+  always_comb begin
+    ticked_row = s2_row_q;
+    ticked_row[s2_slot_q*ClkW +: ClkW] = s2_own_clk + 1'b1;
+  end
+  always_comb begin
+    case (s2_op_q)
+      OpAcquire: row_wr_data = join_row_obj;
+      OpRelease: row_wr_data = ticked_row;
+      default:   row_wr_data = s2_crow_q;  // OpSetRow
+    endcase
+    row_wr_en   = s2_advance && writes_row(s2_op_q);
+    row_wr_slot = s2_slot_q;
+    obj_wr_en   = s2_advance && writes_obj(s2_op_q);
+    obj_wr_gran = s2_gran_q;
+    obj_wr_data = (s2_op_q == OpRelease) ? join_row_obj : s2_crow_q;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s2_valid_q <= 1'b0;
+    end else if (s2_ready) begin
+      s2_valid_q <= s1_advance;
+    end
+    if (s1_advance) begin
+      s2_op_q      <= s1_op_q;
+      s2_force_q   <= s1_force_q;
+      s2_slot_q    <= s1_slot_q;
+      s2_mask_q    <= s1_mask_q;
+      s2_gran_q    <= s1_gran_q;
+      s2_seq_q     <= s1_seq_q;
+      s2_crow_q    <= s1_crow_q;
+      s2_way_q     <= hit_way;
+      s2_dirty_q   <= s1_dirty_q[hit_way];
+      s2_line_q    <= s1_line_q[hit_way*LineW +: LineW];
+      s2_row_q     <= s1_row_q;
+      s2_obj_q     <= s1_obj_q;
+      s2_rvc_tag_q <= s1_rvc_tag_q;
+      s2_rvc_q     <= s1_rvc_q;
+      // The write of this edge (S3's commit), when it is to what S1 passes on.
+      if (wr_en && wr_gran == s1_gran_q) begin
+        s2_dirty_q <= wr_dirty;
+        s2_line_q  <= wr_line;
+      end
+      if (row_wr_en && row_wr_slot == s1_slot_q) s2_row_q <= row_wr_data;
+      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s2_obj_q <= obj_wr_data;
+      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
+        s2_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
+        s2_rvc_q     <= rvc_wr_vc;
+      end
+    end else if (!s2_advance) begin
+      // Waiting: take every write to what S2 holds.
+      if (wr_en && wr_gran == s2_gran_q) begin
+        s2_dirty_q <= wr_dirty;
+        s2_line_q  <= wr_line;
+      end
+      if (row_wr_en && row_wr_slot == s2_slot_q) s2_row_q <= row_wr_data;
+      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s2_gran_q)) s2_obj_q <= obj_wr_data;
+      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s2_gran_q)) begin
+        s2_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
+        s2_rvc_q     <= rvc_wr_vc;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // S3: FastTrack rules, status, sync joins; commit and records
+  // ---------------------------------------------------------------------------
+  logic                 s3_force_q;
+  logic [SeqW-1:0]      s3_seq_q;
+  logic [WayW-1:0]      s3_way_q;
+  logic                 s3_dirty_q;
+  logic [GranW:0]       s3_rvc_tag_q;
+  logic [RowW-1:0]      s3_rvc_q;
+  logic [ClkW-1:0]      s3_own_clk_q;
+  logic [7:0]           s3_w_ok_q;
+  logic [NumSlots-1:0]  s3_rvc_greater_q;
+  logic [7:0]           s3_same_w_q, s3_same_r_q, s3_byte_set_q;
+  logic                 s3_rvc_hit_q, s3_rvc_same_q;
+  logic [63:0]          s3_r_eq_q;
+
+  logic exec_done;  // S3 finishes its command at this edge
+  assign s3_ready = !s3_valid_q || exec_done;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s3_valid_q <= 1'b0;
+    end else if (s3_ready) begin
+      s3_valid_q <= s2_advance;
+    end
+    if (s2_advance) begin
+      s3_op_q          <= s2_op_q;
+      s3_force_q       <= s2_force_q;
+      s3_slot_q        <= s2_slot_q;
+      s3_mask_q        <= s2_mask_q;
+      s3_gran_q        <= s2_gran_q;
+      s3_seq_q         <= s2_seq_q;
+      s3_way_q         <= s2_way_q;
+      s3_dirty_q       <= s2_dirty_q;
+      s3_line_q        <= s2_line_q;
+      s3_shared_q      <= s2_shared;
+      s3_rvc_tag_q     <= s2_rvc_tag_q;
+      s3_rvc_q         <= s2_rvc_q;
+      s3_own_clk_q     <= s2_own_clk;
+      s3_w_ok_q        <= s2_w_ok;
+      s3_r_ok_q        <= s2_r_ok;
+      s3_rvc_greater_q <= s2_rvc_greater;
+      s3_same_w_q      <= s2_same_w;
+      s3_same_r_q      <= s2_same_r;
+      s3_byte_set_q    <= s2_byte_set;
+      s3_rvc_hit_q     <= s2_rvc_hit;
+      s3_rvc_same_q    <= s2_rvc_same;
+      s3_r_eq_q        <= s2_r_eq;
+    end
+  end
+
   // FastTrack rules on the 8 byte lanes of the line, all at once
   logic [LineW-1:0]   cur_line;
   logic [BodyW-1:0]   cur_body, new_body;
-  logic [7:0]         cur_shared;   // bytes whose reads are the line's read clock
   logic [7:0]         raced_before;
   logic [ClkW-1:0]    own_clk;
   logic [7:0]         raced;
@@ -421,17 +798,23 @@ module rac_check_engine #(
   logic               rvc_touch;  // a read must raise its thread's lane of the read clock
   logic               lw_esc;     // a LASTWRITE line needs the reads the host holds
   logic [7:0]         unshare;    // shared bytes a write made exclusive [FT WRITE SHARED]
+  logic [7:0]         r_upd;      // bytes whose R a read replaced [FT READ EXCLUSIVE]
+  logic [7:0]         w_upd;      // bytes whose W a write replaced
   logic [ByteW-1:0]   st;
   logic [SlotW-1:0]   w_slot, r_slot;
   logic [ClkW-1:0]    w_clk, r_clk;
   logic               w_ok, r_ok, same_r, same_w;
-  logic [7:0]         w_ok_b, r_ok_b;  // per byte: W_x ≼ C_t, R_x ≼ C_t
-  assign cur_line = s1_line_q[hit_way*LineW +: LineW];
+  assign cur_line = s3_line_q;
   assign cur_body = cur_line[BodyW-1:0];
+  assign own_clk  = s3_own_clk_q;
   if (PoolOn != 0) begin : g_shared_in
-    assign cur_shared = cur_line[BodyW +: 8];
+    assign cur_shared = s3_shared_q;
   end else begin : g_no_shared_in
     assign cur_shared = '0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [7:0] unused_s3_shared;
+    assign unused_s3_shared = s3_shared_q;
+    /* verilator lint_on UNUSEDSIGNAL */
   end
   for (genvar b = 0; b < 8; b++) begin : g_raced_before
     assign raced_before[b] = cur_body[1 + b * ByteW + RacedBit];
@@ -446,44 +829,21 @@ module rac_check_engine #(
   // line without shared bytes, so a spilled clock is never mistaken for a
   // current one (the stale-read hazard, RADISH digest §2.14).
   logic rvc_hit, has_rvc, lastwrite;
-  assign rvc_hit   = (PoolOn != 0) && s1_rvc_tag_q[GranW] && s1_rvc_tag_q[GranW-1:0] == s1_gran_q;
+  assign rvc_hit   = s3_rvc_hit_q;
   assign has_rvc   = cur_shared != '0 && rvc_hit;
   assign lastwrite = cur_shared != '0 && !rvc_hit;
 
-  // The epoch checks and the thread's own clock use the vector-clock units.
-  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_own_clk (
-    .vc_i(s1_row_q), .slot_i(s1_slot_q), .lane_o(own_clk)
+  // The read clock against the thread: R ⊑ C_t, and the first lane that is
+  // not (a concurrent reader, for a race record).
+  logic             rvc_leq, rvc_any_greater;
+  logic [ClkW-1:0]  rvc_prev_clk;
+  logic [SlotW-1:0] rvc_prev_slot;
+  rac_first_one #(.Width(NumSlots)) u_rvc_first (
+    .in_i(s3_rvc_greater_q), .any_o(rvc_any_greater), .idx_o(rvc_prev_slot)
   );
-  for (genvar b = 0; b < 8; b++) begin : g_byte_check
-    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_w_ok (
-      .epoch_slot_i(cur_body[1 + b * ByteW + WSlotLo +: SlotW]),
-      .epoch_clk_i(cur_body[1 + b * ByteW + WClkLo +: ClkW]),
-      .vc_i(s1_row_q), .leq_o(w_ok_b[b])
-    );
-    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_r_ok (
-      .epoch_slot_i(cur_body[1 + b * ByteW + RSlotLo +: SlotW]),
-      .epoch_clk_i(cur_body[1 + b * ByteW + RClkLo +: ClkW]),
-      .vc_i(s1_row_q), .leq_o(r_ok_b[b])
-    );
-  end
-  // The read clock against the thread: its own lane, R ⊑ C_t, and the first
-  // lane that is not (a concurrent reader, for a race record).
-  logic [ClkW-1:0]     rvc_own, rvc_prev_clk;
-  logic                rvc_leq;
-  logic [SlotW-1:0]    rvc_prev_slot;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic                rvc_any_greater;
-  logic [NumSlots-1:0] rvc_greater_lanes;
-  /* verilator lint_on UNUSEDSIGNAL */
-  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_own (
-    .vc_i(s1_rvc_q), .slot_i(s1_slot_q), .lane_o(rvc_own)
-  );
-  vc_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_leq (
-    .a_i(s1_rvc_q), .b_i(s1_row_q), .leq_o(rvc_leq), .any_greater_o(rvc_any_greater),
-    .first_greater_lane_o(rvc_prev_slot), .greater_lanes_o(rvc_greater_lanes)
-  );
+  assign rvc_leq = !rvc_any_greater;
   vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_prev (
-    .vc_i(s1_rvc_q), .slot_i(rvc_prev_slot), .lane_o(rvc_prev_clk)
+    .vc_i(s3_rvc_q), .slot_i(rvc_prev_slot), .lane_o(rvc_prev_clk)
   );
 
   always_comb begin
@@ -496,6 +856,8 @@ module rac_check_engine #(
     rvc_touch = 1'b0;
     lw_esc = 1'b0;
     unshare = '0;
+    r_upd = '0;
+    w_upd = '0;
     st = '0;
     w_slot = '0;
     r_slot = '0;
@@ -511,17 +873,17 @@ module rac_check_engine #(
       w_clk  = st[WClkLo +: ClkW];
       r_slot = st[RSlotLo +: SlotW];
       r_clk  = st[RClkLo +: ClkW];
-      w_ok   = w_ok_b[b];
-      r_ok   = r_ok_b[b];
-      same_r = r_slot == s1_slot_q && r_clk == own_clk;
-      same_w = w_slot == s1_slot_q && w_clk == own_clk;
-      if (s1_mask_q[b]) begin
-        if (s1_op_q == OpFree) begin
+      w_ok   = s3_w_ok_q[b];
+      r_ok   = s3_r_ok_q[b];
+      same_r = s3_same_r_q[b];
+      same_w = s3_same_w_q[b];
+      if (s3_mask_q[b]) begin
+        if (s3_op_q == OpFree) begin
           new_body[1 + b * ByteW +: ByteW] = '0;
         end else if (!st[RacedBit]) begin
-          if (s1_op_q == OpRead) begin
+          if (s3_op_q == OpRead) begin
             if (cur_shared[b] && has_rvc) begin
-              if (rvc_own == own_clk) begin
+              if (s3_rvc_same_q) begin
                 // [FT READ SAME EPOCH]
               end else if (!w_ok) begin
                 raced[b] = 1'b1;
@@ -541,8 +903,9 @@ module rac_check_engine #(
             end else if (r_ok) begin
               // [FT READ EXCLUSIVE] (on a LASTWRITE line's shared byte: the
               // latest read since the clock left)
-              new_body[1 + b * ByteW + RSlotLo +: SlotW] = s1_slot_q;
+              new_body[1 + b * ByteW + RSlotLo +: SlotW] = s3_slot_q;
               new_body[1 + b * ByteW + RClkLo +: ClkW] = own_clk;
+              r_upd[b] = 1'b1;
             end else if (cur_shared[b]) begin
               lw_esc = 1'b1;  // concurrent with a read since: the host joins them
             end else begin
@@ -570,7 +933,8 @@ module rac_check_engine #(
               prev_clks[b*ClkW +: ClkW] = r_clk;
             end else begin
               // [FT WRITE EXCLUSIVE], or [FT WRITE SHARED] (R := ⊥)
-              new_body[1 + b * ByteW + WSlotLo +: SlotW] = s1_slot_q;
+              w_upd[b] = 1'b1;
+              new_body[1 + b * ByteW + WSlotLo +: SlotW] = s3_slot_q;
               new_body[1 + b * ByteW + WClkLo +: ClkW] = own_clk;
               if (cur_shared[b]) begin
                 unshare[b] = 1'b1;
@@ -602,9 +966,8 @@ module rac_check_engine #(
       end
     end
     for (int b = 0; b < 8; b++) begin
-      if (share_b[b] && (cur_body[1 + b * ByteW + RSlotLo +: SlotW] != share_r_slot ||
-                         cur_body[1 + b * ByteW + RClkLo +: ClkW] != share_r_clk)) begin
-        share_same = 1'b0;
+      for (int c = b + 1; c < 8; c++) begin
+        if (share_b[b] && share_b[c] && !s3_r_eq_q[8*b + c]) share_same = 1'b0;
       end
     end
   end
@@ -613,18 +976,18 @@ module rac_check_engine #(
   assign rvc_alloc_ok = (PoolOn != 0) && share_b != '0 && cur_shared == '0 && share_same;
   // Raising one lane of the clock changes every shared byte's reads: exact
   // only when every shared byte still checked is read now.
-  assign rvc_update_ok = (cur_shared & ~s1_mask_q & ~raced_before) == '0;
+  assign rvc_update_ok = (cur_shared & ~s3_mask_q & ~raced_before) == '0;
   assign need_share = (share_b != '0 && !rvc_alloc_ok) || lw_esc || (rvc_touch && !rvc_update_ok);
 
   // What the command does to its line
   logic       insoftware, escalate, full_free, to_software, clear_line;
   logic [2:0] esc_reason;
   assign insoftware = cur_line[0];
-  assign full_free  = s1_op_q == OpFree && s1_mask_q == 8'hFF;
+  assign full_free  = s3_op_q == OpFree && s3_mask_q == 8'hFF;
   rac_line_status_comb u_status (
     .insoftware_i (insoftware),
     .full_free_i  (full_free),
-    .force_i      (s1_force_q),
+    .force_i      (s3_force_q),
     .need_share_i (need_share),
     .escalate_o   (escalate),
     .reason_o     (esc_reason),
@@ -641,7 +1004,7 @@ module rac_check_engine #(
   end
   always_comb begin
     shared_after = cur_shared & ~unshare;
-    if (s1_op_q == OpFree) shared_after = shared_after & ~s1_mask_q;
+    if (s3_op_q == OpFree) shared_after = shared_after & ~s3_mask_q;
     if (rvc_alloc_ok) shared_after = shared_after | share_b;
     if ((shared_after & ~raced_after) == '0) shared_after = '0;
   end
@@ -682,6 +1045,23 @@ module rac_check_engine #(
     /* verilator lint_on UNUSEDSIGNAL */
   end
 
+  // Whether the line changes, from the decisions rather than by comparing
+  // lines (which would add a wide compare to S3): a new W or R, a race
+  // flag, an allocation, a change of the shared bytes, a free of bytes with
+  // history, a handover to the host. An assertion checks that no change goes
+  // unmarked.
+  logic line_changed;
+  always_comb begin
+    if (clear_line) begin
+      line_changed = insoftware || s3_byte_set_q != '0 || cur_shared != '0;
+    end else if (to_software) begin
+      line_changed = !insoftware;
+    end else begin
+      line_changed = w_upd != '0 || r_upd != '0 || raced != '0 || rvc_alloc_ok || shared_after != cur_shared ||
+                     (s3_op_q == OpFree && (s3_mask_q & s3_byte_set_q) != '0);
+    end
+  end
+
   // The pool after the command: a new clock for bytes that started sharing
   // (taking the entry from another granule, whose clock goes to the host in
   // a spill record), the thread's lane raised by a shared read, or the entry
@@ -690,27 +1070,27 @@ module rac_check_engine #(
   always_comb begin
     alloc_vc = '0;
     alloc_vc[share_r_slot*ClkW +: ClkW] = share_r_clk;
-    alloc_vc[s1_slot_q*ClkW +: ClkW] = own_clk;
-    touch_vc = s1_rvc_q;
-    touch_vc[s1_slot_q*ClkW +: ClkW] = own_clk;
+    alloc_vc[s3_slot_q*ClkW +: ClkW] = own_clk;
+    touch_vc = s3_rvc_q;
+    touch_vc[s3_slot_q*ClkW +: ClkW] = own_clk;
   end
   logic rvc_displace;
-  assign rvc_displace = rvc_alloc_ok && !escalate && s1_rvc_tag_q[GranW] && !rvc_hit;
+  assign rvc_displace = rvc_alloc_ok && !escalate && s3_rvc_tag_q[GranW] && !rvc_hit;
 
-  logic race_free, esc_free, any_raced, is_access, exec_done;
+  // S3 finishes when both record registers can take a record (whether or
+  // not this command makes one: the decision is late, the stall early).
+  logic race_free, esc_free, any_raced;
   assign race_free = !race_valid_o || race_ready_i;
   assign esc_free  = !esc_valid_o || esc_ready_i;
   assign any_raced = |raced && !escalate;
-  assign is_access = s1_op_q == OpRead || s1_op_q == OpWrite || s1_op_q == OpFree;
-  assign exec_done = s1_valid_q && s1_state_q == S1Exec &&
-                     (!is_access || (hit && (!(escalate || rvc_displace) || esc_free) && (!any_raced || race_free)));
-  assign s1_ready = !s1_valid_q || exec_done;
+  assign exec_done = s3_valid_q && (!s3_is_access || (race_free && esc_free));
 
   always_comb begin
     rvc_wr_en    = 1'b0;
     rvc_wr_valid = 1'b0;
     rvc_wr_vc    = touch_vc;
-    if (PoolOn != 0 && exec_done && is_access) begin
+    rvc_wr_gran  = s3_gran_q;
+    if (PoolOn != 0 && exec_done && s3_is_access) begin
       if (escalate || clear_line) begin
         rvc_wr_en = has_rvc;
       end else if (rvc_alloc_ok) begin
@@ -726,149 +1106,22 @@ module rac_check_engine #(
     end
   end
 
-  // Victim choice on a miss: a free way first, else the policy's choice
-  logic [WayW-1:0] victim, repl_choice;
-  logic            free_way_found, miss_now;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [16+Sets*WayW-1:0] repl_state;  // for formal harnesses only
-  /* verilator lint_on UNUSEDSIGNAL */
-  rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_repl (
-    .clk_i    (clk_i),
-    .rst_i    (rst_i),
-    .set_i    (set_of(s1_gran_q)),
-    .advance_i(miss_now && !free_way_found),
-    .choice_o (repl_choice),
-    .state_o  (repl_state)
-  );
-  rac_victim_sel_comb #(.Ways(Ways)) u_victim (
-    .valid_i    (s1_tvalid_q),
-    .preferred_i(repl_choice),
-    .victim_o   (victim),
-    .free_o     (free_way_found)
-  );
-
-  assign miss_now = s1_valid_q && s1_state_q == S1Exec && is_access && !hit;
-
+  // The line write port: install a fill (clean; S1, with S2 and S3 empty),
+  // or commit an access.
   always_comb begin
-    s1_state_d = s1_state_q;
-    case (s1_state_q)
-      S1Exec:     if (miss_now) s1_state_d = (s1_tvalid_q[victim] && s1_dirty_q[victim]) ? S1WbReq : S1FillReq;
-      S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
-      S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
-      S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
-      S1FillWait: if (mem_rsp_valid_i) s1_state_d = S1Exec;
-      default:    s1_state_d = s1_state_q;
-    endcase
-  end
-
-  assign mem_req_valid_o   = s1_valid_q && (s1_state_q == S1WbReq || s1_state_q == S1FillReq);
-  assign mem_req_write_o   = s1_state_q == S1WbReq;
-  assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
-  assign mem_req_seq_o     = s1_seq_q;
-  if (Sets > 1) begin : g_wb_addr
-    assign mem_req_granule_o = (s1_state_q == S1WbReq)
-                             ? {s1_tag_q[s1_victim_q*TagW +: TagW],
-                                set_of(s1_gran_q) ^ fold(s1_tag_q[s1_victim_q*TagW +: TagW])}
-                             : s1_gran_q;
-  end else begin : g_wb_addr_one_set
-    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? s1_tag_q[s1_victim_q*TagW +: TagW] : s1_gran_q;
-  end
-
-  // The write port: install a fill (clean), or commit an executed access.
-  logic install;
-  assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
-  always_comb begin
-    wr_en = 1'b0;
-    wr_way = hit_way;
-    wr_tag = tag_of(s1_gran_q);
-    wr_dirty = s1_dirty_q[hit_way] || (final_line != cur_line);
-    wr_line = final_line;
-    row_wr_en = exec_done && (s1_op_q == OpSetRow || s1_op_q == OpAcquire || s1_op_q == OpRelease);
+    wr_en    = 1'b0;
+    wr_gran  = s3_gran_q;
+    wr_way   = s3_way_q;
+    wr_dirty = s3_dirty_q || line_changed;
+    wr_line  = final_line;
     if (install) begin
-      wr_en = 1'b1;
-      wr_way = s1_victim_q;
+      wr_en    = 1'b1;
+      wr_gran  = s1_gran_q;
+      wr_way   = s1_victim_q;
       wr_dirty = 1'b0;
-      wr_line = mem_rsp_data_i;
-    end else if (exec_done && is_access) begin
+      wr_line  = mem_rsp_data_i;
+    end else if (exec_done && s3_is_access) begin
       wr_en = 1'b1;
-    end
-  end
-
-  // Synchronization on chip: one join unit serves acquire (into the
-  // thread's row) and release (into the object); release then ticks the
-  // thread's own lane. The host never asks for a tick past ClkW.
-  logic [RowW-1:0] join_row_obj, ticked_row;
-  vc_join_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_sync_join (
-    .a_i(s1_row_q), .b_i(s1_obj_q), .join_o(join_row_obj)
-  );
-  always_comb begin
-    ticked_row = s1_row_q;
-    ticked_row[s1_slot_q*ClkW +: ClkW] = own_clk + 1'b1;
-  end
-  always_comb begin
-    case (s1_op_q)
-      OpAcquire: row_wr_data = join_row_obj;
-      OpRelease: row_wr_data = ticked_row;
-      default:   row_wr_data = s1_crow_q;  // OpSetRow
-    endcase
-    obj_wr_en   = exec_done && (s1_op_q == OpRelease || s1_op_q == OpLoadObj);
-    obj_wr_data = (s1_op_q == OpRelease) ? join_row_obj : s1_crow_q;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      s1_valid_q <= 1'b0;
-      s1_state_q <= S1Idle;
-      byp_valid_q <= 1'b0;
-      byp_row_valid_q <= 1'b0;
-      byp_obj_valid_q <= 1'b0;
-      byp_rvc_valid_q <= 1'b0;
-    end else begin
-      byp_valid_q <= wr_en;
-      byp_row_valid_q <= row_wr_en;
-      byp_obj_valid_q <= obj_wr_en;
-      byp_rvc_valid_q <= rvc_wr_en;
-      if (s1_ready) begin
-        s1_valid_q <= s0_valid_q;
-        s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
-      end else begin
-        s1_state_q <= s1_state_d;
-      end
-    end
-    if (miss_now) s1_victim_q <= victim;
-    byp_set_q <= set_of(s1_gran_q);
-    byp_way_q <= wr_way;
-    byp_tag_q <= wr_tag;
-    byp_dirty_q <= wr_dirty;
-    byp_line_q <= wr_line;
-    byp_row_slot_q <= s1_slot_q;
-    byp_row_q <= row_wr_data;
-    byp_obj_idx_q <= obj_of(s1_gran_q);
-    byp_obj_q <= obj_wr_data;
-    byp_rvc_idx_q <= rvc_of(s1_gran_q);
-    byp_rvc_tag_q <= {rvc_wr_valid, s1_gran_q};
-    byp_rvc_q <= rvc_wr_vc;
-    if (s1_ready && s0_valid_q) begin
-      s1_op_q     <= s0_op_q;
-      s1_force_q  <= s0_force_q;
-      s1_slot_q   <= s0_slot_q;
-      s1_mask_q   <= s0_mask_q;
-      s1_gran_q   <= s0_gran_q;
-      s1_seq_q    <= s0_seq_q;
-      s1_crow_q   <= s0_crow_q;
-      s1_tag_q    <= in_tag;
-      s1_tvalid_q <= in_valid;
-      s1_dirty_q  <= in_dirty;
-      s1_line_q   <= in_line;
-      s1_row_q    <= in_row;
-      s1_obj_q    <= in_obj;
-      s1_rvc_tag_q <= in_rvc_tag;
-      s1_rvc_q    <= in_rvc;
-    end else if (install) begin
-      s1_tag_q[s1_victim_q*TagW +: TagW]    <= tag_of(s1_gran_q);
-      s1_tvalid_q[s1_victim_q]              <= 1'b1;
-      s1_dirty_q[s1_victim_q]               <= 1'b0;
-      s1_line_q[s1_victim_q*LineW +: LineW] <= mem_rsp_data_i;
     end
   end
 
@@ -880,31 +1133,31 @@ module rac_check_engine #(
     end else begin
       if (race_ready_i) race_valid_o <= 1'b0;
       if (esc_ready_i) esc_valid_o <= 1'b0;
-      if (exec_done && is_access && any_raced) race_valid_o <= 1'b1;
-      if (exec_done && is_access && (escalate || rvc_displace)) esc_valid_o <= 1'b1;
+      if (exec_done && s3_is_access && any_raced) race_valid_o <= 1'b1;
+      if (exec_done && s3_is_access && (escalate || rvc_displace)) esc_valid_o <= 1'b1;
     end
-    if (exec_done && is_access && any_raced) begin
-      race_seq_o        <= s1_seq_q;
-      race_granule_o    <= s1_gran_q;
+    if (exec_done && s3_is_access && any_raced) begin
+      race_seq_o        <= s3_seq_q;
+      race_granule_o    <= s3_gran_q;
       race_mask_o       <= raced;
       race_kinds_o      <= kinds;
       race_prev_slots_o <= prev_slots;
       race_prev_clks_o  <= prev_clks;
     end
-    if (exec_done && is_access && escalate) begin
-      esc_seq_o       <= s1_seq_q;
+    if (exec_done && s3_is_access && escalate) begin
+      esc_seq_o       <= s3_seq_q;
       esc_reason_o    <= esc_reason;
-      esc_granule_o   <= s1_gran_q;
+      esc_granule_o   <= s3_gran_q;
       esc_line_o      <= cur_line;
       esc_rvc_valid_o <= has_rvc;
-      esc_rvc_o       <= s1_rvc_q;
-    end else if (exec_done && is_access && rvc_displace) begin
-      esc_seq_o       <= s1_seq_q;
+      esc_rvc_o       <= s3_rvc_q;
+    end else if (exec_done && s3_is_access && rvc_displace) begin
+      esc_seq_o       <= s3_seq_q;
       esc_reason_o    <= rac_pkg::EscReadVcSpill;
-      esc_granule_o   <= s1_rvc_tag_q[GranW-1:0];
+      esc_granule_o   <= s3_rvc_tag_q[GranW-1:0];
       esc_line_o      <= '0;
       esc_rvc_valid_o <= 1'b1;
-      esc_rvc_o       <= s1_rvc_q;
+      esc_rvc_o       <= s3_rvc_q;
     end
   end
 
@@ -920,14 +1173,15 @@ module rac_check_engine #(
     end else begin
       stat_cycles_o <= stat_cycles_o + 1;
       if (exec_done) stat_commands_o <= stat_commands_o + 1;
-      if (exec_done && is_access) stat_accesses_o <= stat_accesses_o + 1;
+      if (exec_done && s3_is_access) stat_accesses_o <= stat_accesses_o + 1;
       if (miss_now) stat_misses_o <= stat_misses_o + 1;
       if (s1_valid_q && s1_state_q == S1WbReq && mem_req_ready_i) stat_writebacks_o <= stat_writebacks_o + 1;
-      if (exec_done && is_access && escalate) stat_escalations_o <= stat_escalations_o + 1;
+      if (exec_done && s3_is_access && escalate) stat_escalations_o <= stat_escalations_o + 1;
     end
   end
 
-  assign idle_o = !init_q && !s0_valid_q && !s1_valid_q && !race_valid_o && !esc_valid_o;
+  assign idle_o = !init_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
+                  !esc_valid_o;
 
   // ---------------------------------------------------------------------------
   // Assertions
@@ -948,12 +1202,16 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(ReadVcsPowerOfTwo, (ReadVcs & (ReadVcs - 1)) == 0)
   `RAC_STATIC_ASSERT(ReadVcsFoldable, RvcW <= GranW)
   // The host falls back to software before a clock would outgrow ClkW.
-  `RAC_ASSERT(ReleaseTickFits, !(exec_done && s1_op_q == OpRelease && own_clk == '1), clk_i, rst_i)
+  `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // Op 7 is reserved.
   `RAC_ASSERT(KnownOp, !(s1_valid_q && s1_op_q == 3'd7), clk_i, rst_i)
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
+  // A fill is installed only while nothing else writes the arrays.
+  `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
+  // The hazard rule: the command leaving S2 never reads what S3 writes now.
+  `RAC_ASSERT(NoStaleLineEntersS3, !(s2_advance && wr_en && wr_gran == s2_gran_q && s2_is_access), clk_i, rst_i)
   // A record waiting under back-pressure stays the same record.
   `RAC_ASSERT_NEXT(RaceRecordHeld, race_valid_o && !race_ready_i,
                    race_valid_o && race_seq_o == $past(race_seq_o) && race_mask_o == $past(race_mask_o),
@@ -968,14 +1226,13 @@ module rac_check_engine #(
   // The status never claims more than is on chip: an INSOFTWARE line is
   // never decided in hardware (no race record, no change but a full free).
   `RAC_ASSERT(InSoftwareNotDecided,
-              !(exec_done && is_access && insoftware && !full_free && (any_raced || final_line != cur_line)),
+              !(exec_done && s3_is_access && insoftware && !full_free && (any_raced || final_line != cur_line)),
               clk_i, rst_i)
-  // A pool entry holds a granule's read clock only while that granule's
-  // line (on chip, EVERYTHING) has shared bytes: a clock is never left
-  // behind for a later life of the granule (the stale-read hazard).
+  // A pool entry holds a granule's clock only while that granule's line (on
+  // chip, EVERYTHING) has shared bytes: a clock is never left behind for a
+  // later life of the granule (the stale-read hazard).
   `RAC_ASSERT(ReadVcNeverStale,
-              !(s1_valid_q && s1_state_q == S1Exec && is_access && hit && rvc_hit &&
-                (cur_shared == '0 || insoftware)), clk_i, rst_i)
+              !(s3_valid_q && s3_is_access && rvc_hit && (cur_shared == '0 || insoftware)), clk_i, rst_i)
   // LASTWRITE is never upgraded by the pool: a line whose clock left gets
   // no new one while it has shared bytes.
   `RAC_ASSERT(NoAllocationOverSharedBytes, !(rvc_wr_en && rvc_wr_valid && rvc_alloc_ok && cur_shared != '0),
@@ -983,8 +1240,10 @@ module rac_check_engine #(
   // A LASTWRITE line never lets a write of a shared byte through on chip:
   // the reads it must be checked against are with the host.
   `RAC_ASSERT(LastWriteWritesGoToHost,
-              !(exec_done && is_access && lastwrite && !escalate && unshare != '0), clk_i, rst_i)
+              !(exec_done && s3_is_access && lastwrite && !escalate && unshare != '0), clk_i, rst_i)
+  // The dirty bit never misses a change of the line.
+  `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && final_line != cur_line && !line_changed), clk_i, rst_i)
   // Without a pool nothing is ever shared on chip.
-  `RAC_ASSERT(NoPoolNoShare, !(PoolOn == 0 && (rvc_wr_en || cur_shared != '0)), clk_i, rst_i)
+  `RAC_ASSERT(NoPoolNoShare, !(PoolOn == 0 && (rvc_wr_en || (s3_valid_q && cur_shared != '0))), clk_i, rst_i)
 
 endmodule
