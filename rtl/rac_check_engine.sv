@@ -440,15 +440,25 @@ module rac_check_engine #(
   logic [RowW-1:0]       s1_rvc_q;
   logic [WayW-1:0]       s1_victim_q;
 
-  logic            hit;
-  logic [WayW-1:0] hit_way;
+  logic             hit;
+  logic [WayW-1:0]  hit_way;
+  logic [LineW-1:0] hit_line, victim_line;
+  logic [TagW-1:0]  victim_tag;
   always_comb begin
     hit = 1'b0;
     hit_way = '0;
-    for (int w = 0; w < Ways; w++) begin
+    hit_line = '0;
+    victim_line = '0;
+    victim_tag = '0;
+    for (int w = 0; w < Ways; w++) begin  // one-hot muxes: no index arithmetic on LineW
       if (s1_tvalid_q[w] && s1_tag_q[w*TagW +: TagW] == tag_of(s1_gran_q)) begin
         hit = 1'b1;
         hit_way = w[WayW-1:0];
+        hit_line = s1_line_q[w*LineW +: LineW];
+      end
+      if (s1_victim_q == w[WayW-1:0]) begin
+        victim_line = s1_line_q[w*LineW +: LineW];
+        victim_tag = s1_tag_q[w*TagW +: TagW];
       end
     end
   end
@@ -497,15 +507,14 @@ module rac_check_engine #(
 
   assign mem_req_valid_o   = s1_valid_q && (s1_state_q == S1WbReq || s1_state_q == S1FillReq);
   assign mem_req_write_o   = s1_state_q == S1WbReq;
-  assign mem_req_data_o    = s1_line_q[s1_victim_q*LineW +: LineW];
+  assign mem_req_data_o    = victim_line;
   assign mem_req_seq_o     = s1_seq_q;
   if (Sets > 1) begin : g_wb_addr
     assign mem_req_granule_o = (s1_state_q == S1WbReq)
-                             ? {s1_tag_q[s1_victim_q*TagW +: TagW],
-                                set_of(s1_gran_q) ^ fold(s1_tag_q[s1_victim_q*TagW +: TagW])}
+                             ? {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)}
                              : s1_gran_q;
   end else begin : g_wb_addr_one_set
-    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? s1_tag_q[s1_victim_q*TagW +: TagW] : s1_gran_q;
+    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? victim_tag : s1_gran_q;
   end
 
   logic install;
@@ -672,7 +681,9 @@ module rac_check_engine #(
   );
   always_comb begin
     ticked_row = s2_row_q;
-    ticked_row[s2_slot_q*ClkW +: ClkW] = s2_own_clk + 1'b1;
+    for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
+      if (l[SlotW-1:0] == s2_slot_q) ticked_row[l*ClkW +: ClkW] = s2_own_clk + 1'b1;
+    end
   end
   always_comb begin
     case (s2_op_q)
@@ -703,7 +714,7 @@ module rac_check_engine #(
       s2_crow_q    <= s1_crow_q;
       s2_way_q     <= hit_way;
       s2_dirty_q   <= s1_dirty_q[hit_way];
-      s2_line_q    <= s1_line_q[hit_way*LineW +: LineW];
+      s2_line_q    <= hit_line;
       s2_row_q     <= s1_row_q;
       s2_obj_q     <= s1_obj_q;
       s2_rvc_tag_q <= s1_rvc_tag_q;
@@ -1069,10 +1080,14 @@ module rac_check_engine #(
   logic [RowW-1:0] alloc_vc, touch_vc;
   always_comb begin
     alloc_vc = '0;
-    alloc_vc[share_r_slot*ClkW +: ClkW] = share_r_clk;
-    alloc_vc[s3_slot_q*ClkW +: ClkW] = own_clk;
     touch_vc = s3_rvc_q;
-    touch_vc[s3_slot_q*ClkW +: ClkW] = own_clk;
+    for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
+      if (l[SlotW-1:0] == share_r_slot) alloc_vc[l*ClkW +: ClkW] = share_r_clk;
+      if (l[SlotW-1:0] == s3_slot_q) begin
+        alloc_vc[l*ClkW +: ClkW] = own_clk;
+        touch_vc[l*ClkW +: ClkW] = own_clk;
+      end
+    end
   end
   logic rvc_displace;
   assign rvc_displace = rvc_alloc_ok && !escalate && s3_rvc_tag_q[GranW] && !rvc_hit;

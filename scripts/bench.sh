@@ -10,7 +10,21 @@ if [ -x "$build/bin/detector_bench" ]; then
 fi
 if [ -x "$build/bin/engine_bench" ]; then
   echo "check engine (Verilator), cycles per event:"
-  "$build/bin/engine_bench"
+  traces=""
+  if [ -x "$build/bin/raceaccel-cc" ]; then
+    # Two programs recorded with the runtime, for the read-VC pool's effect
+    # on real read sharing (docs/hardware.md); small sizes keep it to minutes.
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    here=$(dirname "$0")/..
+    "$build/bin/raceaccel-cc" -O2 -g -pthread "$here/bench/programs/matmul.c" -o "$work/matmul"
+    "$build/bin/raceaccel-cc" -O2 -g -pthread "$here/bench/programs/lookup.c" -o "$work/lookup"
+    "$build/bin/raceaccel" run --record "$work/matmul.rtrace" -- "$work/matmul" 40 4 >/dev/null
+    "$build/bin/raceaccel" run --record "$work/lookup.rtrace" -- "$work/lookup" 20000 4 4096 >/dev/null
+    traces="$work/matmul.rtrace $work/lookup.rtrace"
+  fi
+  # shellcheck disable=SC2086 # the trace list is a word list
+  "$build/bin/engine_bench" $traces
 fi
 if [ -x "$build/bin/kernel_bench" ]; then
   echo "rac_kernel (Verilator, through the offload engine), cycles per event:"

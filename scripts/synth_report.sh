@@ -13,9 +13,11 @@
 #       one CARRY8 is about two CARRY4)
 # BRAM  RAMB36E2 + RAMB18E2/2                          URAM  URAM288
 # DSP   DSP48E2
-# depth longest combinational path in cells between FFs/ports (`delete t:FD*;
-#       ltp`, toolchain.md 3.3); LUTs, MUXF7/8 and every CARRY4 of a chain
-#       count one each, so carry-heavy paths look deeper than they time.
+# depth longest combinational path in cells between FFs, RAMs and ports
+#       (`delete t:FD* t:RAM*; ltp`, toolchain.md 3.3: without the RAM cells a
+#       RAM's write data would seem to reach its registered read data); LUTs,
+#       MUXF7/8/9 and every CARRY4 of a chain count one each, so wide-mux and
+#       carry-heavy paths look deeper than they time.
 # Full logs and stat/ltp reports go to <out_dir>/<block>_<params>.*; the
 # harmless "Resizing cell port" warnings are dropped.
 set -eu
@@ -58,7 +60,7 @@ if ! yosys -q -l "$base.log" -p "
     hierarchy -libdir $rtl -top $top;
     synth_xilinx -family xcup -top $top -noiopad -noclkbuf -flatten;
     tee -q -o $base.stat.txt stat -tech xilinx;
-    delete t:FD*;
+    delete t:FD* t:RAM*;
     tee -q -o $base.ltp.txt ltp" >"$base.console" 2>&1; then
   grep -v 'Resizing cell port' "$base.console" >&2 || true
   echo "synth_report: yosys failed for $top ($params), log: $base.log" >&2
