@@ -1,5 +1,5 @@
 // Formal harness of the check engine at small parameters (2 slots, 2-bit
-// clocks, 2 sets x 2 ways, 2 read-VC pool entries, 5-bit granules). Every
+// clocks, 2 sets x 2 ways, 0 or 1 read-VC pool entries, 5-bit granules). Every
 // input is free: commands, row updates, back-pressure on both outputs and on
 // the memory port, and memory responses at any time. Reset is assumed in the first cycle. The
 // engine's own assertions must hold: no two valid ways with one tag in a set

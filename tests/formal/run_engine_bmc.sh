@@ -1,16 +1,17 @@
 #!/bin/sh
 # Bounded model check of the check engine's assertions with free inputs
 # (rac_check_engine_props.sv), using Yosys's built-in SAT solver: on this
-# design it proves depth 20 in under a minute where yosys-smtbmc with z3 did
+# design it proves depth 20 in about a minute where yosys-smtbmc with z3 did
 # not finish one step in five minutes. The time grows steeply with depth and
-# with the read-VC pool (with two entries: 7 s at depth 12, 23 s at 16, over
-# 20 minutes at 20), so the cache, status and replacement properties are
-# checked without a pool at depth 20 (ctest formal.engine_bmc: reset, the
-# init sweep and four misses with evictions) and the pool's with two
-# entries at depth 16 (formal.engine_pool_bmc: a share, and an entry taken
-# from another granule). A mutant that checks only way 0 for hits (and so
+# with the read-VC pool, so the cache, status and replacement properties are
+# checked without a pool (ctest formal.engine_bmc) and the pool's with one
+# entry (formal.engine_pool_bmc, about 2 min of CPU; every two granules then
+# share the entry), both to depth 20: reset, the init sweep, misses with
+# evictions through the four-stage pipeline, a READ SHARE and an entry taken
+# by another granule. A mutant that checks only way 0 for hits (and so
 # installs a second copy of a line) fails the first; one whose pool ignores
-# the granule tag fails the second.
+# the granule tag fails the second (depth 16 no longer reaches it since the
+# pipeline).
 #   run_engine_bmc.sh [rtl_dir] [work_dir]   DEPTH (default 20), READ_VCS (default 0)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
