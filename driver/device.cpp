@@ -38,6 +38,8 @@ Capabilities Device::capabilities() {
   c.ways = read_register(regs::kCapWays);
   c.line_bits = read_register(regs::kCapLineBits);
   c.objects = read_register(regs::kCapObjects);
+  c.read_vcs = read_register(regs::kCapReadVcs);
+  c.esc_record_bytes = read_register(regs::kCapEscRecordBytes);
   return c;
 }
 

@@ -66,8 +66,10 @@ struct Capabilities {
   uint32_t clock_bits = 0;  // bits per clock lane
   uint32_t sets = 0;        // metadata cache sets (0: the backend has no cache)
   uint32_t ways = 0;
-  uint32_t line_bits = 0;  // bits of one line record
-  uint32_t objects = 0;    // entries of the sync-object store (ops 4–6 name them 0..objects-1)
+  uint32_t line_bits = 0;         // bits of one line record
+  uint32_t objects = 0;           // entries of the sync-object store (ops 4–6 name them 0..objects-1)
+  uint32_t read_vcs = 0;          // entries of the read-VC pool (0: none)
+  uint32_t esc_record_bytes = 0;  // bytes per escalation record
 };
 
 // The stat_* registers (cumulative since the device was opened).
@@ -101,6 +103,7 @@ struct DeviceOptions {
   unsigned software_slots = 64;
   unsigned software_clock_bits = 32;
   unsigned software_objects = 64;
+  unsigned software_read_vcs = 16;  // read-VC pool entries (0 or a power of two ≤ 65536)
 };
 
 class Device {

@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 2;
+inline constexpr uint32_t kRegMapVersion = 3;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -92,6 +92,10 @@ inline constexpr uint32_t kCapWays = 0xf4;
 inline constexpr uint32_t kCapLineBits = 0xf8;
 // entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
 inline constexpr uint32_t kCapObjects = 0xfc;
+// entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)
+inline constexpr uint32_t kCapReadVcs = 0x100;
+// bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
+inline constexpr uint32_t kCapEscRecordBytes = 0x104;
 
 // Every register, in offset order.
 inline constexpr Register kRegisters[] = {
@@ -129,6 +133,8 @@ inline constexpr Register kRegisters[] = {
     {"cap_ways", 0xf4, 32, Access::ReadOnly, Group::Capability, "", "metadata cache ways"},
     {"cap_line_bits", 0xf8, 32, Access::ReadOnly, Group::Capability, "", "bits of one line record (LineW)"},
     {"cap_objects", 0xfc, 32, Access::ReadOnly, Group::Capability, "", "entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it"},
+    {"cap_read_vcs", 0x100, 32, Access::ReadOnly, Group::Capability, "", "entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)"},
+    {"cap_esc_record_bytes", 0x104, 32, Access::ReadOnly, Group::Capability, "", "bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)"},
 };
 
 inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
@@ -138,7 +144,8 @@ inline constexpr uint32_t kCtrlReady = 8;  // ctrl bit: ap_ready
 inline constexpr uint32_t kFlagClearState = 1;  // flags bit: clear the checker state first
 inline constexpr uint32_t kCommandBytes = 16;  // bytes per command word
 inline constexpr uint32_t kRaceRecordBytes = 64;  // bytes per race record
-inline constexpr uint32_t kEscRecordBytes = 128;  // bytes per escalation record
+inline constexpr uint32_t kEscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
+inline constexpr uint32_t kEscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
 inline constexpr uint32_t kBucketBytes = 128;  // bytes per metadata bucket
 inline constexpr uint32_t kOpRead = 0;  // command op: read of mask bytes of granule
 inline constexpr uint32_t kOpWrite = 1;  // command op: write
@@ -152,6 +159,7 @@ inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became con
 inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
 inline constexpr uint32_t kReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
 inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+inline constexpr uint32_t kReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
 inline constexpr uint32_t kStatusOk = 0;  // batch completed
 inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer

@@ -109,6 +109,7 @@ void encode_line(const Line& line, const LineShape& shape, std::span<std::byte, 
     w.put(s.r_slot, sw);
     w.put(s.r_clock, cw);
   }
+  if (shape.read_vcs > 0) w.put(line.shared & 0xFF, 8);
   w.flush();
 }
 
@@ -124,6 +125,7 @@ Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& sha
     s.r_slot = static_cast<uint32_t>(r.get(sw));
     s.r_clock = static_cast<uint32_t>(r.get(cw));
   }
+  if (shape.read_vcs > 0) line.shared = static_cast<unsigned>(r.get(8));
   return line;
 }
 
@@ -204,20 +206,26 @@ RaceRecord decode_race(std::span<const std::byte, 64> in) {
   return r;
 }
 
-void encode_escalation(const EscalationRecord& r, std::span<std::byte, 128> out) {
+void encode_escalation(const EscalationRecord& r, std::span<std::byte> out) {
   std::memset(out.data(), 0, out.size());
   store64(out, 0, r.word);
   store64(out, 8, r.granule);
   out[16] = static_cast<std::byte>(r.reason);
+  out[17] = static_cast<std::byte>(r.read_clock_valid ? 1 : 0);
   std::memcpy(out.data() + 24, r.line.data(), kLineBytes);
+  const size_t clock_bytes = std::min(r.read_clock.size(), out.size() > 128 ? out.size() - 128 : 0);
+  if (clock_bytes > 0) std::memcpy(out.data() + 128, r.read_clock.data(), clock_bytes);
 }
 
-EscalationRecord decode_escalation(std::span<const std::byte, 128> in) {
+EscalationRecord decode_escalation(std::span<const std::byte> in) {
   EscalationRecord r;
   r.word = load64(in, 0);
   r.granule = load64(in, 8);
   r.reason = static_cast<unsigned>(in[16]);
+  r.read_clock_valid = (static_cast<unsigned>(in[17]) & 1u) != 0;
   std::memcpy(r.line.data(), in.data() + 24, kLineBytes);
+  // Most records carry no clock: copy it only when it is there.
+  if (r.read_clock_valid && in.size() > 128) r.read_clock.assign(in.begin() + 128, in.end());
   return r;
 }
 

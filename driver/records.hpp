@@ -17,9 +17,13 @@ namespace raceaccel::driver {
 struct LineShape {
   unsigned slots = 64;
   unsigned clock_bits = 32;
+  unsigned read_vcs = 0;       // entries of the read-VC pool (0: none; lines then have no shared mask)
   unsigned slot_bits() const;  // ⌈log2 slots⌉, at least 1
   unsigned byte_bits() const { return 1 + 2 * (slot_bits() + clock_bits); }
-  unsigned line_bits() const { return 1 + 8 * byte_bits(); }
+  unsigned line_bits() const { return 1 + 8 * byte_bits() + (read_vcs > 0 ? 8 : 0); }
+  // Escalation records: 128 bytes, with a pool followed by the read clock
+  // in whole 64-byte beats (cap_esc_record_bytes).
+  unsigned esc_record_bytes() const { return read_vcs > 0 ? 128 + 64 * ((slots * clock_bits + 511) / 512) : 128; }
   unsigned row_words() const { return (slots * clock_bits + 127) / 128; }  // data words after a set-row
   uint64_t max_clock() const { return clock_bits >= 64 ? UINT64_MAX : (uint64_t{1} << clock_bits) - 1; }
 };
@@ -35,6 +39,7 @@ struct ByteState {
 struct Line {
   bool in_software = false;
   std::array<ByteState, 8> bytes{};
+  unsigned shared = 0;  // bytes whose reads are the line's read clock (only with a pool)
   bool operator==(const Line&) const = default;
 };
 
@@ -74,9 +79,13 @@ struct EscalationRecord {
   uint64_t granule = 0;
   unsigned reason = 0;  // regs::kReason*
   std::array<std::byte, kLineBytes> line{};
+  bool read_clock_valid = false;      // byte 17 bit 0: the shared bytes' read clock comes with it
+  std::vector<std::byte> read_clock;  // bytes 128.. (set-row layout; decode_row); decoded only when valid
 };
-void encode_escalation(const EscalationRecord& r, std::span<std::byte, 128> out);
-EscalationRecord decode_escalation(std::span<const std::byte, 128> in);
+// `out` / `in` is one whole record (cap_esc_record_bytes: 128, or more with
+// a read clock at byte 128).
+void encode_escalation(const EscalationRecord& r, std::span<std::byte> out);
+EscalationRecord decode_escalation(std::span<const std::byte> in);
 
 // Bucket index of a granule (the XOR fold of the contract).
 uint64_t bucket_of(uint64_t granule, unsigned bucket_bits);

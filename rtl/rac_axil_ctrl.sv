@@ -21,7 +21,9 @@ module rac_axil_ctrl #(
   parameter int unsigned Sets     = 256,
   parameter int unsigned Ways     = 4,
   parameter int unsigned LineW    = 569,
-  parameter int unsigned Objects  = 16
+  parameter int unsigned Objects  = 16,
+  parameter int unsigned ReadVcs  = 16,   // cap_read_vcs
+  parameter int unsigned EscRecBytes = 192  // cap_esc_record_bytes
 ) (
   input  logic        clk_i,
   input  logic        rst_i,
@@ -271,6 +273,8 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapWays:              rd_value = Ways;
         rac_kernel_regs_pkg::AddrCapLineBits:          rd_value = LineW;
         rac_kernel_regs_pkg::AddrCapObjects:           rd_value = Objects;
+        rac_kernel_regs_pkg::AddrCapReadVcs:           rd_value = ReadVcs;
+        rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
         default: rd_value = '0;
       endcase
     end

@@ -15,6 +15,13 @@
 // and finish when every word is consumed, the engine is idle and every
 // record has its B response. The checker's state persists between launches.
 //
+// ReadVcs > 0 turns on the engine's read-VC pool (cap_read_vcs): lines gain
+// the shared-byte mask, escalation records carry the read clock after byte
+// 128 (cap_esc_record_bytes) and reason 5 (read-clock spill) appears. A
+// pool line spilled from a full bucket leaves its clock behind in the pool:
+// the host detects it and stops (docs/kernel-interface.md, "Bucket spills
+// and the read-VC pool").
+//
 // Port names follow Vitis (ap_clk, ap_rst_n, s_axi_control_*, m_axi_<name>_*,
 // interrupt) rather than the _i/_o convention of the inner modules.
 `include "rac_assert.svh"
@@ -26,10 +33,14 @@ module rac_kernel #(
   parameter int unsigned Ways       = 4,
   parameter int unsigned ReplPolicy = 0,
   parameter int unsigned Objects    = 16,  // sync-object store entries (cap_objects; a power of two)
+  parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
   // Derived (as in rac_check_engine)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   parameter int unsigned ByteW = 1 + 2 * (SlotW + ClkW),
-  parameter int unsigned LineW = 1 + 8 * ByteW
+  parameter int unsigned LineW = 1 + 8 * ByteW + ((ReadVcs > 0) ? 8 : 0),
+  // Escalation records: 128 bytes, and with a pool the read clock after
+  // them in whole 64-byte beats (cap_esc_record_bytes).
+  parameter int unsigned EscRecBytes = (ReadVcs > 0) ? 128 + 64 * ((NumSlots * ClkW + 511) / 512) : 128
 ) (
   input  logic         ap_clk,
   input  logic         ap_rst_n,
@@ -156,7 +167,8 @@ module rac_kernel #(
   logic [63:0] stat_commands, stat_accesses, stat_misses, stat_writebacks, stat_escalations, stat_spills;
 
   rac_axil_ctrl #(
-    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects)
+    .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects),
+    .ReadVcs(ReadVcs), .EscRecBytes(EscRecBytes)
   ) u_ctrl (
     .clk_i(ap_clk), .rst_i(rst),
     .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
@@ -313,7 +325,7 @@ module rac_kernel #(
   logic               esc_valid, esc_ready;
   logic [SeqW-1:0]    esc_seq;
   logic [2:0]         esc_reason;
-  logic               esc_rvc_valid;  // always 0: the kernel's engine has no read-VC pool (ReadVcs = 0)
+  logic               esc_rvc_valid;  // the record carries the shared bytes' read clock
   logic [NumSlots*ClkW-1:0] esc_rvc;
   logic [GranW-1:0]   esc_granule;
   logic [LineW-1:0]   esc_line;
@@ -325,7 +337,7 @@ module rac_kernel #(
 
   rac_check_engine #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy),
-    .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(0)
+    .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(ReadVcs)
   ) u_engine (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
@@ -394,23 +406,37 @@ module rac_kernel #(
     end
   end
 
-  // Escalation record (128 bytes): word index, granule, reason, the line at
-  // byte 24. Engine escalations go first: a spill waits until the engine's
-  // escalation register is empty, so a record of an earlier command (the
-  // engine's) precedes the spill made by a later command's miss, and the
-  // engine cannot escalate again before the spill is taken (its miss waits
-  // for the write-back acknowledgement).
-  logic          escw_valid, escw_ready;
-  logic [1023:0] esc_rec;
+  // Escalation record (EscRecBytes): word index, granule, reason, at byte 17
+  // the read-clock flag, the line at byte 24 and (with a pool) the read
+  // clock at byte 128, lanes of ClkW bits as in set-row data — zero unless
+  // the flag is set (the engine's clock output is the pool entry's,
+  // whatever granule it holds). Engine escalations go first: a spill waits
+  // until the engine's escalation register is empty, so a record of an
+  // earlier command (the engine's) precedes the spill made by a later
+  // command's miss, and the engine cannot escalate again before the spill
+  // is taken (its miss waits for the write-back acknowledgement).
+  localparam int unsigned EscBits = 8 * EscRecBytes;
+  logic               escw_valid, escw_ready;
+  logic [EscBits-1:0] esc_rec;
   assign escw_valid  = esc_valid || spill_valid;
   assign esc_ready   = escw_ready;
   assign spill_ready = escw_ready && !esc_valid;
+  logic [EscBits-1:0] esc_rec_clock;
+  if (ReadVcs > 0) begin : g_rec_clock
+    always_comb begin
+      esc_rec_clock = '0;
+      if (esc_valid && esc_rvc_valid) esc_rec_clock[1024 +: RowW] = esc_rvc;
+    end
+  end else begin : g_no_rec_clock
+    assign esc_rec_clock = '0;
+  end
   always_comb begin
-    esc_rec = '0;
+    esc_rec = esc_rec_clock;
     if (esc_valid) begin
       esc_rec[63:0]    = 64'(esc_seq);
       esc_rec[127:64]  = 64'(esc_granule);
       esc_rec[135:128] = 8'(esc_reason);
+      esc_rec[136]     = esc_rvc_valid;
       esc_rec[192 +: LineW] = esc_line;
     end else begin
       esc_rec[63:0]    = 64'(spill_seq);
@@ -433,7 +459,7 @@ module rac_kernel #(
   assign m_axi_race_awsize  = Size64Bytes;
   assign m_axi_race_awburst = BurstIncr;
 
-  rac_record_writer #(.RecBytes(128)) u_esc_writer (
+  rac_record_writer #(.RecBytes(EscRecBytes)) u_esc_writer (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .base_i(escalations_q), .capacity_i(esc_cap_q), .count_o(esc_count), .idle_o(esc_idle),
     .rec_valid_i(escw_valid), .rec_ready_o(escw_ready), .rec_data_i(esc_rec),
@@ -492,7 +518,7 @@ module rac_kernel #(
   // does not): the kernel keeps its own.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5], esc_rvc_valid, esc_rvc};
+  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5], esc_rvc};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -501,6 +527,7 @@ module rac_kernel #(
   `RAC_STATIC_ASSERT(SlotsInContract, NumSlots >= 1 && NumSlots <= 256)
   `RAC_STATIC_ASSERT(ClockInContract, ClkW >= 1 && ClkW <= 32)
   `RAC_STATIC_ASSERT(LineInContract, LineW <= 832)
+  `RAC_STATIC_ASSERT(PoolInContract, ReadVcs == 0 || (ReadVcs & (ReadVcs - 1)) == 0)
   `RAC_ASSUME(CmdReadOkay, !m_axi_cmd_rvalid || m_axi_cmd_rresp == 2'b00, ap_clk, rst)
   `RAC_ASSUME(MetaReadOkay, !m_axi_meta_rvalid || m_axi_meta_rresp == 2'b00, ap_clk, rst)
   `RAC_ASSUME(MetaWriteOkay, !m_axi_meta_bvalid || m_axi_meta_bresp == 2'b00, ap_clk, rst)

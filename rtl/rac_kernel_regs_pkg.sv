@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 2;
+  localparam int unsigned RegMapVersion = 3;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -40,6 +40,8 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapWays = 12'hf4;  // metadata cache ways
   localparam logic [11:0] AddrCapLineBits = 12'hf8;  // bits of one line record (LineW)
   localparam logic [11:0] AddrCapObjects = 12'hfc;  // entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
+  localparam logic [11:0] AddrCapReadVcs = 12'h100;  // entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)
+  localparam logic [11:0] AddrCapEscRecordBytes = 12'h104;  // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
 
   // Constants
   localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
@@ -49,7 +51,8 @@ package rac_kernel_regs_pkg;
   localparam int unsigned FlagClearState = 1;  // flags bit: clear the checker state first
   localparam int unsigned CommandBytes = 16;  // bytes per command word
   localparam int unsigned RaceRecordBytes = 64;  // bytes per race record
-  localparam int unsigned EscRecordBytes = 128;  // bytes per escalation record
+  localparam int unsigned EscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
+  localparam int unsigned EscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
   localparam int unsigned BucketBytes = 128;  // bytes per metadata bucket
   localparam int unsigned OpRead = 0;  // command op: read of mask bytes of granule
   localparam int unsigned OpWrite = 1;  // command op: write
@@ -63,6 +66,7 @@ package rac_kernel_regs_pkg;
   localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
   localparam int unsigned ReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
   localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+  localparam int unsigned ReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
   localparam int unsigned StatusOk = 0;  // batch completed
   localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
   localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer

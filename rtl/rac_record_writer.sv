@@ -1,10 +1,11 @@
 // m_axi write master of rac_kernel for fixed-size records (64-byte race
-// records, 128-byte escalation records): record n of a batch goes to
-// base + n * RecBytes, in the order the records arrive.
+// records, escalation records of cap_esc_record_bytes: 128 bytes, or with a
+// read-VC pool 128 + 64 * ceil(clock bits / 512)): record n of a batch goes
+// to base + n * RecBytes, in the order the records arrive.
 //
 // A record is one INCR burst of RecBytes / 64 beats of 512 bits, or one
 // single-beat burst per beat where it would cross a 4 KB boundary (a
-// 128-byte record at a 64-byte aligned address can). The address and data
+// record of several beats at a 64-byte aligned address can). The address and data
 // channels are driven independently (neither waits for the other's ready).
 // B responses are counted; idle_o rises when no record is held and every
 // burst has its response, so the batch ends only after its records are in
@@ -12,8 +13,9 @@
 `include "rac_assert.svh"
 
 module rac_record_writer #(
-  parameter int unsigned RecBytes = 64,  // 64 or 128
-  parameter int unsigned Beats    = RecBytes / 64
+  parameter int unsigned RecBytes = 64,  // a multiple of 64, at most 1152 (18 beats)
+  parameter int unsigned Beats    = RecBytes / 64,
+  parameter int unsigned BeatW    = $clog2(Beats + 1)  // counts 0..Beats
 ) (
   input  logic                  clk_i,
   input  logic                  rst_i,
@@ -44,23 +46,31 @@ module rac_record_writer #(
   logic                 hold_q;
   logic [Beats*512-1:0] data_q;
   logic [63:0]          addr_q, next_addr_q;
-  logic [1:0]           aw_sent_q, w_sent_q;  // bursts requested, beats sent for the held record
+  logic [BeatW-1:0]     aw_sent_q, w_sent_q;  // bursts requested, beats sent for the held record
   logic [15:0]          owed_q;               // bursts without a B response
 
-  // A record splits where it would cross 4 KB (only 2-beat records can).
-  logic       split;
-  logic [1:0] aw_total;
-  assign split    = Beats == 2 && addr_q[11:6] == 6'h3F;
-  assign aw_total = split ? 2'd2 : 2'd1;
+  // A record splits where it would cross 4 KB (only records of several
+  // beats can): its last beat would lie beyond the 64th of the 4 KB page.
+  localparam logic [31:0] BeatsV = Beats;
+  localparam logic [31:0] LastV  = Beats - 1;  // beats after the first
+  localparam logic [31:0] OneV   = 1;
+  logic [BeatW-1:0] BeatsC, LastC, OneC;
+  assign BeatsC = BeatsV[BeatW-1:0];
+  assign LastC  = LastV[BeatW-1:0];
+  assign OneC   = OneV[BeatW-1:0];
+  logic             split;
+  logic [BeatW-1:0] aw_total;
+  assign split    = Beats > 1 && {1'b0, addr_q[11:6]} + LastV[6:0] > 7'd63;
+  assign aw_total = split ? BeatsC : OneC;
 
   logic aw_fire, w_fire, b_fire, rec_fire, aw_done, w_done;
   assign awvalid_o = hold_q && aw_sent_q != aw_total;
-  assign awaddr_o  = addr_q + (aw_sent_q != 0 ? 64'd64 : 64'd0);
+  assign awaddr_o  = addr_q + 64'({aw_sent_q, 6'd0});  // burst k of a split record: beat k
   assign awlen_o   = split ? 8'd0 : 8'(Beats - 1);
-  assign wvalid_o  = hold_q && w_sent_q != 2'(Beats);
-  assign wdata_o   = data_q[w_sent_q[Beats-1:0]*512 +: 512];
+  assign wvalid_o  = hold_q && w_sent_q != BeatsC;
+  assign wdata_o   = data_q[w_sent_q*512 +: 512];
   assign wstrb_o   = '1;
-  assign wlast_o   = split || w_sent_q == 2'(Beats - 1);
+  assign wlast_o   = split || w_sent_q == LastC;
   assign bready_o  = 1'b1;
 
   assign aw_fire  = awvalid_o && awready_i;
@@ -68,8 +78,8 @@ module rac_record_writer #(
   assign b_fire   = bvalid_i && bready_o;
   assign rec_ready_o = !hold_q;
   assign rec_fire = rec_valid_i && rec_ready_o;
-  assign aw_done  = aw_sent_q + (aw_fire ? 2'd1 : 2'd0) == aw_total;
-  assign w_done   = w_sent_q + (w_fire ? 2'd1 : 2'd0) == 2'(Beats);
+  assign aw_done  = aw_sent_q + (aw_fire ? OneC : '0) == aw_total;
+  assign w_done   = w_sent_q + (w_fire ? OneC : '0) == BeatsC;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -95,8 +105,8 @@ module rac_record_writer #(
         if (aw_done && w_done) begin
           hold_q <= 1'b0;
         end
-        if (aw_fire) aw_sent_q <= aw_sent_q + 2'd1;
-        if (w_fire) w_sent_q <= w_sent_q + 2'd1;
+        if (aw_fire) aw_sent_q <= aw_sent_q + OneC;
+        if (w_fire) w_sent_q <= w_sent_q + OneC;
       end
     end
   end
@@ -106,7 +116,7 @@ module rac_record_writer #(
   // ---------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------
-  `RAC_STATIC_ASSERT(RecordIsOneOrTwoBeats, RecBytes == 64 || RecBytes == 128)
+  `RAC_STATIC_ASSERT(RecordIsWholeBeats, RecBytes % 64 == 0 && Beats >= 1 && Beats <= 18)
   // Bursts never cross a 4 KB boundary.
   `RAC_ASSERT(BurstWithin4K, !awvalid_o || {1'b0, awaddr_o[11:6]} + {1'b0, awlen_o[5:0]} < 7'd64, clk_i, rst_i)
   // Requests and data are held, unchanged, until taken.

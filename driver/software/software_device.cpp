@@ -26,6 +26,8 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapWays) = 0;
     reg(regs::kCapLineBits) = shape.line_bits();
     reg(regs::kCapObjects) = objects;
+    reg(regs::kCapReadVcs) = shape.read_vcs;
+    reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
   }
   std::string_view backend() const override { return "software"; }
   std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
@@ -35,7 +37,7 @@ class SoftwareDevice final : public Device {
   bool wait(std::chrono::milliseconds timeout) override;
 
  private:
-  static constexpr size_t kRegisterWords = 0x100 / 4;
+  static constexpr size_t kRegisterWords = (regs::kCapEscRecordBytes + 4) / 4;
   uint32_t& reg(uint32_t offset) { return regs_[offset / 4]; }
   uint64_t reg64(uint32_t offset) { return uint64_t{reg(offset)} | uint64_t{reg(offset + 4)} << 32; }
   void check_offset(uint32_t offset) const;
@@ -48,7 +50,7 @@ class SoftwareDevice final : public Device {
 };
 
 void SoftwareDevice::check_offset(uint32_t offset) const {
-  if (offset % 4 != 0 || offset >= 0x100) {
+  if (offset % 4 != 0 || offset >= kRegisterWords * 4) {
     throw DeviceError(DeviceErrorKind::Protocol, fmt::format("software device: no register at offset {:#x}", offset));
   }
 }
@@ -125,7 +127,14 @@ LineShape shape_of(const DeviceOptions& o) {
                                   "(1..256 slots, 1..32 bits)",
                                   o.software_slots, o.software_clock_bits));
   }
-  return {o.software_slots, o.software_clock_bits};
+  const unsigned vcs = o.software_read_vcs;
+  if (vcs > 65536 || (vcs & (vcs - 1)) != 0) {
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("software device: a read-VC pool of {} entries is outside the kernel's limits "
+                                  "(0 or a power of two up to 65536)",
+                                  vcs));
+  }
+  return {o.software_slots, o.software_clock_bits, vcs};
 }
 
 constexpr unsigned kMaxSoftwareObjects = 65536;
@@ -147,10 +156,11 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
 
 DeviceInfo software_device_info(const DeviceOptions& options) {
   const LineShape shape = shape_of(options);
-  return {"software",
-          fmt::format("rac_kernel functional model ({} slots, {}-bit clocks, {} sync objects, no cache)", shape.slots,
-                      shape.clock_bits, objects_of(options)),
-          true, "select with --backend software"};
+  return {
+      "software",
+      fmt::format("rac_kernel functional model ({} slots, {}-bit clocks, {} sync objects, {} read clocks, no cache)",
+                  shape.slots, shape.clock_bits, objects_of(options), shape.read_vcs),
+      true, "select with --backend software"};
 }
 
 }  // namespace raceaccel::driver

@@ -1,6 +1,7 @@
 #include "driver/software/software_kernel.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "driver/rac_kernel_regs.hpp"
 
@@ -23,6 +24,17 @@ void SoftwareKernel::reset_state() {
   rows_.assign(shape_.slots, std::vector<uint32_t>(shape_.slots, 0));
   for (auto& object : objects_) std::fill(object.begin(), object.end(), 0);
   lines_.clear();
+  pool_.assign(shape_.read_vcs, ReadClock{false, 0, std::vector<uint32_t>(shape_.slots, 0)});
+}
+
+// The engine's rvc_of: the XOR fold of all 61 granule bits into
+// log2(read_vcs) bits.
+size_t SoftwareKernel::pool_index(uint64_t granule) const {
+  const unsigned bits = static_cast<unsigned>(std::bit_width(shape_.read_vcs) - 1);
+  if (bits == 0) return 0;
+  size_t index = 0;
+  for (unsigned i = 0; i < 61; ++i) index ^= static_cast<size_t>((granule >> i) & 1u) << (i % bits);
+  return index;
 }
 
 // C_slot := C_slot ⊔ V[obj]
@@ -57,7 +69,7 @@ bool SoftwareKernel::arguments_valid(const BatchArguments& a, SoftwareMemory& me
   // The model is stricter than a card: every range must lie inside a buffer.
   commands = memory.device_range(a.commands, uint64_t{a.command_words} * regs::kCommandBytes);
   out.races = memory.device_range(a.races, uint64_t{a.race_capacity} * regs::kRaceRecordBytes);
-  out.escalations = memory.device_range(a.escalations, uint64_t{a.esc_capacity} * regs::kEscRecordBytes);
+  out.escalations = memory.device_range(a.escalations, uint64_t{a.esc_capacity} * shape_.esc_record_bytes());
   const auto buckets = memory.device_range(a.buckets, (uint64_t{1} << a.bucket_bits) * regs::kBucketBytes);
   const auto missing = [](std::span<std::byte> s, uint64_t want) { return want != 0 && s.empty(); };
   return !missing(commands, a.command_words) && !missing(out.races, a.race_capacity) &&
@@ -102,11 +114,9 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       acquire(c);
     } else if (c.op == regs::kOpRelease) {
       release(c);
-    } else if (c.op == regs::kOpFree) {
-      free_bytes(c, word, out);
     } else {
-      ++stats_.accesses;
-      access(c, word, out);
+      if (c.op != regs::kOpFree) ++stats_.accesses;
+      execute(c, word, out);
     }
     ++word;
   }
@@ -116,105 +126,210 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   return result;
 }
 
-void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, Output& out) {
+void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line,
+                              const ReadClock* clock, Output& out) {
   EscalationRecord r;
   r.word = word;
   r.granule = granule;
   r.reason = reason;
   encode_line(line, shape_, r.line);
-  encode_escalation(r, out.escalations.subspan(size_t{out.escalations_written} * regs::kEscRecordBytes).first<128>());
+  const size_t bytes = shape_.esc_record_bytes();
+  if (clock != nullptr) {
+    r.read_clock_valid = true;
+    r.read_clock.resize(bytes - regs::kEscRecordBaseBytes);
+    const std::vector<uint64_t> lanes(clock->lanes.begin(), clock->lanes.end());
+    encode_row(lanes, shape_, r.read_clock);
+  }
+  encode_escalation(r, out.escalations.subspan(size_t{out.escalations_written} * bytes, bytes));
   ++out.escalations_written;
-  ++stats_.escalations;
 }
 
-void SoftwareKernel::free_bytes(const CommandWord& c, uint64_t word, Output& out) {
-  if (c.force_sw && c.mask != kFullMask) {
-    // As the RTL's status rules rank it: a forced partial free goes to the
-    // host like a forced access (the host never sends one, but the model
-    // stays exact); a forced full free is an ordinary full free.
-    Line& line = lines_[c.granule];
-    escalate(word, c.granule, regs::kReasonForced, line, out);
-    line.in_software = true;
-    return;
-  }
-  auto it = lines_.find(c.granule);
-  if (it == lines_.end()) return;  // nothing to forget
-  Line& line = it->second;
-  if (line.in_software) {
-    // A full free returns the granule to hardware, fresh; a partial one is
-    // the host's to apply.
-    escalate(word, c.granule, c.mask == kFullMask ? regs::kReasonReclaim : regs::kReasonInSoftware, line, out);
-    if (c.mask == kFullMask) lines_.erase(it);
-    return;
-  }
-  for (unsigned b = 0; b < 8; ++b) {
-    if ((c.mask >> b) & 1u) line.bytes[b] = ByteState{};
-  }
-  if (line == Line{}) lines_.erase(it);
-}
-
-void SoftwareKernel::access(const CommandWord& c, uint64_t word, Output& out) {
-  Line& line = lines_[c.granule];
-  if (line.in_software || c.force_sw) {
-    // A forced command reports Forced even on a host-owned line, as the
-    // RTL's status rules rank it (rac_line_status_comb).
-    escalate(word, c.granule, c.force_sw ? regs::kReasonForced : regs::kReasonInSoftware, line, out);
-    line.in_software = true;
-    return;
-  }
-  const bool write = c.op == regs::kOpWrite;
-  const uint32_t now = rows_[c.slot][c.slot];
-  // READ SHARE anywhere in the mask hands the whole command to the host
-  // before anything is applied or reported.
-  if (!write) {
-    for (unsigned b = 0; b < 8; ++b) {
-      const ByteState& s = line.bytes[b];
-      if (!((c.mask >> b) & 1u) || s.raced) continue;
-      const bool same_epoch = s.r_slot == c.slot && s.r_clock == now;
-      if (!same_epoch && covers(c.slot, s.w_slot, s.w_clock) && !covers(c.slot, s.r_slot, s.r_clock)) {
-        escalate(word, c.granule, regs::kReasonReadShare, line, out);
-        line.in_software = true;
-        return;
+// rac_check_engine's S3 for ops 0–2, byte for byte: the FastTrack rules on
+// the 8 lanes, the READ SHARE / LASTWRITE decisions, the status rules
+// (rac_line_status_comb) and the pool update.
+void SoftwareKernel::execute(const CommandWord& c, uint64_t word, Output& out) {
+  const auto found = lines_.find(c.granule);
+  const Line cur = found == lines_.end() ? Line{} : found->second;
+  const bool pool_on = !pool_.empty();
+  ReadClock* entry = pool_on ? &pool_[pool_index(c.granule)] : nullptr;
+  const std::vector<uint32_t>& row = rows_[c.slot];
+  const uint32_t own = row[c.slot];
+  const unsigned shared = pool_on ? cur.shared : 0u;
+  const bool rvc_hit = pool_on && entry->valid && entry->granule == c.granule;
+  const bool has_rvc = shared != 0 && rvc_hit;
+  // The read clock against the thread: R ⊑ C_t, and the lowest lane that is not.
+  bool rvc_leq = true;
+  unsigned rvc_prev_slot = 0;
+  if (has_rvc && c.op == regs::kOpWrite) {  // only a write of a shared byte looks at it
+    for (unsigned lane = shape_.slots; lane-- > 0;) {
+      if (entry->lanes[lane] > row[lane]) {
+        rvc_leq = false;
+        rvc_prev_slot = lane;
       }
     }
   }
+  const bool is_read = c.op == regs::kOpRead, is_write = c.op == regs::kOpWrite, is_free = c.op == regs::kOpFree;
+  Line next = cur;
   RaceRecord race;
   race.word = word;
   race.granule = c.granule;
+  unsigned share_b = 0, unshare = 0, raced_before = 0;
+  bool rvc_touch = false, lw_esc = false;
   for (unsigned b = 0; b < 8; ++b) {
-    ByteState& s = line.bytes[b];
-    if (!((c.mask >> b) & 1u) || s.raced) continue;
+    if (cur.bytes[b].raced) raced_before |= 1u << b;
+    if (!((c.mask >> b) & 1u)) continue;
+    if (is_free) {
+      next.bytes[b] = ByteState{};
+      continue;
+    }
+    const ByteState& s = cur.bytes[b];
+    ByteState& n = next.bytes[b];
+    if (s.raced) continue;
+    const bool w_ok = covers(c.slot, s.w_slot, s.w_clock);
+    const bool r_ok = covers(c.slot, s.r_slot, s.r_clock);
+    const bool is_shared = (shared >> b) & 1u;
     const auto report = [&](unsigned kind, uint32_t slot, uint32_t clock) {
       race.mask |= 1u << b;
       race.kind[b] = kind;
       race.prev_slot[b] = slot;
       race.prev_clock[b] = clock;
-      s.raced = true;
+      n.raced = true;
     };
-    if (!write) {
-      if (s.r_slot == c.slot && s.r_clock == now) continue;
-      if (!covers(c.slot, s.w_slot, s.w_clock)) {
+    if (is_read) {
+      if (is_shared && has_rvc) {
+        if (entry->lanes[c.slot] == own) {
+        } else if (!w_ok) {
+          report(1, s.w_slot, s.w_clock);
+        } else {
+          rvc_touch = true;  // [FT READ SHARED]
+        }
+      } else if (s.r_slot == c.slot && s.r_clock == own) {
+      } else if (!w_ok) {
         report(1, s.w_slot, s.w_clock);
+      } else if (r_ok) {
+        n.r_slot = c.slot;  // [FT READ EXCLUSIVE] (LASTWRITE: the latest read since the spill)
+        n.r_clock = own;
+      } else if (is_shared) {
+        lw_esc = true;  // concurrent with a read since the spill: the host joins them
       } else {
-        s.r_slot = c.slot;
-        s.r_clock = now;
+        share_b |= 1u << b;  // [FT READ SHARE]
       }
-      continue;
-    }
-    if (s.w_slot == c.slot && s.w_clock == now) continue;
-    if (!covers(c.slot, s.w_slot, s.w_clock)) {
-      report(0, s.w_slot, s.w_clock);
-    } else if (!covers(c.slot, s.r_slot, s.r_clock)) {
-      report(2, s.r_slot, s.r_clock);
-    } else {
-      s.w_slot = c.slot;
-      s.w_clock = now;
+    } else if (is_write) {
+      if (s.w_slot == c.slot && s.w_clock == own) {
+      } else if (!w_ok) {
+        report(0, s.w_slot, s.w_clock);
+      } else if (is_shared && !has_rvc) {
+        lw_esc = true;  // LASTWRITE: the earlier reads are with the host
+      } else if (is_shared && !rvc_leq) {
+        report(2, rvc_prev_slot, entry->lanes[rvc_prev_slot]);
+      } else if (!is_shared && !r_ok) {
+        report(2, s.r_slot, s.r_clock);
+      } else {
+        n.w_slot = c.slot;  // [FT WRITE EXCLUSIVE] or [FT WRITE SHARED]
+        n.w_clock = own;
+        if (is_shared) {
+          unshare |= 1u << b;
+          n.r_slot = 0;
+          n.r_clock = 0;
+        }
+      }
     }
   }
-  if (race.mask != 0) {
+  // A new read clock needs a line without one and one earlier read shared by
+  // every byte that starts sharing (the lowest such byte's R names it).
+  bool share_same = true;
+  uint32_t share_r_slot = 0, share_r_clock = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if ((share_b >> b) & 1u) {
+      share_r_slot = cur.bytes[b].r_slot;
+      share_r_clock = cur.bytes[b].r_clock;
+      break;
+    }
+  }
+  for (unsigned b = 0; b < 8; ++b) {
+    if (((share_b >> b) & 1u) && (cur.bytes[b].r_slot != share_r_slot || cur.bytes[b].r_clock != share_r_clock)) {
+      share_same = false;
+    }
+  }
+  const bool alloc_ok = pool_on && share_b != 0 && shared == 0 && share_same;
+  const bool update_ok = (shared & ~c.mask & ~raced_before & 0xFFu) == 0;
+  const bool need_share = (share_b != 0 && !alloc_ok) || lw_esc || (rvc_touch && !update_ok);
+
+  // rac_line_status_comb
+  const bool full_free = is_free && c.mask == kFullMask;
+  bool escalated = false;
+  unsigned reason = regs::kReasonInSoftware;
+  if (full_free) {
+    escalated = cur.in_software;
+    reason = regs::kReasonReclaim;
+  } else if (c.force_sw) {
+    escalated = true;
+    reason = regs::kReasonForced;
+  } else if (cur.in_software) {
+    escalated = true;
+  } else if (need_share) {
+    escalated = true;
+    reason = regs::kReasonReadShare;
+  }
+
+  unsigned raced_after = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (next.bytes[b].raced) raced_after |= 1u << b;
+  }
+  unsigned shared_after = shared & ~unshare;
+  if (is_free) shared_after &= ~c.mask;
+  if (alloc_ok) shared_after |= share_b;
+  if ((shared_after & ~raced_after & 0xFFu) == 0) shared_after = 0;
+
+  const bool displace = alloc_ok && !escalated && entry->valid && !rvc_hit;
+  if (escalated) {
+    escalate(word, c.granule, reason, cur, has_rvc ? entry : nullptr, out);
+    ++stats_.escalations;
+  } else if (displace) {
+    // The entry's clock goes to the host; that line becomes LASTWRITE.
+    escalate(word, entry->granule, regs::kReasonReadVcSpill, Line{}, entry, out);
+  }
+  if (!escalated && race.mask != 0) {
     encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
     ++out.races_written;
     ++stats_.races;
+  }
+
+  Line final_line;
+  if (full_free) {
+    final_line = Line{};
+  } else if (escalated) {
+    final_line = cur;
+    final_line.in_software = true;
+  } else {
+    final_line = next;
+    final_line.shared = shared_after;
+    for (unsigned b = 0; b < 8; ++b) {
+      if (alloc_ok && ((share_b >> b) & 1u)) {
+        final_line.bytes[b].r_slot = 0;  // R is now the clock's
+        final_line.bytes[b].r_clock = 0;
+      }
+    }
+  }
+  if (final_line == Line{}) {
+    lines_.erase(c.granule);
+  } else {
+    lines_[c.granule] = final_line;
+  }
+
+  if (!pool_on) return;
+  if (escalated || full_free) {
+    if (has_rvc) entry->valid = false;
+  } else if (alloc_ok) {
+    entry->valid = true;
+    entry->granule = c.granule;
+    std::fill(entry->lanes.begin(), entry->lanes.end(), 0);
+    entry->lanes[share_r_slot] = share_r_clock;
+    entry->lanes[c.slot] = own;
+  } else if (has_rvc && shared_after == 0) {
+    entry->valid = false;
+  } else if (rvc_touch) {
+    entry->lanes[c.slot] = own;
   }
 }
 

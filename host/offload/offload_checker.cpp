@@ -19,6 +19,7 @@ using driver::DeviceErrorKind;
 }
 
 constexpr uint32_t kMaxObjects = 65536;  // the contract's limit of cap_objects
+constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
 
 driver::Capabilities checked_capabilities(driver::Device& device) {
   const driver::Capabilities caps = device.capabilities();
@@ -36,21 +37,30 @@ OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& opt
       options_(options),
       caps_(checked_capabilities(device)),
       objects_(std::min(caps_.objects, options.sync_objects), caps_.slots, caps_.clock_bits) {
-  shape_ = {caps_.slots, caps_.clock_bits};
+  shape_ = {caps_.slots, caps_.clock_bits, caps_.read_vcs};
+  if ((caps_.read_vcs & (caps_.read_vcs - 1)) != 0 || caps_.read_vcs > kMaxReadVcs) {
+    protocol_error(device_,
+                   fmt::format("cap_read_vcs is {}, not 0 or a power of two up to {}", caps_.read_vcs, kMaxReadVcs));
+  }
   if (caps_.line_bits != shape_.line_bits()) {
     protocol_error(device_, fmt::format("cap_line_bits is {}, but {} slots of {}-bit clocks make {}-bit lines",
                                         caps_.line_bits, caps_.slots, caps_.clock_bits, shape_.line_bits()));
+  }
+  if (caps_.esc_record_bytes != shape_.esc_record_bytes()) {
+    protocol_error(device_, fmt::format("cap_esc_record_bytes is {}, but the contract gives {} for this shape",
+                                        caps_.esc_record_bytes, shape_.esc_record_bytes()));
   }
   if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
     throw std::invalid_argument("bucket_bits must be in 1..30");
   }
   // A set-row command must fit in one batch; esc_capacity (2 × words) must fit in 32 bits.
   batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
-  const size_t batch_bytes = batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + 2 * regs::kEscRecordBytes);
+  const size_t batch_bytes =
+      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + 2 * shape_.esc_record_bytes());
   try {
     commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
     race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
-    esc_records_ = device_.allocate(2 * batch_words_ * regs::kEscRecordBytes);
+    esc_records_ = device_.allocate(2 * batch_words_ * shape_.esc_record_bytes());
     word_command_.reserve(batch_words_);
   } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
     throw DeviceError(DeviceErrorKind::BadOptions,
@@ -326,16 +336,20 @@ void OffloadChecker::launch() {
   // Escalations change the host's lines, so they go first and in the order
   // the device wrote them (per granule, command order); race records only
   // read the site log.
-  esc_records_->from_device(0, size_t{escalations} * regs::kEscRecordBytes);
+  const size_t record_bytes = shape_.esc_record_bytes();
+  esc_records_->from_device(0, size_t{escalations} * record_bytes);
   race_records_->from_device(0, size_t{races} * regs::kRaceRecordBytes);
+  const std::span<const std::byte> rr = race_records_->host();
+  batch_race_records_.clear();
+  for (uint32_t i = 0; i < races; ++i) {
+    batch_race_records_.push_back(driver::decode_race(rr.subspan(size_t{i} * regs::kRaceRecordBytes).first<64>()));
+  }
   const std::span<const std::byte> esc = esc_records_->host();
   for (uint32_t i = 0; i < escalations; ++i) {
-    handle_escalation(driver::decode_escalation(esc.subspan(size_t{i} * regs::kEscRecordBytes).first<128>()));
+    handle_escalation(driver::decode_escalation(esc.subspan(size_t{i} * record_bytes, record_bytes)));
   }
-  const std::span<const std::byte> rr = race_records_->host();
-  for (uint32_t i = 0; i < races; ++i) {
-    handle_race(driver::decode_race(rr.subspan(size_t{i} * regs::kRaceRecordBytes).first<64>()));
-  }
+  age_kept_read_clocks();
+  for (const driver::RaceRecord& r : batch_race_records_) handle_race(r);
   std::sort(batch_races_.begin(), batch_races_.end(),
             [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
   races_.insert(races_.end(), batch_races_.begin(), batch_races_.end());
@@ -357,13 +371,28 @@ void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
     case regs::kReasonReclaim:
       ++stats_.reclaims;
       host_lines_.drop(r.granule);
+      kept_read_clocks_.erase(r.granule);
       return;
     case regs::kReasonSpill:  // the host keeps the evicted line from now on
       ++stats_.spills;
-      host_lines_.adopt(r.granule, line);
+      import_line(r, line);
       return;
+    case regs::kReasonReadVcSpill: {  // the granule's line is LASTWRITE from now on
+      if (shape_.read_vcs == 0 || !r.read_clock_valid) {
+        protocol_error(device_, fmt::format("read-clock spill record for word {} without a pool or a clock", r.word));
+      }
+      ++stats_.read_clock_spills;
+      const std::vector<uint64_t> lanes = driver::decode_row(r.read_clock, shape_);
+      KeptReadClock kept{VectorClock{}, stats_.batches, r.word};
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) {
+        if (lanes[lane] != 0) kept.clock.set(lane, lanes[lane]);
+      }
+      kept_read_clocks_[r.granule] = std::move(kept);
+      stats_.kept_read_clocks_peak = std::max(stats_.kept_read_clocks_peak, kept_read_clocks_.size());
+      return;
+    }
+    case regs::kReasonReadShare: ++stats_.read_share_escalations; break;
     case regs::kReasonInSoftware:
-    case regs::kReasonReadShare:
     case regs::kReasonForced: break;
     default: protocol_error(device_, fmt::format("escalation reason {}", r.reason));
   }
@@ -371,12 +400,112 @@ void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
     protocol_error(device_,
                    fmt::format("escalation for word {} names granule {:#x}, not its command's", r.word, r.granule));
   }
-  SoftLine& soft = host_lines_.adopt(r.granule, line);
+  SoftLine& soft = import_line(r, line);
   if (c.op == regs::kOpFree) {
     host_lines_.free_bytes(r.granule, c.mask);
     return;
   }
   check_on_host(soft, c);
+}
+
+// The device hands a line over (escalation or bucket spill). Its shared
+// bytes read the clock the record carries (the pool held it: EVERYTHING) or
+// the clock the pool spilled earlier (LASTWRITE), joined with R. A line the
+// host already owns keeps the host's copy.
+SoftLine& OffloadChecker::import_line(const driver::EscalationRecord& r, const driver::Line& line) {
+  if (host_lines_.owns(r.granule)) {
+    kept_read_clocks_.erase(r.granule);
+    return *host_lines_.adopt(r.granule, line, nullptr).first;
+  }
+  VectorClock from_record;
+  const VectorClock* read_clock = nullptr;
+  const unsigned shared = shape_.read_vcs > 0 && !line.in_software ? line.shared : 0u;
+  if (shared != 0) {
+    const auto kept = kept_read_clocks_.find(r.granule);
+    if (r.read_clock_valid) {
+      const std::vector<uint64_t> lanes = driver::decode_row(r.read_clock, shape_);
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) {
+        if (lanes[lane] != 0) from_record.set(lane, lanes[lane]);
+      }
+      read_clock = &from_record;
+      ++stats_.read_clock_imports;
+    } else if (r.reason != regs::kReasonSpill && kept != kept_read_clocks_.end()) {
+      // An escalation without a clock: LASTWRITE, whose period began with
+      // the reason-5 record kept here.
+      read_clock = &kept->second.clock;
+      ++stats_.lastwrite_imports;
+    } else if (r.reason == regs::kReasonSpill) {
+      // A bucket spill carries no clock even when the pool holds it
+      // (EVERYTHING). A shared byte with a read in R is LASTWRITE (an
+      // EVERYTHING line's shared bytes have R = ⊥); otherwise the kept clock
+      // is the line's only if nothing since its spill (a free, a race) can
+      // have ended that LASTWRITE period and let a new clock into the pool.
+      bool read_since_spill = false;
+      for (unsigned b = 0; b < 8; ++b) {
+        const driver::ByteState& s = line.bytes[b];
+        if (((shared >> b) & 1u) && (s.r_slot != 0 || s.r_clock != 0)) read_since_spill = true;
+      }
+      if (kept != kept_read_clocks_.end() && (read_since_spill || !touched_since(r.granule, kept->second, r.word))) {
+        read_clock = &kept->second.clock;
+        ++stats_.lastwrite_imports;
+        ++stats_.lastwrite_spill_imports;
+      } else {
+        // The read clock may still be in the pool: the kernel cannot send
+        // it with a bucket spill (docs/kernel-interface.md, "Bucket spills
+        // and the read-VC pool"). Stop rather than check without it.
+        protocol_error(device_, fmt::format("granule {:#x} was spilled from a full bucket while its read clock is in "
+                                            "the read-VC pool (a limitation of this kernel contract)",
+                                            r.granule));
+      }
+    } else {
+      protocol_error(device_, fmt::format("escalation for word {}: a LASTWRITE line of granule {:#x} without a "
+                                          "spilled read clock",
+                                          r.word, r.granule));
+    }
+  }
+  SoftLine& soft = *host_lines_.adopt(r.granule, line, read_clock).first;
+  kept_read_clocks_.erase(r.granule);
+  return soft;
+}
+
+// Whether a free or a race of `granule` came after its kept clock was
+// spilled and before word `until_word` of this batch.
+bool OffloadChecker::touched_since(uint64_t granule, const KeptReadClock& kept, uint64_t until_word) const {
+  if (kept.maybe_stale) return true;
+  const bool this_batch = kept.batch == stats_.batches;
+  const auto after_spill = [&](uint64_t w) { return (!this_batch || w > kept.word) && w < until_word; };
+  for (const driver::RaceRecord& race : batch_race_records_) {
+    if (race.granule == granule && after_spill(race.word)) return true;
+  }
+  for (uint64_t w = this_batch ? kept.word + 1 : 0; w < until_word && w < word_command_.size(); ++w) {
+    const SentCommand* c = command_at(w);
+    if (c != nullptr && c->op == regs::kOpFree && c->granule == granule) return true;
+  }
+  return false;
+}
+
+// After a batch's escalations: a full free of a granule on chip ends its
+// history without a record, so a clock spilled for it before the free is
+// dead (one spilled after a new allocation is kept); a partial free or a
+// race may have ended its LASTWRITE period, so the clock is marked.
+void OffloadChecker::age_kept_read_clocks() {
+  if (kept_read_clocks_.empty()) return;
+  const auto after_spill = [&](const KeptReadClock& k, uint64_t w) { return k.batch < stats_.batches || k.word < w; };
+  for (const driver::RaceRecord& race : batch_race_records_) {
+    const auto kept = kept_read_clocks_.find(race.granule);
+    if (kept != kept_read_clocks_.end() && after_spill(kept->second, race.word)) kept->second.maybe_stale = true;
+  }
+  for (size_t w = 0; w < word_command_.size(); ++w) {
+    const SentCommand* c = command_at(w);
+    if (c == nullptr || c->op != regs::kOpFree) continue;
+    const auto kept = kept_read_clocks_.find(c->granule);
+    if (kept == kept_read_clocks_.end() || !after_spill(kept->second, w)) continue;
+    if (c->mask == 0xFF) {
+      kept_read_clocks_.erase(kept);
+    } else {
+      kept->second.maybe_stale = true;
+    }
+  }
 }
 
 void OffloadChecker::check_on_host(SoftLine& line, const SentCommand& c) {

@@ -50,6 +50,15 @@ struct OffloadStats {
   uint64_t early_batches = 0;  // launched before full, to bound the clock history
   uint64_t escalations = 0;    // escalation records answered by the host (spills and reclaims included)
   uint64_t spills = 0;
+  // The read-VC pool: clocks it spilled to the host (reason 5), lines
+  // imported with the clock their record carried (EVERYTHING) and with a
+  // clock spilled earlier joined with R (LASTWRITE).
+  uint64_t read_share_escalations = 0;  // reason 1 records (READ SHARE the device could not keep)
+  uint64_t read_clock_spills = 0;
+  uint64_t read_clock_imports = 0;
+  uint64_t lastwrite_imports = 0;
+  uint64_t lastwrite_spill_imports = 0;  // of which from a bucket spill (reason 4)
+  size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
@@ -90,6 +99,10 @@ class OffloadChecker final : public Detector {
   void free_touched(const Event& e, uint64_t index, uint32_t t);
   void launch();
   void handle_escalation(const driver::EscalationRecord& r);
+  SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
+  struct KeptReadClock;
+  bool touched_since(uint64_t granule, const KeptReadClock& kept, uint64_t until_word) const;
+  void age_kept_read_clocks();
   void handle_race(const driver::RaceRecord& r);
   void check_on_host(SoftLine& line, const SentCommand& c);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const;
@@ -124,6 +137,18 @@ class OffloadChecker final : public Detector {
   const SentCommand* command_at(uint64_t word) const;
   std::vector<uint64_t> row_scratch_;
   HostLines host_lines_;
+  // Read clocks the pool spilled (reason 5), per granule, until its line is
+  // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
+  // this clock joined with their R. `batch`/`word` say when it was spilled;
+  // `maybe_stale`: a later free or race of the granule may have ended that
+  // LASTWRITE period on chip (only a bucket spill needs to know).
+  struct KeptReadClock {
+    VectorClock clock;
+    uint64_t batch = 0, word = 0;
+    bool maybe_stale = false;
+  };
+  std::vector<driver::RaceRecord> batch_race_records_;  // the batch's, decoded before its escalations
+  std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;
   static constexpr unsigned kPageBits = 12;
   std::unordered_set<uint64_t> touched_pages_;  // pages (addr >> kPageBits) any access was sent for
   uint64_t last_page_ = UINT64_MAX;

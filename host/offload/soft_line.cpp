@@ -2,17 +2,24 @@
 
 namespace raceaccel::offload {
 
-SoftLine& HostLines::adopt(uint64_t granule, const driver::Line& line) {
+std::pair<SoftLine*, bool> HostLines::adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock) {
   auto [it, inserted] = lines_.try_emplace(granule);
   if (inserted) {
     for (unsigned b = 0; b < 8; ++b) {
       const driver::ByteState& s = line.bytes[b];
-      it->second.bytes[b].raced = s.raced;
-      it->second.bytes[b].w = {s.w_slot, s.w_clock};
-      it->second.bytes[b].r = {s.r_slot, s.r_clock};
+      SoftByte& sb = it->second.bytes[b];
+      sb.raced = s.raced;
+      sb.w = {s.w_slot, s.w_clock};
+      sb.r = {s.r_slot, s.r_clock};
+      if (((line.shared >> b) & 1u) && read_clock != nullptr) {
+        sb.shared = true;
+        sb.rvc = *read_clock;
+        if (sb.r.clock > sb.rvc.get(sb.r.slot)) sb.rvc.set(sb.r.slot, sb.r.clock);
+        sb.r = Epoch{};
+      }
     }
   }
-  return it->second;
+  return {&it->second, inserted};
 }
 
 void HostLines::free_bytes(uint64_t granule, unsigned mask) {

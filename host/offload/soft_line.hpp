@@ -39,8 +39,12 @@ class HostLines {
 
   bool owns(uint64_t granule) const { return lines_.count(granule) != 0; }
   // Takes the device's line unless the host already owns the granule (its
-  // copy is then the authoritative one).
-  SoftLine& adopt(uint64_t granule, const driver::Line& line);
+  // copy is then the authoritative one). The line's shared bytes (read-VC
+  // pool) read `read_clock` — the clock the record carried, or the one the
+  // pool spilled earlier (LASTWRITE) — joined with the byte's R, the latest
+  // read since the spill; R becomes ⊥. Returns the host's line and whether
+  // it was imported now.
+  std::pair<SoftLine*, bool> adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock);
   void drop(uint64_t granule) { lines_.erase(granule); }
   void free_bytes(uint64_t granule, unsigned mask);
   // FastTrack on the line; reports first races per byte through `sink`.

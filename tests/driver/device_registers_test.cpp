@@ -28,10 +28,13 @@ struct Overrides {
 class Harness {
  public:
   explicit Harness(driver::Device& device, uint32_t capacity = 64)
-      : caps_(device.capabilities()), device_(device), shape_{caps_.slots, caps_.clock_bits}, capacity_(capacity) {
+      : caps_(device.capabilities()),
+        device_(device),
+        shape_{caps_.slots, caps_.clock_bits, caps_.read_vcs},
+        capacity_(capacity) {
     commands_ = device.allocate(size_t{capacity} * 16);
     races_ = device.allocate(size_t{capacity} * 64);
-    escalations_ = device.allocate(size_t{capacity} * 2 * 128);
+    escalations_ = device.allocate(size_t{capacity} * 2 * caps_.esc_record_bytes);
     buckets_ = device.allocate((size_t{1} << kBucketBits) * 128);
     std::memset(buckets_->host().data(), 0, buckets_->size());
     buckets_->to_device(0, buckets_->size());
@@ -82,15 +85,17 @@ class Harness {
     escalations_written_ = device_.read_register(regs::kEscalationsWritten);
     words_done_ = device_.read_register(regs::kWordsDone);
     races_->from_device(0, size_t{races_written_} * 64);
-    escalations_->from_device(0, size_t{escalations_written_} * 128);
+    escalations_->from_device(0, size_t{escalations_written_} * caps_.esc_record_bytes);
     words_ = 0;
     return status;
   }
   driver::RaceRecord race(uint32_t i) { return driver::decode_race(races_->host().subspan(i * 64).first<64>()); }
   driver::EscalationRecord escalation(uint32_t i) {
-    return driver::decode_escalation(escalations_->host().subspan(i * 128).first<128>());
+    const size_t bytes = caps_.esc_record_bytes;
+    return driver::decode_escalation(escalations_->host().subspan(i * bytes, bytes));
   }
   driver::Line line_of(const driver::EscalationRecord& r) const { return driver::decode_line(r.line, shape_); }
+  const driver::LineShape& shape() const { return shape_; }
 
   uint32_t words() const { return words_; }
   driver::Capabilities caps_;
@@ -125,10 +130,12 @@ TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
   EXPECT_LE(c.slots, 256u);
   EXPECT_GE(c.clock_bits, 1u);
   EXPECT_LE(c.clock_bits, 32u);
-  EXPECT_EQ(c.line_bits, (driver::LineShape{c.slots, c.clock_bits}.line_bits()));
+  EXPECT_EQ(c.line_bits, (driver::LineShape{c.slots, c.clock_bits, c.read_vcs}.line_bits()));
+  EXPECT_EQ(c.esc_record_bytes, (driver::LineShape{c.slots, c.clock_bits, c.read_vcs}.esc_record_bytes()));
   // Both backends have a sync-object store: 64 entries by default on the
-  // software model, 16 in the Verilated kernel.
+  // software model, 16 in the Verilated kernel; and a read-VC pool of 16.
   EXPECT_EQ(c.objects, std::string(TypeParam::kName) == "software" ? 64u : 16u);
+  EXPECT_EQ(c.read_vcs, 16u);
 }
 
 TYPED_TEST(DeviceRegisters, IdleBeforeAndAfterALaunchAndDoneIsConsumed) {
@@ -221,19 +228,31 @@ TYPED_TEST(DeviceRegisters, ForcedCommandEscalatesWithTheLineAndTheLineStaysWith
   EXPECT_EQ(h.races_written_, 0u);
 }
 
-TYPED_TEST(DeviceRegisters, ConcurrentReadsEscalateAsReadShare) {
+// Concurrent reads of byte 0 take a read clock from the pool (no record);
+// byte 1 then becomes shared with a different read history, which one
+// clock per line cannot hold: READ SHARE goes to the host, with the line
+// (shared mask) and its clock.
+TYPED_TEST(DeviceRegisters, ConcurrentReadsTakeAPoolClockThenEscalateAsReadShare) {
   Harness h(*this->device_);
   this->two_unordered_threads(h);
   h.access(regs::kOpRead, 0, 0x40, 0x01);
-  const uint32_t second = h.words();
-  h.access(regs::kOpRead, 1, 0x40, 0x01);
+  h.access(regs::kOpRead, 1, 0x40, 0x03);  // byte 0: READ SHARE, allocated; byte 1: R := (1, 1)
+  const uint32_t third = h.words();
+  h.access(regs::kOpRead, 0, 0x40, 0x02);  // byte 1: a second READ SHARE on the line
   ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
   ASSERT_EQ(h.escalations_written_, 1u);
-  EXPECT_EQ(h.escalation(0).word, second);
-  EXPECT_EQ(h.escalation(0).reason, regs::kReasonReadShare);
-  const driver::Line line = h.line_of(h.escalation(0));
-  EXPECT_EQ(line.bytes[0].r_slot, 0u);  // the state before the command
-  EXPECT_EQ(line.bytes[0].r_clock, 1u);
+  const driver::EscalationRecord e = h.escalation(0);
+  EXPECT_EQ(e.word, third);
+  EXPECT_EQ(e.reason, regs::kReasonReadShare);
+  const driver::Line line = h.line_of(e);
+  EXPECT_EQ(line.shared, 0x01u);  // the state before the command
+  EXPECT_EQ(line.bytes[0].r_clock, 0u) << "a shared byte's reads are the clock's";
+  EXPECT_EQ(line.bytes[1].r_slot, 1u);
+  EXPECT_EQ(line.bytes[1].r_clock, 1u);
+  ASSERT_TRUE(e.read_clock_valid);
+  const std::vector<uint64_t> clock = driver::decode_row(e.read_clock, h.shape());
+  EXPECT_EQ(clock[0], 1u);
+  EXPECT_EQ(clock[1], 1u);
 }
 
 TYPED_TEST(DeviceRegisters, ReservedOpStopsTheBatchAtThatWord) {

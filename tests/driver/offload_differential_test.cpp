@@ -15,6 +15,7 @@
 #include "detect/djit.hpp"
 #include "gen/generator.hpp"
 #include "offload/offload_checker.hpp"
+#include "read_mostly_trace.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -41,7 +42,7 @@ void expect_same_races(const std::vector<Race>& golden, const std::vector<Race>&
 
 // A device shape and batch size to run under.
 struct RunShape {
-  unsigned slots = 64, clock_bits = 32, objects = 64;  // software backend only
+  unsigned slots = 64, clock_bits = 32, objects = 64, read_vcs = 16;  // software backend only
   size_t batch_words = 64 * 1024;
   unsigned bucket_bits = 16;
   unsigned sync_objects = UINT32_MAX;  // store entries the engine uses (0: every synchronization as set-row)
@@ -59,6 +60,7 @@ RunResult run_both(const RunShape& setup, Source&& next_event) {
   options.software_slots = setup.slots;
   options.software_clock_bits = setup.clock_bits;
   options.software_objects = setup.objects;
+  options.software_read_vcs = setup.read_vcs;
   auto device = driver::open_device(options);
   offload::OffloadOptions oo;
   oo.batch_words = setup.batch_words;
@@ -260,6 +262,46 @@ TYPED_TEST(OffloadDifferential, LocksThroughTwoSyncObjectsMatchDjit) {
   ::testing::Test::RecordProperty("object_loads", static_cast<int>(loads));
 }
 
+struct PoolCounts {
+  uint64_t events = 0, escalations = 0, clock_spills = 0, clock_imports = 0, lastwrite_imports = 0, spills = 0;
+  void add(const RunResult& r) {
+    events += r.events;
+    escalations += r.stats.escalations;
+    clock_spills += r.stats.read_clock_spills;
+    clock_imports += r.stats.read_clock_imports;
+    lastwrite_imports += r.stats.lastwrite_imports;
+    spills += r.stats.spills;
+  }
+};
+
+template <typename Backend>
+PoolCounts run_read_mostly(const RunShape& shape, uint64_t seed0, int traces, uint64_t words,
+                           unsigned partial_permille = 40) {
+  PoolCounts counts;
+  for (uint64_t seed = seed0; seed < seed0 + static_cast<uint64_t>(traces); ++seed) {
+    ReadMostlyTrace trace(seed, 2 + static_cast<uint32_t>(seed % 7), words, 3000, partial_permille);
+    const RunResult r = run_both<Backend>(shape, [&](Event& e) { return trace.next(e); });
+    expect_same_races(r.golden, r.offload, "read-mostly, seed " + std::to_string(seed));
+    if (::testing::Test::HasFatalFailure()) return counts;
+    counts.add(r);
+  }
+  ::testing::Test::RecordProperty("events", static_cast<int>(counts.events));
+  ::testing::Test::RecordProperty("escalations", static_cast<int>(counts.escalations));
+  ::testing::Test::RecordProperty("read_clock_spills", static_cast<int>(counts.clock_spills));
+  ::testing::Test::RecordProperty("lastwrite_imports", static_cast<int>(counts.lastwrite_imports));
+  return counts;
+}
+
+// Every path of the pool on the host: clocks carried by escalations
+// (EVERYTHING lines), clocks spilled when another line takes the entry,
+// and LASTWRITE lines imported with the spilled clock joined with R.
+TYPED_TEST(OffloadDifferential, ReadMostlySharingMatchesDjitThroughThePool) {
+  const PoolCounts c = run_read_mostly<TypeParam>(RunShape{}, 0x2EAD'0000, 10, 48);
+  EXPECT_GT(c.clock_imports, 0u);
+  EXPECT_GT(c.clock_spills, 0u) << "48 hot words on a 16-entry pool must collide";
+  EXPECT_GT(c.lastwrite_imports, 0u);
+}
+
 TYPED_TEST(OffloadDifferential, MoreThreadsThanSlotsMatchDjit) {
   // Up to 100 threads: beyond the 64 slots of the default software model and
   // of the Verilated kernel, so their accesses are forced escalations.
@@ -280,6 +322,28 @@ TEST(OffloadSoftwareShapes, FourSlotsForceTheOtherThreads) {
     forced += r.stats.forced;
   }
   EXPECT_GT(forced, 0u) << "threads beyond the slots must have been forced";
+}
+
+// A 2-entry pool: nearly every allocation takes an entry from another
+// line; and without a pool every READ SHARE goes to the host (the pool must
+// save escalations on this trace, else it does nothing).
+TEST(OffloadSoftwareShapes, TwoEntryPoolSpillsAndNoPoolEscalates) {
+  RunShape two;
+  two.slots = 8;
+  two.read_vcs = 2;
+  const PoolCounts small = run_read_mostly<SoftwareBackend>(two, 0x2EAD'1000, 10, 24);
+  EXPECT_GT(small.clock_spills, small.clock_imports / 4);
+  EXPECT_GT(small.lastwrite_imports, 0u);
+  RunShape none = two;
+  none.read_vcs = 0;
+  const PoolCounts off = run_read_mostly<SoftwareBackend>(none, 0x2EAD'1000, 10, 24);
+  EXPECT_EQ(off.clock_spills + off.clock_imports + off.lastwrite_imports, 0u);
+  // 16 words, whole-word reads only: each word gets its own entry.
+  RunShape sixteen = two;
+  sixteen.read_vcs = 16;
+  const PoolCounts on = run_read_mostly<SoftwareBackend>(sixteen, 0x2EAD'1000, 10, 16, 0);
+  const PoolCounts off16 = run_read_mostly<SoftwareBackend>(none, 0x2EAD'1000, 10, 16, 0);
+  EXPECT_LT(on.escalations, off16.escalations / 2) << "the pool must keep read-shared words on chip";
 }
 
 TEST(OffloadSoftwareShapes, NarrowClocksFallBackExactly) {

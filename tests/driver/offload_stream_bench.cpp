@@ -7,10 +7,20 @@
 // configurations run `runs` times, interleaved; command bytes are
 // deterministic, CPU time (of this process) is reported as a median.
 //
+// Then the read-VC pool on two read-mostly traces — the generator's (`-t 16
+// -s 44` with the weights below: reads of random size and offset) and
+// whole-word reads of a 16-word and of a 48-word table
+// (tests/driver/read_mostly_trace.hpp, 16 threads, 0.2 % half-word reads) —
+// through the software device with a
+// pool of 16 read clocks against none, interleaved: escalation records per
+// event (deterministic), CPU time of the process and the host's time
+// answering records (medians).
+//
 // Then the Verilator backend on two small mixes: busy cycles per event.
 //
 //   offload_stream_bench [runs=3] [events=2000000]
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -19,6 +29,7 @@
 #include "driver/device.hpp"
 #include "gen/generator.hpp"
 #include "offload/offload_checker.hpp"
+#include "read_mostly_trace.hpp"
 
 namespace {
 
@@ -36,9 +47,11 @@ struct Run {
   double cpu = 0;
 };
 
-Run run(const std::vector<Event>& events, unsigned sync_objects, const char* backend = "software") {
+Run run(const std::vector<Event>& events, unsigned sync_objects, const char* backend = "software",
+        unsigned read_vcs = 16) {
   driver::DeviceOptions d;
   d.backend = backend;
+  d.software_read_vcs = read_vcs;
   auto device = driver::open_device(d);
   offload::OffloadOptions o;
   o.sync_objects = sync_objects;
@@ -102,6 +115,57 @@ int main(int argc, char** argv) {
           static_cast<unsigned long long>(s.device.accesses), static_cast<unsigned long long>(s.forced),
           static_cast<unsigned long long>(s.escalations), last[on_chip].races, cpu[on_chip][cpu[on_chip].size() / 2],
           runs);
+    }
+    if (last[0].races != last[1].races) {
+      std::printf("  the two configurations disagree on the races: a bug\n");
+      return 1;
+    }
+  }
+  for (int trace = 0; trace < 3; ++trace) {
+    std::vector<Event> events;
+    Event e;
+    if (trace == 0) {
+      GeneratorOptions g;
+      g.threads = 16;
+      g.events = n;
+      g.seed = 44;
+      g.local_weight = 10;
+      g.locked_weight = 10;
+      g.shared_weight = 70;
+      g.racy_weight = 2;
+      g.extras_weight = 8;
+      TraceGenerator generator(g);
+      while (generator.next(e)) events.push_back(e);
+    } else {
+      test::ReadMostlyTrace words(45, 16, trace == 1 ? 16 : 48, n, 2);
+      while (words.next(e)) events.push_back(e);
+    }
+    const char* name = trace == 0   ? "generator read-mostly, seed 44"
+                       : trace == 1 ? "whole-word reads of 16 words, seed 45"
+                                    : "whole-word reads of 48 words, seed 45";
+    std::vector<double> cpu[2], host[2];
+    Run last[2];
+    for (int i = 0; i < runs; ++i) {
+      for (int pool = 0; pool < 2; ++pool) {
+        last[pool] = run(events, UINT32_MAX, "software", pool != 0 ? 16 : 0);
+        cpu[pool].push_back(last[pool].cpu);
+        host[pool].push_back(std::chrono::duration<double>(last[pool].stats.records_time).count());
+      }
+    }
+    for (int pool = 0; pool < 2; ++pool) {
+      std::sort(cpu[pool].begin(), cpu[pool].end());
+      std::sort(host[pool].begin(), host[pool].end());
+      const offload::OffloadStats& s = last[pool].stats;
+      const double ev = static_cast<double>(events.size());
+      std::printf(
+          "%s, %s: %zu events, %llu escalations = %.4f per event (%llu read-clock "
+          "spills, %llu clocks carried, %llu LASTWRITE imports, %llu read-share records); %zu races; CPU median "
+          "%.2f s, answering records %.3f s, of %d\n",
+          name, pool != 0 ? "pool of 16" : "no pool", events.size(), static_cast<unsigned long long>(s.escalations),
+          static_cast<double>(s.escalations) / ev, static_cast<unsigned long long>(s.read_clock_spills),
+          static_cast<unsigned long long>(s.read_clock_imports), static_cast<unsigned long long>(s.lastwrite_imports),
+          static_cast<unsigned long long>(s.read_share_escalations), last[pool].races, cpu[pool][cpu[pool].size() / 2],
+          host[pool][host[pool].size() / 2], runs);
     }
     if (last[0].races != last[1].races) {
       std::printf("  the two configurations disagree on the races: a bug\n");

@@ -123,6 +123,39 @@ TEST(Records, EscalationRecordLayoutAndRoundTrip) {
   EXPECT_EQ(d.line, e.line);
 }
 
+// With a read-VC pool: the line ends with the shared mask, and the record
+// carries a flag at byte 17 and the read clock from byte 128 in whole beats.
+TEST(Records, PoolShapeLineAndReadClock) {
+  const LineShape shape{.slots = 8, .clock_bits = 32, .read_vcs = 2};
+  EXPECT_EQ(shape.line_bits(), 1u + 8 * 71 + 8);
+  EXPECT_EQ(shape.esc_record_bytes(), 192u);
+  EXPECT_EQ((LineShape{.slots = 64, .clock_bits = 32, .read_vcs = 16}.esc_record_bytes()), 128u + 256u);
+  EXPECT_EQ((LineShape{.slots = 64, .clock_bits = 32}.esc_record_bytes()), 128u);
+  Line line;
+  line.bytes[7].r_clock = 0xABCD;
+  line.shared = 0xA5;
+  EscalationRecord e;
+  e.reason = regs::kReasonReadVcSpill;
+  encode_line(line, shape, e.line);
+  EXPECT_EQ(get_bits(e.line, 1 + 8 * 71, 8), 0xA5u);  // the mask right after the 8 byte states
+  EXPECT_EQ(decode_line(e.line, shape), line);
+  e.read_clock_valid = true;
+  e.read_clock.resize(64);
+  const std::vector<uint64_t> lanes = {1, 0, 0, 0, 0, 0, 0, 0xFFFFFFFF};
+  encode_row(lanes, shape, e.read_clock);
+  std::vector<std::byte> bytes(shape.esc_record_bytes());
+  encode_escalation(e, bytes);
+  EXPECT_EQ(static_cast<unsigned>(bytes[17]), 1u);
+  EXPECT_EQ(static_cast<unsigned>(bytes[128]), 1u);          // lane 0
+  EXPECT_EQ(static_cast<unsigned>(bytes[128 + 28]), 0xFFu);  // lane 7
+  const EscalationRecord d = decode_escalation(bytes);
+  EXPECT_TRUE(d.read_clock_valid);
+  EXPECT_EQ(decode_row(d.read_clock, shape), lanes);
+  EXPECT_TRUE(decode_escalation(std::span<const std::byte>(bytes).first(128)).read_clock.empty());
+  bytes[17] = std::byte{0};
+  EXPECT_TRUE(decode_escalation(bytes).read_clock.empty()) << "no clock without the flag";
+}
+
 TEST(Records, BucketIndexFoldsEveryChunk) {
   EXPECT_EQ(bucket_of(0, 10), 0u);
   EXPECT_EQ(bucket_of(0x3FF, 10), 0x3FFu);

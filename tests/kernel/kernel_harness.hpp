@@ -105,9 +105,10 @@ BatchResult read_results(sim::KernelSim<Model>& k, const Buffers& b) {
     k.memory().read(b.races + 64ull * i, rec);
     r.races.push_back(driver::decode_race(rec));
   }
+  const uint32_t record_bytes = k.read_register(regs::kCapEscRecordBytes);
   for (uint32_t i = 0; i < escs; ++i) {
-    std::array<std::byte, 128> rec{};
-    k.memory().read(b.escalations + 128ull * i, rec);
+    std::vector<std::byte> rec(record_bytes);
+    k.memory().read(b.escalations + uint64_t{record_bytes} * i, rec);
     r.escalations.push_back(driver::decode_escalation(rec));
   }
   return r;

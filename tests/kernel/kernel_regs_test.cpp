@@ -14,7 +14,7 @@ namespace raceaccel::kernel_test {
 namespace {
 
 using Kernel = sim::KernelSim<Vrac_kernel_default>;
-const driver::LineShape kShape{.slots = 8, .clock_bits = 32};
+const driver::LineShape kShape{.slots = 8, .clock_bits = 32, .read_vcs = 16};  // the built-in model
 
 sim::KernelSimOptions options(uint64_t seed = 1, unsigned stall = 20) {
   sim::KernelSimOptions o;
@@ -62,7 +62,7 @@ TEST(KernelRegisters, ResetValues) {
                           regs::kStatRaces,
                           regs::kStatSpills,
                           0x7Cu,
-                          0x100u,
+                          0x108u,
                           0xFFCu}) {
     EXPECT_EQ(k.read_register(offset), 0u) << "offset 0x" << std::hex << offset;
   }
@@ -83,6 +83,9 @@ TEST(KernelRegisters, Capabilities) {
   EXPECT_EQ(k.read_register(regs::kCapWays), 4u);
   EXPECT_EQ(k.read_register(regs::kCapLineBits), kShape.line_bits());
   EXPECT_EQ(k.read_register(regs::kCapObjects), 16u);
+  EXPECT_EQ(k.read_register(regs::kCapReadVcs), 16u);
+  EXPECT_EQ(k.read_register(regs::kCapEscRecordBytes), kShape.esc_record_bytes());
+  EXPECT_EQ(k.read_register(regs::kCapEscRecordBytes + 4), 0u) << "unmapped offsets read 0";
   // Read-only registers ignore writes.
   k.write_register(regs::kCapSlots, 99);
   k.write_register(regs::kStatus, 7);

@@ -11,6 +11,7 @@
 
 #include "Vrac_kernel_default.h"
 #include "Vrac_kernel_tiny.h"
+#include "Vrac_kernel_tiny_pool.h"
 #include "driver/device.hpp"
 #include "kernel_harness.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 using Kernel = sim::KernelSim<Vrac_kernel_default>;
 const driver::LineShape kShape{.slots = 8, .clock_bits = 32};
 constexpr unsigned kObjects = 16;  // the built-in model's store
+constexpr unsigned kReadVcs = 16;  // and its read-VC pool (rac_kernel's default)
 
 sim::KernelSimOptions options(uint64_t seed, unsigned stall = 20) {
   sim::KernelSimOptions o;
@@ -56,13 +58,15 @@ uint32_t release(Batch& b, unsigned slot, uint64_t object) {
   return b.add({.op = regs::kOpRelease, .slot = slot, .granule = object});
 }
 
-// The software model in the kernel's shape, with `objects` sync objects.
-std::unique_ptr<driver::Device> software_model(unsigned objects) {
+// The software model in the kernel's shape, with `objects` sync objects
+// and a read-VC pool of `read_vcs` clocks.
+std::unique_ptr<driver::Device> software_model(unsigned objects, unsigned read_vcs = kReadVcs) {
   driver::DeviceOptions o;
   o.backend = "software";
   o.software_slots = kShape.slots;
   o.software_clock_bits = kShape.clock_bits;
   o.software_objects = objects;
+  o.software_read_vcs = read_vcs;
   return driver::open_device(o);
 }
 
@@ -71,7 +75,8 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags)
   const uint32_t n = batch.words();
   auto commands = d.allocate(size_t{n} * 16);
   auto races = d.allocate(size_t{n} * 64);
-  auto escs = d.allocate(size_t{2} * n * 128);
+  const size_t record_bytes = d.read_register(regs::kCapEscRecordBytes);
+  auto escs = d.allocate(size_t{2} * n * record_bytes);
   auto buckets = d.allocate(size_t{1} << 17);
   std::copy(batch.bytes().begin(), batch.bytes().end(), commands->host().begin());
   commands->to_device(0, commands->size());
@@ -95,7 +100,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags)
   escs->from_device(0, escs->size());
   for (uint32_t i = 0; i < nr; ++i) r.races.push_back(driver::decode_race(races->host().subspan(64 * i).first<64>()));
   for (uint32_t i = 0; i < ne; ++i) {
-    r.escalations.push_back(driver::decode_escalation(escs->host().subspan(size_t{128} * i).first<128>()));
+    r.escalations.push_back(driver::decode_escalation(escs->host().subspan(record_bytes * i, record_bytes)));
   }
   return r;
 }
@@ -109,6 +114,8 @@ void expect_same(const BatchResult& kernel, const BatchResult& model, const std:
     const EscalationRecord &a = kernel.escalations[i], &b = model.escalations[i];
     EXPECT_EQ(std::tie(a.word, a.granule, a.reason), std::tie(b.word, b.granule, b.reason)) << what << " esc " << i;
     EXPECT_TRUE(a.line == b.line) << what << " esc " << i << ": lines differ";
+    EXPECT_EQ(a.read_clock_valid, b.read_clock_valid) << what << " esc " << i;
+    EXPECT_TRUE(a.read_clock == b.read_clock) << what << " esc " << i << ": read clocks differ";
   }
 }
 
@@ -117,8 +124,16 @@ TEST(KernelSyncOps, CapObjectsPerConfiguration) {
   EXPECT_EQ(k.read_register(regs::kCapObjects), kObjects);
   sim::KernelSim<Vrac_kernel_tiny> tiny(options(2));
   EXPECT_EQ(tiny.read_register(regs::kCapObjects), 2u);
+  EXPECT_EQ(k.read_register(regs::kCapReadVcs), kReadVcs);
+  EXPECT_EQ(k.read_register(regs::kCapEscRecordBytes), 192u);  // 128 + one beat for 8 x 32-bit lanes
+  EXPECT_EQ(tiny.read_register(regs::kCapReadVcs), 0u);
+  EXPECT_EQ(tiny.read_register(regs::kCapEscRecordBytes), 128u);
+  sim::KernelSim<Vrac_kernel_tiny_pool> pool(options(3));
+  EXPECT_EQ(pool.read_register(regs::kCapReadVcs), 2u);
+  EXPECT_EQ(pool.read_register(regs::kCapLineBits), 1u + 8 * 71 + 8);
   expect_clean(k);
   expect_clean(tiny);
+  expect_clean(pool);
 }
 
 // Release joins the row into the object and ticks the releaser; acquire
@@ -264,11 +279,17 @@ TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
 // Random batches of every op on few granules, slots and objects (ticks kept
 // far below 2^32, as the host guarantees), several launches sharing state:
 // the kernel and the software model must write the same bytes.
+// With a pool, the reads are often by several slots of one word in the
+// same epoch pattern, so READ SHARE allocates; the counts say how often the
+// pool's records (clock carried, clock spilled) occurred.
+struct PoolCounts {
+  uint64_t with_clock = 0, clock_spills = 0;
+};
 template <typename Model>
-void random_batches_match(unsigned objects, uint64_t seed0, int launches) {
+void random_batches_match(unsigned objects, unsigned read_vcs, uint64_t seed0, int launches, PoolCounts& counts) {
   for (uint64_t seed = seed0; seed < seed0 + 3; ++seed) {
     sim::KernelSim<Model> k(options(seed, 30));
-    auto model = software_model(objects);
+    auto model = software_model(objects, read_vcs);
     std::mt19937_64 rng(seed);
     const auto pick = [&](uint64_t n) { return rng() % n; };
     for (int launch = 0; launch < launches; ++launch) {
@@ -310,21 +331,42 @@ void random_batches_match(unsigned objects, uint64_t seed0, int launches) {
       ASSERT_EQ(r.status, regs::kStatusOk) << what;
       expect_same(r, run_on_device(*model, b, flags), what);
       if (::testing::Test::HasFailure()) return;
+      for (const EscalationRecord& e : r.escalations) {
+        counts.with_clock += e.read_clock_valid && e.reason != regs::kReasonReadVcSpill;
+        counts.clock_spills += e.reason == regs::kReasonReadVcSpill;
+      }
     }
     EXPECT_GT(model->statistics().races, 0u) << "the batches must race for agreement to mean something";
     EXPECT_GT(model->statistics().escalations, 0u);
     EXPECT_EQ(k.read_register(regs::kStatCommands), model->statistics().commands);
     EXPECT_EQ(k.read_register(regs::kStatAccesses), model->statistics().accesses);
     EXPECT_EQ(k.read_register(regs::kStatRaces), model->statistics().races);
+    EXPECT_EQ(k.read_register(regs::kStatEscalations), model->statistics().escalations);
     expect_clean(k);
   }
 }
 
 TEST(KernelSyncOps, RandomBatchesMatchTheSoftwareModel) {
-  random_batches_match<Vrac_kernel_default>(kObjects, 100, 12);
+  PoolCounts c;
+  random_batches_match<Vrac_kernel_default>(kObjects, kReadVcs, 100, 12, c);
+  EXPECT_GT(c.with_clock, 0u) << "escalations must carry read clocks from the pool";
 }
 
-TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) { random_batches_match<Vrac_kernel_tiny>(2, 200, 12); }
+TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
+  PoolCounts c;
+  random_batches_match<Vrac_kernel_tiny>(2, 0, 200, 12, c);
+  EXPECT_EQ(c.with_clock + c.clock_spills, 0u) << "no pool, no read clocks";
+}
+
+// A 2-entry pool on the 2 x 2 cache: entries are taken from each other
+// (read-clock spills, LASTWRITE lines) and pool lines are evicted and
+// filled back from the bucket table.
+TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
+  PoolCounts c;
+  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, 300, 12, c);
+  EXPECT_GT(c.with_clock, 0u);
+  EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
+}
 
 }  // namespace
 }  // namespace raceaccel::kernel_test
