@@ -4,7 +4,10 @@
 //  - synchronization is exact in software (ReferenceSyncState); the engine's
 //    thread-clock rows mirror it, through SetRow commands or, for lock
 //    acquire/release, by the engine's own sync ops on lock clocks the host
-//    places in the engine's sync-object store (objects > 0);
+//    places in the engine's sync-object store (objects > 0), planned by the
+//    offload engine's SyncObjectStore (host/offload/sync_objects.hpp);
+//  - an Alloc or Free sends free commands only for the pages an access
+//    touched (host/offload/touched_pages.hpp), as the offload engine does;
 //  - threads beyond the hardware slots, and everything after a clock outgrows
 //    the hardware width, are sent as forced escalations;
 //  - escalated commands are checked here, in software, on the state the
@@ -25,6 +28,8 @@
 
 #include "detect/detector.hpp"
 #include "detect/sync_state.hpp"
+#include "offload/sync_objects.hpp"
+#include "offload/touched_pages.hpp"
 #include "verilated_bits.hpp"
 #include "verilated_setup.hpp"
 
@@ -53,8 +58,8 @@ struct EngineConfig {
 struct EngineStats {
   uint64_t cycles = 0, commands = 0, accesses = 0, misses = 0, writebacks = 0, escalations = 0, events = 0;
   uint64_t sync_ops = 0, object_loads = 0, set_rows = 0;  // commands the host sent for synchronization
-  uint64_t read_vc_spills = 0;  // read clocks the pool handed to the host
-  std::array<uint64_t, 8> records_by_reason{};  // escalation records by rac_pkg::Esc* reason
+  uint64_t read_vc_spills = 0;                            // read clocks the pool handed to the host
+  std::array<uint64_t, 8> records_by_reason{};            // escalation records by rac_pkg::Esc* reason
 };
 
 template <typename Model>
@@ -102,12 +107,9 @@ class EngineChecker final : public Detector {
   bool tick();
   void drain_outputs();
   void serve_memory();
+  void send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size);
   void sync_rows(uint32_t slot);
   bool sync_on_chip(const Event& e, uint32_t t, uint64_t index);
-  unsigned place_object(uint64_t lock, bool shared, const VectorClock& value);
-  void forget_object(uint64_t lock, bool shared);
-  std::vector<uint64_t> truncated(const VectorClock& c) const;
-  bool fits(const VectorClock& c) const;
   void handle_escalation(uint64_t seq, unsigned reason, const std::vector<uint32_t>& line);
   VectorClock escalated_read_clock() const;
   SoftLine import_line(uint64_t granule, const std::vector<uint32_t>& line);
@@ -125,18 +127,14 @@ class EngineChecker final : public Detector {
   FstTrace fst_;
   std::mt19937_64 rng_;
   ReferenceSyncState sync_;
+  uint64_t max_clock_;                         // the largest clock value the engine holds
   std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last set
-  // The engine's sync-object store as the host placed it: which lock clock
-  // each entry holds and its value (the host always knows it exactly, so an
-  // evicted entry is simply reloaded later).
-  struct ObjectEntry {
-    bool valid = false;
-    uint64_t lock = 0;
-    bool shared = false;
-    std::vector<uint64_t> value;
-  };
-  std::vector<ObjectEntry> objects_;
-  uint64_t sync_ops_ = 0, object_loads_ = 0, set_rows_ = 0;
+  // The engine's sync-object store as the host placed it (the host always
+  // knows each entry's value exactly, so an evicted entry is simply reloaded).
+  offload::SyncObjectStore objects_;
+  std::vector<offload::SyncObjectCommand> object_commands_;  // scratch for one event
+  offload::TouchedPages touched_;
+  uint64_t set_rows_ = 0;
   bool fallback_ = false;
   std::vector<Race> races_;
   uint64_t events_ = 0;

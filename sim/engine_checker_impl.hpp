@@ -14,8 +14,9 @@ EngineChecker<Model>::EngineChecker(const EngineConfig& config)
       line_w_(1 + 8 * byte_w_ + (config.read_vcs > 0 ? 8 : 0)),
       ctx_(make_checking_context()),
       rng_(config.seed),
+      max_clock_(config.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << config.clk_bits) - 1),
       mirror_(config.slots, std::vector<uint64_t>(config.slots, 0)),
-      objects_(config.objects) {
+      objects_(config.objects, config.slots, config.clk_bits) {
   // A failed RTL assertion is counted; finish() then throws.
   m_ = std::make_unique<Model>(ctx_.get());
   fst_.open(*m_, cfg_.trace_tag);
@@ -120,16 +121,7 @@ void EngineChecker<Model>::push(const Command& c) {
   m_->cmd_mask_i = c.mask;
   m_->cmd_granule_i = c.granule;
   m_->cmd_seq_i = c.seq;
-  std::vector<uint32_t> words((cfg_.slots * cfg_.clk_bits + 31) / 32, 0);
-  for (size_t lane = 0; lane < c.row.size(); ++lane) {
-    for (unsigned bit = 0; bit < cfg_.clk_bits; ++bit) {
-      if ((c.row[lane] >> bit) & 1u) {
-        const size_t pos = lane * cfg_.clk_bits + bit;
-        words[pos / 32] |= 1u << (pos % 32);
-      }
-    }
-  }
-  set_words(m_->cmd_row_i, words);
+  put_lanes(m_->cmd_row_i, c.row, cfg_.clk_bits);  // no row: zeros
   if (c.op <= kFree) commands_by_seq_[c.seq].push_back(c);
   for (uint64_t guard = 0;; ++guard) {
     if (tick()) break;
@@ -154,100 +146,42 @@ VectorClock EngineChecker<Model>::clock_at(uint32_t slot, uint64_t seq) const {
   throw std::logic_error("no clock history for an in-flight event");
 }
 
-template <typename Model>
-std::vector<uint64_t> EngineChecker<Model>::truncated(const VectorClock& c) const {
-  // Lanes of threads without a slot never appear in an on-chip epoch, so
-  // the engine's clocks keep only the slot lanes.
-  std::vector<uint64_t> lanes(cfg_.slots, 0);
-  const unsigned known = std::min<unsigned>(cfg_.slots, sync_.thread_count());
-  for (unsigned lane = 0; lane < known; ++lane) lanes[lane] = c.get(lane);
-  return lanes;
-}
-
-template <typename Model>
-bool EngineChecker<Model>::fits(const VectorClock& c) const {
-  const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
-  for (uint64_t v : truncated(c)) {
-    if (v > max_clock) return false;
-  }
-  return true;
-}
-
-// Lock acquire and release by a thread with a slot run on chip: the host
-// makes sure the lock's clocks are in the sync-object store (loading them
-// if they are not: the host's value is exact), applies the event to its own
-// state too, and sends one Acquire or Release command instead of a SetRow
-// row. The engine computes the same join and tick the host did; the mirrors
-// record that result.
+// Lock acquire and release by a thread with a slot run on chip when the
+// SyncObjectStore says they can: it applies the event to the host's state
+// and plans the commands (loading a lock clock into its entry when another
+// clock, or nothing, is there; the host's value is exact), which go out
+// instead of a SetRow row. The engine computes the same join and tick the
+// host did; the mirror records that result.
 template <typename Model>
 bool EngineChecker<Model>::sync_on_chip(const Event& e, uint32_t t, uint64_t index) {
-  if (objects_.empty() || fallback_ || t >= cfg_.slots) return false;
-  if (e.op != Op::Acquire && e.op != Op::Release) return false;
-  const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
-  if (e.op == Op::Release && sync_.local_time(t) >= max_clock) return false;  // the tick would overflow: software
-  const VectorClock exclusive = sync_.lock_clock(e.addr);
-  const VectorClock shared = sync_.lock_shared_clock(e.addr);
-  if (!fits(exclusive) || !fits(shared)) return false;
-  const bool join_shared = e.op == Op::Acquire && truncated(shared) != std::vector<uint64_t>(cfg_.slots, 0);
-  // One command per lock clock, each placed just before its use (both may
-  // map to one entry). Acquire leaves lock clocks as they are, so the values
-  // read above stay exact.
-  auto send = [&](bool shared_clock, const VectorClock& value) {
+  if (fallback_ || t >= cfg_.slots) return false;  // the engine's row of t is not the host's clock
+  object_commands_.clear();
+  if (!objects_.apply_on_chip(e, t, sync_, object_commands_)) return false;
+  for (const offload::SyncObjectCommand& planned : object_commands_) {
     Command c;
-    c.op = e.op == Op::Acquire ? kAcquire : kRelease;
-    c.slot = t;
-    c.seq = index;
-    c.granule = place_object(e.addr, shared_clock, value);
+    c.granule = planned.entry;
+    if (planned.kind == offload::SyncObjectCommand::Kind::Load) {
+      c.op = kLoadObj;
+      c.row = planned.lanes;
+    } else {
+      c.op = planned.kind == offload::SyncObjectCommand::Kind::Acquire ? kAcquire : kRelease;
+      c.slot = t;
+      c.seq = index;
+    }
     push(c);
-    ++sync_ops_;
-    return c.granule;
-  };
-  const uint64_t ex_entry = send(false, exclusive);
-  if (join_shared) send(true, shared);
-  sync_.apply(e);
-  mirror_[t] = truncated(sync_.clock(t));
-  if (e.op == Op::Release) objects_[ex_entry].value = truncated(sync_.lock_clock(e.addr));
+  }
+  objects_.device_lanes(sync_.clock(t), mirror_[t]);
   record_clock(t, index);
   return true;
-}
-
-// The entry a lock clock lives in (direct-mapped by a hash of the lock),
-// loading it if another clock, or nothing, is there.
-template <typename Model>
-unsigned EngineChecker<Model>::place_object(uint64_t lock, bool shared, const VectorClock& value) {
-  const uint64_t h = (lock * 0x9E3779B97F4A7C15ull + (shared ? 0x632BE59BD9B4E019ull : 0)) >> 32;
-  const auto entry = static_cast<unsigned>(h % objects_.size());
-  ObjectEntry& o = objects_[entry];
-  const std::vector<uint64_t> lanes = truncated(value);
-  if (o.valid && o.lock == lock && o.shared == shared) {
-    if (o.value != lanes) throw std::logic_error("sync-object store mirror diverged from the host's lock clock");
-    return entry;
-  }
-  o = {true, lock, shared, lanes};
-  Command load;
-  load.op = kLoadObj;
-  load.granule = entry;
-  load.row = lanes;
-  push(load);
-  ++object_loads_;
-  return entry;
-}
-
-template <typename Model>
-void EngineChecker<Model>::forget_object(uint64_t lock, bool shared) {
-  for (ObjectEntry& o : objects_) {
-    if (o.valid && o.lock == lock && o.shared == shared) o.valid = false;
-  }
 }
 
 template <typename Model>
 void EngineChecker<Model>::sync_rows(uint32_t slot) {
   if (slot >= cfg_.slots || fallback_) return;
-  const uint64_t max_clock = cfg_.clk_bits >= 64 ? UINT64_MAX : (uint64_t{1} << cfg_.clk_bits) - 1;
   const VectorClock& c = sync_.clock(slot);
   const unsigned lanes = std::min<unsigned>(cfg_.slots, sync_.thread_count());
   for (unsigned lane = 0; lane < lanes; ++lane) {
-    if (c.get(lane) > max_clock) {
+    if (c.get(lane) > max_clock_) {
       fallback_ = true;  // the hardware cannot hold this clock: everything goes to software from here on
       return;
     }
@@ -289,6 +223,26 @@ void EngineChecker<Model>::drain() {
   }
 }
 
+// One command per granule of [addr, addr + size): the access, or a free.
+template <typename Model>
+void EngineChecker<Model>::send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size) {
+  const bool access = e.op == Op::Read || e.op == Op::Write;
+  for (uint64_t remaining = size; remaining > 0;) {
+    const unsigned offset = addr & 7;
+    const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
+    Command c;
+    c.op = e.op == Op::Read ? kRead : e.op == Op::Write ? kWrite : kFree;
+    c.force = access && (fallback_ || t >= cfg_.slots);
+    c.slot = t < cfg_.slots ? t : 0;
+    c.mask = ((1u << n) - 1) << offset;
+    c.granule = addr >> 3;
+    c.seq = index;
+    push(c);
+    addr += n;
+    remaining -= n;
+  }
+}
+
 template <typename Model>
 void EngineChecker<Model>::process(const Event& e, uint64_t index) {
   ++events_;
@@ -299,32 +253,24 @@ void EngineChecker<Model>::process(const Event& e, uint64_t index) {
     record_clock(t, index);
     sync_rows(t);
   }
-  if (e.op == Op::Read || e.op == Op::Write || e.op == Op::Alloc || e.op == Op::Free) {
-    const bool access = e.op == Op::Read || e.op == Op::Write;
-    if (!access) sync_.forget_atomics(e.addr, e.size);
-    if (access) pending_[index] = {index, e.tid, t, e.op == Op::Write, e.site};
-    uint64_t addr = e.addr, remaining = e.size;
-    while (remaining > 0) {
-      const unsigned offset = addr & 7;
-      const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
-      Command c;
-      c.op = e.op == Op::Read ? kRead : e.op == Op::Write ? kWrite : kFree;
-      c.force = access && (fallback_ || t >= cfg_.slots);
-      c.slot = t < cfg_.slots ? t : 0;
-      c.mask = ((1u << n) - 1) << offset;
-      c.granule = addr >> 3;
-      c.seq = index;
-      push(c);
-      addr += n;
-      remaining -= n;
+  if (e.op == Op::Read || e.op == Op::Write) {
+    pending_[index] = {index, e.tid, t, e.op == Op::Write, e.site};
+    touched_.touch(e.addr, e.size);
+    send_granules(e, index, t, e.addr, e.size);
+    return;
+  }
+  if (e.op == Op::Alloc || e.op == Op::Free) {
+    sync_.forget_atomics(e.addr, e.size);
+    // Granules no access touched hold no history: only touched pages get
+    // free commands (a thread's 8 MiB stack would otherwise be a million).
+    for (const offload::PageSpan& span : touched_.spans_in(e.addr, e.size)) {
+      send_granules(e, index, t, span.addr, span.size);
     }
     return;
   }
   if (sync_on_chip(e, t, index)) return;
   sync_.apply(e);
-  // Lock clocks changed in software are stale on chip.
-  if (e.op == Op::Release) forget_object(e.addr, false);
-  if (e.op == Op::ReleaseShared) forget_object(e.addr, true);
+  objects_.applied_in_software(e);  // a lock clock changed in software is stale on chip
   std::vector<uint32_t> changed = {t};
   if (targets_thread(e.op)) changed.push_back(sync_.thread(static_cast<ThreadId>(e.addr)));
   for (uint32_t s : changed) {
@@ -352,11 +298,10 @@ void EngineChecker<Model>::handle_race() {
 // slot lanes.
 template <typename Model>
 VectorClock EngineChecker<Model>::escalated_read_clock() const {
-  const std::vector<uint32_t> words = words_of(m_->esc_rvc_o, cfg_.slots * cfg_.clk_bits);
+  const std::vector<uint64_t> lanes = get_lanes(m_->esc_rvc_o, cfg_.slots, cfg_.clk_bits);
   VectorClock c;
   for (unsigned lane = 0; lane < cfg_.slots; ++lane) {
-    const uint64_t v = words_bits(words, lane * cfg_.clk_bits, cfg_.clk_bits);
-    if (v != 0) c.set(lane, v);
+    if (lanes[lane] != 0) c.set(lane, lanes[lane]);
   }
   return c;
 }
@@ -367,7 +312,7 @@ VectorClock EngineChecker<Model>::escalated_read_clock() const {
 // R (LASTWRITE).
 template <typename Model>
 typename EngineChecker<Model>::SoftLine EngineChecker<Model>::import_line(uint64_t granule,
-                                                                         const std::vector<uint32_t>& line) {
+                                                                          const std::vector<uint32_t>& line) {
   const unsigned shared = cfg_.read_vcs > 0 ? static_cast<unsigned>(words_bits(line, 1 + 8 * byte_w_, 8)) : 0;
   VectorClock reads;
   if (shared != 0) {
@@ -385,7 +330,8 @@ typename EngineChecker<Model>::SoftLine EngineChecker<Model>::import_line(uint64
     const unsigned lo = 1 + b * byte_w_;
     SoftByte& sb = imported.bytes[b];
     sb.raced = words_bits(line, lo, 1) != 0;
-    sb.w = {static_cast<uint32_t>(words_bits(line, lo + 1, slot_w_)), words_bits(line, lo + 1 + slot_w_, cfg_.clk_bits)};
+    sb.w = {static_cast<uint32_t>(words_bits(line, lo + 1, slot_w_)),
+            words_bits(line, lo + 1 + slot_w_, cfg_.clk_bits)};
     sb.r = {static_cast<uint32_t>(words_bits(line, lo + 1 + slot_w_ + cfg_.clk_bits, slot_w_)),
             words_bits(line, lo + 1 + 2 * slot_w_ + cfg_.clk_bits, cfg_.clk_bits)};
     if ((shared >> b) & 1u) {
@@ -498,8 +444,8 @@ EngineStats EngineChecker<Model>::stats() const {
   s.writebacks = m_->stat_writebacks_o;
   s.escalations = m_->stat_escalations_o;
   s.events = events_;
-  s.sync_ops = sync_ops_;
-  s.object_loads = object_loads_;
+  s.sync_ops = objects_.stats().acquires + objects_.stats().releases;
+  s.object_loads = objects_.stats().loads;
   s.set_rows = set_rows_;
   s.read_vc_spills = records_by_reason_[5];
   s.records_by_reason = records_by_reason_;

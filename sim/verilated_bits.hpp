@@ -1,6 +1,11 @@
 // Reading and writing bit fields of Verilated ports of any width: CData,
-// SData, IData, QData and VlWide<N> all look the same to the harness, so one
-// harness serves every parameterization of a model.
+// SData, IData, QData and VlWide<N> all look the same to the harnesses, so
+// one harness serves every parameterization of a model. Used by the engine
+// and kernel harnesses (sim/) and the VC-unit tests (tests/rtl/).
+//
+// A port of W bits is a scalar (W <= 64) or VlWide<(W+31)/32> (W > 64); its
+// "words" here are a little-endian image of 32-bit words, least significant
+// first. Vector clocks travel as lanes: lane i at bits [i*clk_w, (i+1)*clk_w).
 #pragma once
 
 #include <verilated.h>
@@ -47,6 +52,7 @@ std::vector<uint32_t> words_of(const VlWide<N>& sig, unsigned width) {
   return w;
 }
 
+// Words beyond `w` are zero.
 template <typename T>
 void set_words(T& sig, const std::vector<uint32_t>& w) {
   uint64_t v = w.empty() ? 0 : w[0];
@@ -65,6 +71,32 @@ inline uint64_t words_bits(const std::vector<uint32_t>& w, unsigned lo, unsigned
     if (bit / 32 < w.size() && ((w[bit / 32] >> (bit % 32)) & 1u)) out |= uint64_t{1} << i;
   }
   return out;
+}
+
+// Writes the low `width` bits of `value` at bit `lo` (the words must reach
+// that far); other bits are kept.
+inline void set_words_bits(std::vector<uint32_t>& w, unsigned lo, unsigned width, uint64_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lo + i;
+    const uint32_t mask = 1u << (bit % 32);
+    w[bit / 32] = ((value >> i) & 1u) ? (w[bit / 32] | mask) : (w[bit / 32] & ~mask);
+  }
+}
+
+// Vector clock <-> port: lanes.size() lanes of clk_w bits; the port's bits
+// above them become zero.
+template <typename T>
+void put_lanes(T& port, const std::vector<uint64_t>& lanes, unsigned clk_w) {
+  std::vector<uint32_t> w((lanes.size() * clk_w + 31) / 32, 0);
+  for (std::size_t i = 0; i < lanes.size(); ++i) set_words_bits(w, static_cast<unsigned>(i) * clk_w, clk_w, lanes[i]);
+  set_words(port, w);
+}
+template <typename T>
+std::vector<uint64_t> get_lanes(const T& port, unsigned num_lanes, unsigned clk_w) {
+  const std::vector<uint32_t> w = words_of(port, num_lanes * clk_w);
+  std::vector<uint64_t> lanes(num_lanes);
+  for (unsigned i = 0; i < num_lanes; ++i) lanes[i] = words_bits(w, i * clk_w, clk_w);
+  return lanes;
 }
 
 }  // namespace raceaccel::sim

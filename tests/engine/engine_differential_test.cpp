@@ -376,5 +376,29 @@ TEST(EngineDirected, WorkingSetThatFitsMissesOnlyOnce) {
   EXPECT_EQ(engine.stats().misses, 128u);
 }
 
+// A thread-stack-sized free (8 MiB) sends free commands only for the pages
+// accesses touched, yet resets all their history: on chip (thread 1) and in
+// software (thread 5 has no slot, so its write is handed to the host and
+// reclaimed by the free). The same bytes race again after the free, with
+// new accesses only.
+TEST(EngineDirected, HugeFreeResetsOnlyTouchedPages) {
+  const uint64_t stack = 0x7f0000000000, size = 8 << 20;
+  std::vector<Event> events;
+  for (ThreadId t = 1; t < 6; ++t) events.push_back(Event::sync(Op::Fork, 0, t));
+  events.push_back(Event::write(1, stack + 0x1238, 8));
+  events.push_back(Event::write(5, stack + 0x7ff008, 8));
+  events.push_back(Event::range(Op::Free, 0, stack, size));
+  events.push_back(Event::write(2, stack + 0x1238, 8));    // history gone: no race with thread 1
+  events.push_back(Event::read(3, stack + 0x1238, 8));     // races with thread 2
+  events.push_back(Event::read(2, stack + 0x7ff008, 8));   // no race with thread 5
+  events.push_back(Event::write(1, stack + 0x7ff008, 8));  // races with thread 2's read
+  const DirectedRun r = run_events<Vengine_fewslots>(fewslots_model(), events);
+  EXPECT_EQ(r.golden, r.engine) << "first golden race: " << describe(r.golden) << ", engine: " << describe(r.engine);
+  EXPECT_EQ(r.races, 16u);
+  EXPECT_GE(r.stats.records_by_reason[3], 1u) << "the free reclaims thread 5's software-owned granule";
+  // One free command per granule of the two touched pages, not 2^20.
+  EXPECT_LT(r.stats.commands, 2 * 512 + 100u);
+}
+
 }  // namespace
 }  // namespace raceaccel::sim

@@ -6,11 +6,15 @@
 //   h.tick();                                  // one clock cycle
 //   EXPECT_EQ(h.errors(), 0);                  // RTL assertion failures
 //
-// Assertions: models from rac_verilate_model() are built with --assert, so
-// every `RAC_ASSERT/`RAC_ASSUME in the RTL is checked. A failure prints
-// "%Error: ... assertion <Name> failed" and is counted; the harness sets
-// fatalOnError(false) so the test can report it (errors()) instead of the
-// process aborting.
+// The context is sim/verilated_setup.hpp's, as in the engine and kernel
+// harnesses: initial state random (reset must establish everything), and
+// failed assertions counted. Models from rac_verilate_model() are built with
+// --assert, so every `RAC_ASSERT/`RAC_ASSUME in the RTL is checked; a failure
+// prints "%Error: ... assertion <Name> failed" and is counted, so the test
+// can report it (errors()) instead of the process aborting.
+//
+// Ports wider than 64 bits and vector clocks: sim/verilated_bits.hpp
+// (raceaccel::sim::put_lanes, get_lanes, get_bits).
 //
 // Waveforms: when the model library was built with RACEACCEL_TRACE (CMake
 // option, default ON) and the environment has RACEACCEL_FST=<file>, the run is
@@ -26,19 +30,16 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <type_traits>
-#include <vector>
 
-#include "verilated_setup.hpp"  // sim/: the FST set-up shared with the engine and kernel harnesses
+#include "verilated_bits.hpp"   // sim/: packing wide ports and vector clocks
+#include "verilated_setup.hpp"  // sim/: the context and FST set-up shared with the engine and kernel harnesses
 
 namespace rac_rtl {
 
 template <class Model>
 class Harness {
  public:
-  explicit Harness(const std::string& tag = "") : ctx_(std::make_unique<VerilatedContext>()) {
-    ctx_->fatalOnError(false);
-    if (raceaccel::sim::requested_fst_path() != nullptr) ctx_->traceEverOn(true);
+  explicit Harness(const std::string& tag = "") : ctx_(raceaccel::sim::make_checking_context()) {
     model_ = std::make_unique<Model>(ctx_.get(), "dut");
     std::string name = tag.empty() ? std::string("trace") : tag;
     std::replace(name.begin(), name.end(), '/', '_');
@@ -95,76 +96,5 @@ class Harness {
   raceaccel::sim::FstTrace fst_;
   uint64_t cycles_ = 0;
 };
-
-// ---- flat vector ports --------------------------------------------------
-// Verilator maps a port of W bits to CData/SData/IData/QData (W <= 64) or
-// VlWide<(W+31)/32> (W > 64). Bits is a little-endian 32-bit-word image of
-// any port; fields are (offset, width <= 64) slices of it, e.g. lane i of a
-// vector clock is field (i*ClkW, ClkW).
-class Bits {
- public:
-  explicit Bits(unsigned width) : width_(width), w_((width + 31) / 32, 0) {}
-
-  unsigned width() const { return width_; }
-
-  void set(unsigned off, unsigned width, uint64_t value) {
-    for (unsigned b = 0; b < width;) {
-      const unsigned wi = (off + b) / 32, bi = (off + b) % 32;
-      const unsigned n = std::min(32 - bi, width - b);
-      const uint32_t mask = n == 32 ? ~0u : ((1u << n) - 1);
-      w_[wi] = (w_[wi] & ~(mask << bi)) | (static_cast<uint32_t>(value >> b) & mask) << bi;
-      b += n;
-    }
-  }
-  uint64_t get(unsigned off, unsigned width) const {
-    uint64_t v = 0;
-    for (unsigned b = 0; b < width;) {
-      const unsigned wi = (off + b) / 32, bi = (off + b) % 32;
-      const unsigned n = std::min(32 - bi, width - b);
-      const uint32_t mask = n == 32 ? ~0u : ((1u << n) - 1);
-      v |= static_cast<uint64_t>((w_[wi] >> bi) & mask) << b;
-      b += n;
-    }
-    return v;
-  }
-
-  template <class Port>
-  void store(Port& port) const {
-    if constexpr (std::is_integral_v<Port>) {
-      port = static_cast<Port>(get(0, std::min(width_, 64u)));
-    } else {
-      for (size_t i = 0; i < w_.size(); ++i) port[i] = w_[i];
-    }
-  }
-  template <class Port>
-  static Bits load(const Port& port, unsigned width) {
-    Bits b(width);
-    if constexpr (std::is_integral_v<Port>) {
-      b.set(0, std::min(width, 64u), static_cast<uint64_t>(port));
-    } else {
-      for (size_t i = 0; i < b.w_.size(); ++i) b.w_[i] = port[i];
-    }
-    return b;
-  }
-
- private:
-  unsigned width_;
-  std::vector<uint32_t> w_;
-};
-
-// Vector clock <-> flat port, lane i at bits [i*clk_w, (i+1)*clk_w).
-template <class Port>
-void put_lanes(Port& port, const std::vector<uint64_t>& lanes, unsigned clk_w) {
-  Bits b(static_cast<unsigned>(lanes.size()) * clk_w);
-  for (size_t i = 0; i < lanes.size(); ++i) b.set(static_cast<unsigned>(i) * clk_w, clk_w, lanes[i]);
-  b.store(port);
-}
-template <class Port>
-std::vector<uint64_t> get_lanes(const Port& port, unsigned num_lanes, unsigned clk_w) {
-  const Bits b = Bits::load(port, num_lanes * clk_w);
-  std::vector<uint64_t> lanes(num_lanes);
-  for (unsigned i = 0; i < num_lanes; ++i) lanes[i] = b.get(i * clk_w, clk_w);
-  return lanes;
-}
 
 }  // namespace rac_rtl

@@ -148,10 +148,11 @@ class Gen {
 // ---- combinational variants -----------------------------------------------------
 void check_comb(Harness& h, const Lanes& a, const Lanes& b) {
   Model& m = h.dut();
-  rac_rtl::put_lanes(m.comb_a_i, a, kClkW);
-  rac_rtl::put_lanes(m.comb_b_i, b, kClkW);
+  raceaccel::sim::put_lanes(m.comb_a_i, a, kClkW);
+  raceaccel::sim::put_lanes(m.comb_b_i, b, kClkW);
   h.eval();
-  ASSERT_EQ(rac_rtl::get_lanes(m.comb_join_o, kLanes, kClkW), ref_join(a, b)) << "a=" << str(a) << " b=" << str(b);
+  ASSERT_EQ(raceaccel::sim::get_lanes(m.comb_join_o, kLanes, kClkW), ref_join(a, b))
+      << "a=" << str(a) << " b=" << str(b);
   const LeqResult got{m.comb_leq_o != 0, m.comb_any_greater_o != 0, static_cast<unsigned>(m.comb_first_greater_lane_o),
                       static_cast<uint64_t>(m.comb_greater_lanes_o)};
   ASSERT_EQ(got, ref_leq(a, b)) << "a=" << str(a) << " b=" << str(b);
@@ -161,7 +162,7 @@ void check_epoch_comb(Harness& h, unsigned slot, uint64_t clock, const Lanes& vc
   Model& m = h.dut();
   m.comb_slot_i = slot;
   m.comb_clk_i = clock;
-  rac_rtl::put_lanes(m.comb_b_i, vc, kClkW);
+  raceaccel::sim::put_lanes(m.comb_b_i, vc, kClkW);
   h.eval();
   ASSERT_EQ(m.comb_epoch_leq_o != 0, ref_epoch_leq(slot, clock, vc)) << clock << "@" << slot << " vc=" << str(vc);
 }
@@ -257,15 +258,15 @@ struct JoinUnit {
   static Result ref(const Txn& t) { return ref_join(t.a, t.b); }
   static void drive(Model& m, const Txn& t, uint16_t tag, bool valid) {
     m.join_valid_i = valid;
-    rac_rtl::put_lanes(m.join_a_i, t.a, kClkW);
-    rac_rtl::put_lanes(m.join_b_i, t.b, kClkW);
+    raceaccel::sim::put_lanes(m.join_a_i, t.a, kClkW);
+    raceaccel::sim::put_lanes(m.join_b_i, t.b, kClkW);
     m.join_user_i = tag;
   }
   static void idle(Model& m) { m.join_valid_i = 0; }
   static bool in_ready(const Model& m) { return m.join_ready_o; }
   static void set_out_ready(Model& m, bool r) { m.join_ready_i = r; }
   static bool out_valid(const Model& m) { return m.join_valid_o; }
-  static Result read(const Model& m) { return rac_rtl::get_lanes(m.join_o, kLanes, kClkW); }
+  static Result read(const Model& m) { return raceaccel::sim::get_lanes(m.join_o, kLanes, kClkW); }
   static uint16_t tag(const Model& m) { return m.join_user_o; }
 };
 
@@ -281,8 +282,8 @@ struct LeqUnit {
   static Result ref(const Txn& t) { return ref_leq(t.a, t.b); }
   static void drive(Model& m, const Txn& t, uint16_t tag, bool valid) {
     m.leq_valid_i = valid;
-    rac_rtl::put_lanes(m.leq_a_i, t.a, kClkW);
-    rac_rtl::put_lanes(m.leq_b_i, t.b, kClkW);
+    raceaccel::sim::put_lanes(m.leq_a_i, t.a, kClkW);
+    raceaccel::sim::put_lanes(m.leq_b_i, t.b, kClkW);
     m.leq_user_i = tag;
   }
   static void idle(Model& m) { m.leq_valid_i = 0; }
@@ -314,7 +315,7 @@ struct EpochUnit {
     m.ep_valid_i = valid;
     m.ep_slot_i = t.slot;
     m.ep_clk_i = t.clock;
-    rac_rtl::put_lanes(m.ep_vc_i, t.vc, kClkW);
+    raceaccel::sim::put_lanes(m.ep_vc_i, t.vc, kClkW);
     m.ep_user_i = tag;
   }
   static void idle(Model& m) { m.ep_valid_i = 0; }
