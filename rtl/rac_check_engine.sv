@@ -168,11 +168,14 @@ module rac_check_engine #(
   function automatic logic [ObjW-1:0] obj_of(input logic [GranW-1:0] g);
     obj_of = (Objects > 1) ? g[ObjW-1:0] : '0;
   endfunction
+  // The pool entry of a granule is the low bits of its cache set (ReadVcs <=
+  // Sets): a miss's victim then shares the missing command's entry, which S1
+  // already holds, so an evicted line's clock can leave the pool with it.
   function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
+    logic [SetW-1:0] s;
+    s = set_of(g);
     rvc_of = '0;
-    if (RvcN > 1) begin
-      for (int i = 0; i < GranW; i++) rvc_of[i % RvcW] = rvc_of[i % RvcW] ^ g[i];
-    end
+    if (RvcN > 1) rvc_of = s[RvcW-1:0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   function automatic logic is_access_op(input logic [2:0] op);
@@ -311,8 +314,8 @@ module rac_check_engine #(
   end
 
   // The read-VC pool: per entry {valid, granule} in a tag RAM (cleared by the
-  // init sweep) and the clock in a data RAM, direct-mapped by an XOR fold of
-  // the granule.
+  // init sweep) and the clock in a data RAM, direct-mapped by the low bits of
+  // the granule's cache set (rvc_of).
   logic [GranW:0]  rvc_tag_mem [RvcN];  // {valid, granule}
   logic [RowW-1:0] rvc_mem     [RvcN];
   logic [GranW:0]  rd_rvc_tag_q;
@@ -418,7 +421,9 @@ module rac_check_engine #(
   // ---------------------------------------------------------------------------
   // S1: lookup and miss handling
   // ---------------------------------------------------------------------------
-  typedef enum logic [2:0] {S1Idle, S1Exec, S1WbReq, S1WbWait, S1FillReq, S1FillWait} s1_state_e;
+  typedef enum logic [2:0] {
+    S1Idle, S1Exec, S1EvSpill, S1WbReq, S1WbWait, S1FillReq, S1FillWait
+  } s1_state_e;
   s1_state_e s1_state_q, s1_state_d;
 
   logic                 s1_valid_q;
@@ -440,6 +445,10 @@ module rac_check_engine #(
   logic [RowW-1:0]       s1_rvc_q;
   logic [WayW-1:0]       s1_victim_q;
 
+  // The way leaving on a miss: the choice being made (S1Exec), then the one
+  // made (s1_victim_q).
+  logic [WayW-1:0]  victim_sel;
+  logic             victim_valid, victim_dirty;
   logic             hit;
   logic [WayW-1:0]  hit_way;
   logic [LineW-1:0] hit_line, victim_line;
@@ -450,15 +459,19 @@ module rac_check_engine #(
     hit_line = '0;
     victim_line = '0;
     victim_tag = '0;
+    victim_valid = 1'b0;
+    victim_dirty = 1'b0;
     for (int w = 0; w < Ways; w++) begin  // one-hot muxes: no index arithmetic on LineW
       if (s1_tvalid_q[w] && s1_tag_q[w*TagW +: TagW] == tag_of(s1_gran_q)) begin
         hit = 1'b1;
         hit_way = w[WayW-1:0];
         hit_line = s1_line_q[w*LineW +: LineW];
       end
-      if (s1_victim_q == w[WayW-1:0]) begin
+      if (victim_sel == w[WayW-1:0]) begin
         victim_line = s1_line_q[w*LineW +: LineW];
         victim_tag = s1_tag_q[w*TagW +: TagW];
+        victim_valid = s1_tvalid_q[w];
+        victim_dirty = s1_dirty_q[w];
       end
     end
   end
@@ -492,11 +505,43 @@ module rac_check_engine #(
   );
 
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_access && !hit && !s2_valid_q && !s3_valid_q;
+  assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
+
+  // The eviction spill: a victim whose clock is in the pool (the entry S1
+  // holds, since the victim shares the missing command's set) hands the
+  // clock to the host in a read-clock spill record before it leaves, and the
+  // entry is freed: a clock is in the pool only while its line is on chip.
+  // The line keeps its shared mask, so a later fill finds it LASTWRITE. (S2
+  // and S3 are empty during a miss: the record and the pool port are free
+  // of them.)
+  logic [GranW-1:0] victim_gran;
+  logic [7:0]       victim_shared;
+  logic             ev_spill_needed, ev_spill_fire, s1_esc_free;
+  if (Sets > 1) begin : g_victim_gran
+    assign victim_gran = {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)};
+  end else begin : g_victim_gran_one_set
+    assign victim_gran = victim_tag;
+  end
+  if (PoolOn != 0) begin : g_victim_shared
+    assign victim_shared = victim_line[BodyW +: 8];
+  end else begin : g_victim_no_shared
+    assign victim_shared = '0;
+  end
+  assign ev_spill_needed = PoolOn != 0 && victim_valid && victim_shared != '0 && s1_rvc_tag_q[GranW] &&
+                           s1_rvc_tag_q[GranW-1:0] == victim_gran;
+  assign s1_esc_free     = !esc_valid_o || esc_ready_i;
+  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && s1_esc_free;
 
   always_comb begin
     s1_state_d = s1_state_q;
     case (s1_state_q)
-      S1Exec:     if (miss_now) s1_state_d = (s1_tvalid_q[victim] && s1_dirty_q[victim]) ? S1WbReq : S1FillReq;
+      S1Exec: begin
+        if (miss_now) begin
+          if (ev_spill_needed) s1_state_d = S1EvSpill;
+          else s1_state_d = (victim_valid && victim_dirty) ? S1WbReq : S1FillReq;
+        end
+      end
+      S1EvSpill:  if (s1_esc_free) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
       S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
       S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
@@ -509,13 +554,7 @@ module rac_check_engine #(
   assign mem_req_write_o   = s1_state_q == S1WbReq;
   assign mem_req_data_o    = victim_line;
   assign mem_req_seq_o     = s1_seq_q;
-  if (Sets > 1) begin : g_wb_addr
-    assign mem_req_granule_o = (s1_state_q == S1WbReq)
-                             ? {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)}
-                             : s1_gran_q;
-  end else begin : g_wb_addr_one_set
-    assign mem_req_granule_o = (s1_state_q == S1WbReq) ? victim_tag : s1_gran_q;
-  end
+  assign mem_req_granule_o = (s1_state_q == S1WbReq) ? victim_gran : s1_gran_q;
 
   logic install;
   assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
@@ -1119,6 +1158,12 @@ module rac_check_engine #(
         rvc_wr_valid = 1'b1;
       end
     end
+    if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
+      rvc_wr_en    = 1'b1;
+      rvc_wr_valid = 1'b0;
+      rvc_wr_gran  = victim_gran;
+      rvc_wr_vc    = s1_rvc_q;
+    end
   end
 
   // The line write port: install a fill (clean; S1, with S2 and S3 empty),
@@ -1150,6 +1195,7 @@ module rac_check_engine #(
       if (esc_ready_i) esc_valid_o <= 1'b0;
       if (exec_done && s3_is_access && any_raced) race_valid_o <= 1'b1;
       if (exec_done && s3_is_access && (escalate || rvc_displace)) esc_valid_o <= 1'b1;
+      if (ev_spill_fire) esc_valid_o <= 1'b1;
     end
     if (exec_done && s3_is_access && any_raced) begin
       race_seq_o        <= s3_seq_q;
@@ -1173,6 +1219,13 @@ module rac_check_engine #(
       esc_line_o      <= '0;
       esc_rvc_valid_o <= 1'b1;
       esc_rvc_o       <= s3_rvc_q;
+    end else if (ev_spill_fire) begin  // the eviction spill (S2 and S3 are empty)
+      esc_seq_o       <= s1_seq_q;
+      esc_reason_o    <= rac_pkg::EscReadVcSpill;
+      esc_granule_o   <= victim_gran;
+      esc_line_o      <= '0;
+      esc_rvc_valid_o <= 1'b1;
+      esc_rvc_o       <= s1_rvc_q;
     end
   end
 
@@ -1216,6 +1269,8 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(ObjectsPowerOfTwo, (Objects & (Objects - 1)) == 0)
   `RAC_STATIC_ASSERT(ReadVcsPowerOfTwo, (ReadVcs & (ReadVcs - 1)) == 0)
   `RAC_STATIC_ASSERT(ReadVcsFoldable, RvcW <= GranW)
+  // The pool index is the low bits of the set (rvc_of).
+  `RAC_STATIC_ASSERT(ReadVcsWithinSets, ReadVcs <= Sets)
   // The host falls back to software before a clock would outgrow ClkW.
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // Op 7 is reserved.
@@ -1260,5 +1315,12 @@ module rac_check_engine #(
   `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && final_line != cur_line && !line_changed), clk_i, rst_i)
   // Without a pool nothing is ever shared on chip.
   `RAC_ASSERT(NoPoolNoShare, !(PoolOn == 0 && (rvc_wr_en || (s3_valid_q && cur_shared != '0))), clk_i, rst_i)
+  // A line leaves the cache without its clock in the pool (the eviction
+  // spill freed it): the host, not the pool, then holds the clock.
+  `RAC_ASSERT(NoPoolClockWrittenBack,
+              !(mem_req_valid_o && mem_req_write_o && s1_rvc_tag_q[GranW] && s1_rvc_tag_q[GranW-1:0] == victim_gran),
+              clk_i, rst_i)
+  // The eviction spill never meets a record or a pool write of S3.
+  `RAC_ASSERT(EvictionSpillAlone, !(ev_spill_fire && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
 
 endmodule

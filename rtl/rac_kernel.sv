@@ -17,10 +17,10 @@
 //
 // ReadVcs > 0 turns on the engine's read-VC pool (cap_read_vcs): lines gain
 // the shared-byte mask, escalation records carry the read clock after byte
-// 128 (cap_esc_record_bytes) and reason 5 (read-clock spill) appears. A
-// pool line spilled from a full bucket leaves its clock behind in the pool:
-// the host detects it and stops (docs/kernel-interface.md, "Bucket spills
-// and the read-VC pool").
+// 128 (cap_esc_record_bytes) and reason 5 (read-clock spill) appears; the
+// engine spills an evicted line's clock, so one command can make three
+// escalation records and esc_capacity must be 3 × command_words
+// (docs/kernel-interface.md, "Bucket spills and the read-VC pool").
 //
 // Port names follow Vitis (ap_clk, ap_rst_n, s_axi_control_*, m_axi_<name>_*,
 // interrupt) rather than the _i/_o convention of the inner modules.
@@ -215,9 +215,14 @@ module rac_kernel #(
   assign batch_start   = kstate_q == KStart;
   assign done          = kstate_q == KFinish;
 
+  // Escalation records one command can make: its own and the bucket spill
+  // of the line its miss evicts, and with a pool the spill of that line's
+  // read clock.
+  logic [33:0] esc_needed;
+  assign esc_needed = (ReadVcs > 0) ? {2'b0, a_words} + {1'b0, a_words, 1'b0} : {1'b0, a_words, 1'b0};
   logic args_bad;
   assign args_bad = a_race_cap < a_words ||
-                    {1'b0, a_esc_cap} < {a_words, 1'b0} ||
+                    {2'b0, a_esc_cap} < esc_needed ||
                     a_bucket_bits == 32'd0 || a_bucket_bits > 32'd30 ||
                     a_commands[3:0] != 4'd0 || a_races[5:0] != 6'd0 ||
                     a_escalations[5:0] != 6'd0 || a_buckets[11:0] != 12'd0;

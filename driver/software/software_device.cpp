@@ -16,14 +16,14 @@ namespace {
 
 class SoftwareDevice final : public Device {
  public:
-  SoftwareDevice(const LineShape& shape, unsigned objects) : kernel_(shape, objects) {
+  SoftwareDevice(const LineShape& shape, unsigned objects, CacheShape cache) : kernel_(shape, objects, cache) {
     // The capability registers are constants of the "bitstream".
     reg(regs::kCapMagic) = regs::kMagic;
     reg(regs::kCapVersion) = regs::kRegMapVersion;
     reg(regs::kCapSlots) = shape.slots;
     reg(regs::kCapClockBits) = shape.clock_bits;
-    reg(regs::kCapSets) = 0;  // no cache: an unbounded on-chip store
-    reg(regs::kCapWays) = 0;
+    reg(regs::kCapSets) = cache.sets;  // 0: no cache, an unbounded on-chip store
+    reg(regs::kCapWays) = cache.ways;
     reg(regs::kCapLineBits) = shape.line_bits();
     reg(regs::kCapObjects) = objects;
     reg(regs::kCapReadVcs) = shape.read_vcs;
@@ -151,7 +151,19 @@ unsigned objects_of(const DeviceOptions& o) {
 }  // namespace
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
-  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options));
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), CacheShape{});
+}
+
+std::unique_ptr<Device> make_software_device(const DeviceOptions& options, CacheShape cache) {
+  const bool power_of_two = (cache.sets & (cache.sets - 1)) == 0 && (cache.ways & (cache.ways - 1)) == 0;
+  if (!power_of_two || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
+      (cache.sets != 0 && options.software_read_vcs > cache.sets)) {
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("software device: a {} x {} cache is outside the kernel's limits (powers of two, "
+                                  "at most 64 ways, at least as many sets as read clocks)",
+                                  cache.sets, cache.ways));
+  }
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache);
 }
 
 DeviceInfo software_device_info(const DeviceOptions& options) {

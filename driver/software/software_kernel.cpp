@@ -14,8 +14,8 @@ bool aligned(uint64_t address, uint64_t alignment) { return address % alignment 
 
 }  // namespace
 
-SoftwareKernel::SoftwareKernel(const LineShape& shape, unsigned objects)
-    : shape_(shape), objects_(objects, std::vector<uint32_t>(shape.slots, 0)) {
+SoftwareKernel::SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache)
+    : shape_(shape), objects_(objects, std::vector<uint32_t>(shape.slots, 0)), cache_(cache) {
   reset_state();
 }
 
@@ -25,16 +25,59 @@ void SoftwareKernel::reset_state() {
   for (auto& object : objects_) std::fill(object.begin(), object.end(), 0);
   lines_.clear();
   pool_.assign(shape_.read_vcs, ReadClock{false, 0, std::vector<uint32_t>(shape_.slots, 0)});
+  // clear_state resets the engine: the cache is swept and the round-robin
+  // pointers restart.
+  cache_tags_.assign(cache_.sets, std::vector<uint64_t>(cache_.ways, 0));  // the init sweep
+  round_robin_.assign(cache_.sets, 0);
 }
 
-// The engine's rvc_of: the XOR fold of all 61 granule bits into
-// log2(read_vcs) bits.
+// The engine's set_of for a 61-bit granule in `sets` sets: the low bits
+// XORed with the tag folded to log2(sets) bits, bit-reversed.
+uint64_t SoftwareKernel::set_of(uint64_t granule, unsigned sets) const {
+  constexpr unsigned kGranuleBits = 61;
+  const unsigned set_bits = static_cast<unsigned>(std::bit_width(sets) - 1);
+  if (set_bits == 0) return 0;
+  const uint64_t tag = granule >> set_bits;
+  uint64_t fold = 0;
+  for (unsigned i = 0; i < kGranuleBits - set_bits; ++i) fold ^= ((tag >> i) & 1u) << (set_bits - 1 - i % set_bits);
+  return (granule & (uint64_t{sets} - 1)) ^ fold;
+}
+
+// The engine's rvc_of: the low log2(read_vcs) bits of the granule's set
+// (without a modelled cache, of its set in a cache of read_vcs sets).
 size_t SoftwareKernel::pool_index(uint64_t granule) const {
-  const unsigned bits = static_cast<unsigned>(std::bit_width(shape_.read_vcs) - 1);
-  if (bits == 0) return 0;
-  size_t index = 0;
-  for (unsigned i = 0; i < 61; ++i) index ^= static_cast<size_t>((granule >> i) & 1u) << (i % bits);
-  return index;
+  if (shape_.read_vcs <= 1) return 0;
+  const unsigned sets = cache_.sets > 0 ? cache_.sets : shape_.read_vcs;
+  return static_cast<size_t>(set_of(granule, sets) & (shape_.read_vcs - 1));
+}
+
+// The cache lookup of an access (S1): on a miss the victim is the lowest
+// free way, else the set's round-robin choice. A victim whose clock is in
+// the pool spills it to the host first (reason 5, line zero) and frees the
+// entry; its line keeps its shared mask (LASTWRITE when it returns).
+void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
+  if (cache_.sets == 0) return;
+  std::vector<uint64_t>& ways = cache_tags_[set_of(granule, cache_.sets)];
+  if (std::find(ways.begin(), ways.end(), granule + 1) != ways.end()) return;
+  const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
+  size_t victim = 0;
+  if (free_way != ways.end()) {
+    victim = static_cast<size_t>(free_way - ways.begin());
+  } else {
+    unsigned& next = round_robin_[set_of(granule, cache_.sets)];
+    victim = next;
+    next = (next + 1) % cache_.ways;
+    const uint64_t leaving = ways[victim] - 1;
+    const auto line = lines_.find(leaving);
+    if (!pool_.empty() && line != lines_.end() && line->second.shared != 0) {
+      ReadClock& entry = pool_[pool_index(leaving)];
+      if (entry.valid && entry.granule == leaving) {
+        escalate(word, leaving, regs::kReasonReadVcSpill, Line{}, &entry, out);
+        entry.valid = false;
+      }
+    }
+  }
+  ways[victim] = granule + 1;
 }
 
 // C_slot := C_slot ⊔ V[obj]
@@ -60,7 +103,10 @@ bool SoftwareKernel::covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_c
 
 bool SoftwareKernel::arguments_valid(const BatchArguments& a, SoftwareMemory& memory, std::span<std::byte>& commands,
                                      Output& out) const {
-  if (a.race_capacity < a.command_words || a.esc_capacity < uint64_t{2} * a.command_words) return false;
+  // Escalation records one command can make: its own, the bucket spill of
+  // the line its miss evicts and, with a pool, that line's read clock.
+  const uint64_t records_per_word = shape_.read_vcs > 0 ? 3 : 2;
+  if (a.race_capacity < a.command_words || a.esc_capacity < records_per_word * a.command_words) return false;
   if (a.bucket_bits < 1 || a.bucket_bits > 30) return false;
   if (!aligned(a.commands, regs::kCommandBytes) || !aligned(a.races, 64) || !aligned(a.escalations, 64) ||
       !aligned(a.buckets, 4096)) {
@@ -148,6 +194,7 @@ void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, 
 // the 8 lanes, the READ SHARE / LASTWRITE decisions, the status rules
 // (rac_line_status_comb) and the pool update.
 void SoftwareKernel::execute(const CommandWord& c, uint64_t word, Output& out) {
+  look_up(c.granule, word, out);
   const auto found = lines_.find(c.granule);
   const Line cur = found == lines_.end() ? Line{} : found->second;
   const bool pool_on = !pool_.empty();

@@ -4,14 +4,20 @@
 // It follows the engine's protocol (docs/hardware.md) with an unbounded
 // on-chip store instead of the cache, the sync-object store of `objects`
 // clocks (ops 4–6: acquire, release, load-object) and the read-VC pool of
-// `shape.read_vcs` clocks (direct-mapped by the engine's XOR fold, tagged by
+// `shape.read_vcs` clocks (direct-mapped by the low bits of the cache set, tagged by
 // granule; allocation, touch, free and spill as rac_check_engine does them,
 // LASTWRITE included): per-byte FastTrack epochs over the slot clock rows; a
 // READ SHARE the pool cannot take, a forced command, or any command on a
 // host-owned (INSOFTWARE) line escalates with the line's state (and its
 // read clock when the pool holds it); a full free of a host-owned line
-// reclaims it. It never evicts, so it never spills a line and never touches
-// the bucket table (it still checks the table's arguments).
+// reclaims it. With a cache shape (sets × ways, round-robin replacement as
+// rac_repl_state's policy 0) it tracks which granules the cache holds, only
+// to emit the eviction spill as the engine does (a victim whose clock is in
+// the pool hands it to the host, reason 5); without one (sets 0) nothing is
+// ever evicted. The pool entry of a granule is the low bits of its cache set
+// (with sets 0: of the set in a cache of read_vcs sets). Lines never leave
+// the model, so it never spills a line to the bucket table (it still checks
+// the table's arguments).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +42,12 @@ struct BatchArguments {
   uint32_t bucket_bits = 0;
 };
 
+// The metadata cache's geometry, for eviction spills (sets 0: no cache).
+struct CacheShape {
+  unsigned sets = 0;
+  unsigned ways = 0;
+};
+
 struct BatchResult {
   uint32_t status = 0;
   uint32_t races_written = 0;
@@ -45,10 +57,11 @@ struct BatchResult {
 
 class SoftwareKernel {
  public:
-  SoftwareKernel(const LineShape& shape, unsigned objects);
+  SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache = {});
   BatchResult run(const BatchArguments& args, SoftwareMemory& memory);
   const Statistics& statistics() const { return stats_; }
   const LineShape& shape() const { return shape_; }
+  const CacheShape& cache() const { return cache_; }
   unsigned objects() const { return static_cast<unsigned>(objects_.size()); }
 
  private:
@@ -72,6 +85,8 @@ class SoftwareKernel {
                 Output& out);
   bool covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_clock) const;
   size_t pool_index(uint64_t granule) const;
+  uint64_t set_of(uint64_t granule, unsigned sets) const;
+  void look_up(uint64_t granule, uint64_t word, Output& out);
   void reset_state();
 
   LineShape shape_;
@@ -79,6 +94,9 @@ class SoftwareKernel {
   std::vector<std::vector<uint32_t>> objects_;  // the sync-object store (zero after a clear)
   std::unordered_map<uint64_t, Line> lines_;    // absent: the zero line (fresh, on chip)
   std::vector<ReadClock> pool_;                 // the read-VC pool (empty: none)
+  CacheShape cache_;
+  std::vector<std::vector<uint64_t>> cache_tags_;  // per set, per way: granule + 1 (0: invalid)
+  std::vector<unsigned> round_robin_;              // per set: the next victim when no way is free
   Statistics stats_;
 };
 

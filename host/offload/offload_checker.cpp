@@ -20,6 +20,11 @@ using driver::DeviceErrorKind;
 
 constexpr uint32_t kMaxObjects = 65536;  // the contract's limit of cap_objects
 constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
+// Escalation records one command word can produce: the read-clock spill of
+// the line its miss evicts, that line's bucket spill, and its own
+// escalation or read-clock spill (docs/kernel-interface.md, the capacity
+// rule; the kernel checks only the 2 × words of a kernel without a pool).
+constexpr size_t kEscRecordsPerWord = 3;
 
 driver::Capabilities checked_capabilities(driver::Device& device) {
   const driver::Capabilities caps = device.capabilities();
@@ -53,14 +58,14 @@ OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& opt
   if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
     throw std::invalid_argument("bucket_bits must be in 1..30");
   }
-  // A set-row command must fit in one batch; esc_capacity (2 × words) must fit in 32 bits.
+  // A set-row command must fit in one batch; esc_capacity (3 × words) must fit in 32 bits.
   batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
   const size_t batch_bytes =
-      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + 2 * shape_.esc_record_bytes());
+      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + kEscRecordsPerWord * shape_.esc_record_bytes());
   try {
     commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
     race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
-    esc_records_ = device_.allocate(2 * batch_words_ * shape_.esc_record_bytes());
+    esc_records_ = device_.allocate(kEscRecordsPerWord * batch_words_ * shape_.esc_record_bytes());
     word_command_.reserve(batch_words_);
   } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
     throw DeviceError(DeviceErrorKind::BadOptions,
@@ -306,7 +311,7 @@ void OffloadChecker::launch() {
   device_.write_register64(regs::kRaces, race_records_->device_address());
   device_.write_register(regs::kRaceCapacity, static_cast<uint32_t>(batch_words_));
   device_.write_register64(regs::kEscalations, esc_records_->device_address());
-  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(2 * batch_words_));
+  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(kEscRecordsPerWord * batch_words_));
   device_.write_register64(regs::kBuckets, buckets_->device_address());
   device_.write_register(regs::kBucketBits, options_.bucket_bits);
   device_.start();
@@ -323,7 +328,7 @@ void OffloadChecker::launch() {
     protocol_error(device_,
                    fmt::format("batch ended with status {} after {} of {} command words", status, done, words));
   }
-  if (races > words || escalations > 2 * uint64_t{words}) {
+  if (races > words || escalations > kEscRecordsPerWord * uint64_t{words}) {
     protocol_error(device_,
                    fmt::format("{} race and {} escalation records for {} command words", races, escalations, words));
   }
@@ -412,6 +417,14 @@ void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
 // bytes read the clock the record carries (the pool held it: EVERYTHING) or
 // the clock the pool spilled earlier (LASTWRITE), joined with R. A line the
 // host already owns keeps the host's copy.
+//
+// The engine keeps a clock in the pool only while its line is on chip (an
+// evicted line spills it first, reason 5), so a line with shared bytes that
+// arrives without a clock — an escalation of a LASTWRITE line or a bucket
+// spill — is LASTWRITE, and the latest reason-5 clock of its granule is
+// exact for its shared bytes: a later LASTWRITE period of the line would
+// have needed a new allocation, whose clock could only have left the pool
+// through a newer reason-5 record.
 SoftLine& OffloadChecker::import_line(const driver::EscalationRecord& r, const driver::Line& line) {
   if (host_lines_.owns(r.granule)) {
     kept_read_clocks_.erase(r.granule);
@@ -429,38 +442,15 @@ SoftLine& OffloadChecker::import_line(const driver::EscalationRecord& r, const d
       }
       read_clock = &from_record;
       ++stats_.read_clock_imports;
-    } else if (r.reason != regs::kReasonSpill && kept != kept_read_clocks_.end()) {
-      // An escalation without a clock: LASTWRITE, whose period began with
-      // the reason-5 record kept here.
+    } else if (kept != kept_read_clocks_.end()) {
       read_clock = &kept->second.clock;
       ++stats_.lastwrite_imports;
-    } else if (r.reason == regs::kReasonSpill) {
-      // A bucket spill carries no clock even when the pool holds it
-      // (EVERYTHING). A shared byte with a read in R is LASTWRITE (an
-      // EVERYTHING line's shared bytes have R = ⊥); otherwise the kept clock
-      // is the line's only if nothing since its spill (a free, a race) can
-      // have ended that LASTWRITE period and let a new clock into the pool.
-      bool read_since_spill = false;
-      for (unsigned b = 0; b < 8; ++b) {
-        const driver::ByteState& s = line.bytes[b];
-        if (((shared >> b) & 1u) && (s.r_slot != 0 || s.r_clock != 0)) read_since_spill = true;
-      }
-      if (kept != kept_read_clocks_.end() && (read_since_spill || !touched_since(r.granule, kept->second, r.word))) {
-        read_clock = &kept->second.clock;
-        ++stats_.lastwrite_imports;
-        ++stats_.lastwrite_spill_imports;
-      } else {
-        // The read clock may still be in the pool: the kernel cannot send
-        // it with a bucket spill (docs/kernel-interface.md, "Bucket spills
-        // and the read-VC pool"). Stop rather than check without it.
-        protocol_error(device_, fmt::format("granule {:#x} was spilled from a full bucket while its read clock is in "
-                                            "the read-VC pool (a limitation of this kernel contract)",
-                                            r.granule));
-      }
+      if (r.reason == regs::kReasonSpill) ++stats_.lastwrite_spill_imports;
     } else {
-      protocol_error(device_, fmt::format("escalation for word {}: a LASTWRITE line of granule {:#x} without a "
-                                          "spilled read clock",
-                                          r.word, r.granule));
+      protocol_error(device_,
+                     fmt::format("{} for word {}: granule {:#x} has shared bytes but neither the record nor "
+                                 "an earlier read-clock spill carried their read clock",
+                                 r.reason == regs::kReasonSpill ? "bucket spill" : "escalation", r.word, r.granule));
     }
   }
   SoftLine& soft = *host_lines_.adopt(r.granule, line, read_clock).first;
@@ -468,42 +458,18 @@ SoftLine& OffloadChecker::import_line(const driver::EscalationRecord& r, const d
   return soft;
 }
 
-// Whether a free or a race of `granule` came after its kept clock was
-// spilled and before word `until_word` of this batch.
-bool OffloadChecker::touched_since(uint64_t granule, const KeptReadClock& kept, uint64_t until_word) const {
-  if (kept.maybe_stale) return true;
-  const bool this_batch = kept.batch == stats_.batches;
-  const auto after_spill = [&](uint64_t w) { return (!this_batch || w > kept.word) && w < until_word; };
-  for (const driver::RaceRecord& race : batch_race_records_) {
-    if (race.granule == granule && after_spill(race.word)) return true;
-  }
-  for (uint64_t w = this_batch ? kept.word + 1 : 0; w < until_word && w < word_command_.size(); ++w) {
-    const SentCommand* c = command_at(w);
-    if (c != nullptr && c->op == regs::kOpFree && c->granule == granule) return true;
-  }
-  return false;
-}
-
 // After a batch's escalations: a full free of a granule on chip ends its
 // history without a record, so a clock spilled for it before the free is
-// dead (one spilled after a new allocation is kept); a partial free or a
-// race may have ended its LASTWRITE period, so the clock is marked.
+// dead (one spilled after it, for a new allocation, is kept). Nothing else
+// can make a kept clock stale (see import_line).
 void OffloadChecker::age_kept_read_clocks() {
   if (kept_read_clocks_.empty()) return;
-  const auto after_spill = [&](const KeptReadClock& k, uint64_t w) { return k.batch < stats_.batches || k.word < w; };
-  for (const driver::RaceRecord& race : batch_race_records_) {
-    const auto kept = kept_read_clocks_.find(race.granule);
-    if (kept != kept_read_clocks_.end() && after_spill(kept->second, race.word)) kept->second.maybe_stale = true;
-  }
   for (size_t w = 0; w < word_command_.size(); ++w) {
     const SentCommand* c = command_at(w);
-    if (c == nullptr || c->op != regs::kOpFree) continue;
+    if (c == nullptr || c->op != regs::kOpFree || c->mask != 0xFF) continue;
     const auto kept = kept_read_clocks_.find(c->granule);
-    if (kept == kept_read_clocks_.end() || !after_spill(kept->second, w)) continue;
-    if (c->mask == 0xFF) {
+    if (kept != kept_read_clocks_.end() && (kept->second.batch < stats_.batches || kept->second.word < w)) {
       kept_read_clocks_.erase(kept);
-    } else {
-      kept->second.maybe_stale = true;
     }
   }
 }

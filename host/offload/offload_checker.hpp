@@ -101,7 +101,6 @@ class OffloadChecker final : public Detector {
   void handle_escalation(const driver::EscalationRecord& r);
   SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
   struct KeptReadClock;
-  bool touched_since(uint64_t granule, const KeptReadClock& kept, uint64_t until_word) const;
   void age_kept_read_clocks();
   void handle_race(const driver::RaceRecord& r);
   void check_on_host(SoftLine& line, const SentCommand& c);
@@ -139,13 +138,12 @@ class OffloadChecker final : public Detector {
   HostLines host_lines_;
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
-  // this clock joined with their R. `batch`/`word` say when it was spilled;
-  // `maybe_stale`: a later free or race of the granule may have ended that
-  // LASTWRITE period on chip (only a bucket spill needs to know).
+  // this clock joined with their R (exact: the engine keeps a clock in the
+  // pool only while its line is on chip). `batch`/`word` say when it was
+  // spilled (a full free after that ends the granule's history).
   struct KeptReadClock {
     VectorClock clock;
     uint64_t batch = 0, word = 0;
-    bool maybe_stale = false;
   };
   std::vector<driver::RaceRecord> batch_race_records_;  // the batch's, decoded before its escalations
   std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;

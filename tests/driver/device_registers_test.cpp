@@ -34,7 +34,7 @@ class Harness {
         capacity_(capacity) {
     commands_ = device.allocate(size_t{capacity} * 16);
     races_ = device.allocate(size_t{capacity} * 64);
-    escalations_ = device.allocate(size_t{capacity} * 2 * caps_.esc_record_bytes);
+    escalations_ = device.allocate(size_t{capacity} * esc_per_word() * caps_.esc_record_bytes);
     buckets_ = device.allocate((size_t{1} << kBucketBits) * 128);
     std::memset(buckets_->host().data(), 0, buckets_->size());
     buckets_->to_device(0, buckets_->size());
@@ -75,7 +75,7 @@ class Harness {
                            o.race_capacity >= 0 ? static_cast<uint32_t>(o.race_capacity) : capacity_);
     device_.write_register64(regs::kEscalations, escalations_->device_address());
     device_.write_register(regs::kEscCapacity,
-                           o.esc_capacity >= 0 ? static_cast<uint32_t>(o.esc_capacity) : 2 * capacity_);
+                           o.esc_capacity >= 0 ? static_cast<uint32_t>(o.esc_capacity) : esc_per_word() * capacity_);
     device_.write_register64(regs::kBuckets, buckets_->device_address());
     device_.write_register(regs::kBucketBits, o.bucket_bits >= 0 ? static_cast<uint32_t>(o.bucket_bits) : kBucketBits);
     device_.start();
@@ -105,6 +105,8 @@ class Harness {
   driver::Device& device_;
   driver::LineShape shape_;
   uint32_t capacity_;
+  // Escalation records per command word the kernel requires (docs/kernel-interface.md).
+  uint32_t esc_per_word() const { return caps_.read_vcs > 0 ? 3 : 2; }
   uint32_t words_ = 0;
   std::unique_ptr<driver::Buffer> commands_, races_, escalations_, buckets_;
 };
@@ -286,7 +288,7 @@ TYPED_TEST(DeviceRegisters, BadArgumentsStopBeforeAnyWord) {
     EXPECT_EQ(h.races_written_ + h.escalations_written_, 0u) << what;
   };
   expect_bad({.race_capacity = 1}, "race capacity below the words");
-  expect_bad({.esc_capacity = 3}, "escalation capacity below twice the words");
+  expect_bad({.esc_capacity = 3}, "escalation capacity below 2 (3 with a pool) records per word");
   expect_bad({.bucket_bits = 0}, "bucket_bits 0");
   expect_bad({.bucket_bits = 31}, "bucket_bits 31");
   expect_bad({.commands_offset = 8}, "commands not 16-byte aligned");

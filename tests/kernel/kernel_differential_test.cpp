@@ -11,6 +11,8 @@
 //    read clocks are carried, spilled to the host and imported with LASTWRITE
 //    lines all the time (a large bucket table: see "Bucket spills and the
 //    read-VC pool" in docs/kernel-interface.md).
+//  - the same with one command per launch and small bucket tables: pool
+//    lines are evicted and spilled from full buckets, arriving LASTWRITE.
 // Lock acquire/release of threads with a slot run on the kernel's
 // sync-object store (16 entries in the built-in model, 2 in the tiny one,
 // where lock clocks are reloaded constantly).
@@ -160,8 +162,8 @@ TEST(KernelDifferential, TinyCacheAndBucketTableSpill) {
 // The 2-entry pool on the 2 x 2 cache, read-mostly traces: pool lines are
 // evicted to the bucket table and filled back, clocks are carried, spilled
 // and joined into LASTWRITE lines. The table's words fall in distinct
-// buckets, so no pool line is spilled from a full bucket (the case the
-// next test shows is detected, not yet handled).
+// buckets, so no pool line is spilled from a full bucket (the next test
+// makes that happen).
 TEST(KernelDifferential, TwoEntryPoolOnTinyCacheReadMostly) {
   const Totals t = run_suite<Vrac_kernel_tiny_pool>({2, 8, 30, 1024, 16, 4000, 15, true});
   EXPECT_GT(t.misses, t.events / 10);
@@ -170,19 +172,17 @@ TEST(KernelDifferential, TwoEntryPoolOnTinyCacheReadMostly) {
   EXPECT_GT(t.lastwrite_imports, 0u);
 }
 
-// A line whose read clock is in the pool, evicted while its bucket belongs
-// to another granule, is spilled without its clock: the host cannot check
-// that granule exactly and must stop with a clear error rather than go on
-// (docs/kernel-interface.md, "Bucket spills and the read-VC pool"). Every
-// trace (shared-heavy generator traces, then read-mostly ones on 16–128
-// buckets) either matches DJIT+ or stops so; at least one must stop. (A
-// LASTWRITE line spilled so would be imported with its kept clock; the
-// count is printed — these traces have not produced one.)
-TEST(KernelDifferential, PoolLineSpilledFromAFullBucketStopsTheRun) {
-  int stopped = 0, matched = 0;
-  uint64_t lastwrite_spills = 0;
-  for (uint64_t seed = 4000; seed < 4020; ++seed) {
-    const bool read_mostly = seed >= 4010;
+// A line whose read clock is in the pool spills it to the host (reason 5)
+// when it is evicted, so a pool line spilled from a full bucket arrives
+// LASTWRITE and is imported with the kept clock (docs/kernel-interface.md,
+// "Bucket spills and the read-VC pool"). Shared-heavy generator traces on a
+// 4-bucket table alternate with read-mostly ones on 16–128 buckets, one
+// command per launch (bucket conflicts at every miss): every trace must
+// match DJIT+ exactly, and the path must be taken (3 of 40 traces here).
+TEST(KernelDifferential, PoolLineSpilledFromAFullBucketMatchesDjit) {
+  uint64_t shared_spill_imports = 0, read_clock_spills = 0;
+  for (uint64_t seed = 4000; seed < 4040; ++seed) {
+    const bool read_mostly = seed % 2 == 1;
     GeneratorOptions g;
     g.seed = seed;
     g.threads = 6;
@@ -193,9 +193,6 @@ TEST(KernelDifferential, PoolLineSpilledFromAFullBucketStopsTheRun) {
     d.seed = seed;
     driver::VerilatorDevice<Vrac_kernel_tiny_pool> device(d, "pool_bucket_spill_" + std::to_string(seed));
     offload::OffloadOptions oo;
-    // One command per launch: the host reads the spill record before the
-    // engine sees the granule again (else the engine's ReadVcNeverStale
-    // assertion would stop the simulation first).
     oo.batch_words = 1;
     oo.bucket_bits = read_mostly ? 4 + static_cast<unsigned>(seed % 4) : 2;
     offload::OffloadChecker checker(device, oo);
@@ -204,26 +201,20 @@ TEST(KernelDifferential, PoolLineSpilledFromAFullBucketStopsTheRun) {
     test::ReadMostlyTrace words(seed, 6, 48, g.events, 20);
     Event e;
     uint64_t index = 0;
-    try {
-      while (read_mostly ? words.next(e) : generator.next(e)) {
-        golden.process(e, index);
-        checker.process(e, index);
-        ++index;
-      }
-      checker.finish();
-    } catch (const driver::DeviceError& err) {
-      EXPECT_EQ(err.kind(), driver::DeviceErrorKind::Protocol);
-      EXPECT_NE(std::string(err.what()).find("read clock is in the read-VC pool"), std::string::npos) << err.what();
-      ++stopped;
-      continue;
+    while (read_mostly ? words.next(e) : generator.next(e)) {
+      golden.process(e, index);
+      checker.process(e, index);
+      ++index;
     }
+    checker.finish();
     EXPECT_EQ(keys(golden.races()), keys(checker.races())) << "seed " << seed;
-    lastwrite_spills += checker.stats().lastwrite_spill_imports;
-    ++matched;
+    shared_spill_imports += checker.stats().lastwrite_spill_imports;
+    read_clock_spills += checker.stats().read_clock_spills;
   }
-  EXPECT_GT(stopped, 0);
-  std::printf("  %d traces stopped, %d matched (%llu LASTWRITE lines imported from bucket spills)\n", stopped, matched,
-              static_cast<unsigned long long>(lastwrite_spills));
+  EXPECT_GT(shared_spill_imports, 0u) << "no line with shared bytes came from a bucket spill";
+  std::printf("  %llu lines with shared bytes imported from bucket spills, %llu read-clock spills\n",
+              static_cast<unsigned long long>(shared_spill_imports),
+              static_cast<unsigned long long>(read_clock_spills));
 }
 
 TEST(KernelDifferential, MoreThreadsThanSlots) {

@@ -116,7 +116,7 @@ TEST(KernelRegisters, StartIdleDoneReadyClearOnRead) {
   for (unsigned i = 0; i < 300; ++i) batch.access(regs::kOpWrite, i % 8, 0x1000 + i, 0xFF);
   Buffers b;
   k.memory().write(b.commands, batch.bytes());
-  write_arguments(k, b, batch.words(), 0, batch.words(), 2 * batch.words());
+  write_arguments(k, b, batch.words(), 0, batch.words(), 3 * batch.words());
   k.write_register(regs::kCtrl, regs::kCtrlStart);
   bool saw_running = false;
   uint32_t ctrl = 0;
@@ -184,25 +184,25 @@ TEST(KernelRegisters, BadArgumentsEndTheBatchWithStatus2) {
     uint32_t race_cap, esc_cap;
   };
   std::vector<Case> cases;
-  cases.push_back({"race capacity below the word count", good, n - 1, 2 * n});
-  cases.push_back({"escalation capacity below twice the word count", good, n, 2 * n - 1});
+  cases.push_back({"race capacity below the word count", good, n - 1, 3 * n});
+  cases.push_back({"escalation capacity below three times the word count (the model has a read-VC pool)", good, n, 3 * n - 1});
   Buffers b = good;
   b.bucket_bits = 0;
-  cases.push_back({"bucket_bits 0", b, n, 2 * n});
+  cases.push_back({"bucket_bits 0", b, n, 3 * n});
   b.bucket_bits = 31;
-  cases.push_back({"bucket_bits 31", b, n, 2 * n});
+  cases.push_back({"bucket_bits 31", b, n, 3 * n});
   b = good;
   b.commands += 8;
-  cases.push_back({"commands not 16-byte aligned", b, n, 2 * n});
+  cases.push_back({"commands not 16-byte aligned", b, n, 3 * n});
   b = good;
   b.races += 32;
-  cases.push_back({"races not 64-byte aligned", b, n, 2 * n});
+  cases.push_back({"races not 64-byte aligned", b, n, 3 * n});
   b = good;
   b.escalations += 32;
-  cases.push_back({"escalations not 64-byte aligned", b, n, 2 * n});
+  cases.push_back({"escalations not 64-byte aligned", b, n, 3 * n});
   b = good;
   b.buckets += 2048;
-  cases.push_back({"buckets not 4 KB aligned", b, n, 2 * n});
+  cases.push_back({"buckets not 4 KB aligned", b, n, 3 * n});
   for (const Case& c : cases) {
     write_arguments(k, c.b, n, 0, c.race_cap, c.esc_cap);
     k.write_register(regs::kCtrl, regs::kCtrlStart);
@@ -248,7 +248,7 @@ TEST(KernelRegisters, TruncatedSetRowEndsWithStatus3) {
   Buffers b;
   k.memory().write(b.commands, batch.bytes());
   for (uint32_t cut = row + 1; cut <= row + 2; ++cut) {  // the set-row word alone, and with one data word
-    write_arguments(k, b, cut, 0, cut, 2 * cut);
+    write_arguments(k, b, cut, 0, cut, 3 * cut);
     k.write_register(regs::kCtrl, regs::kCtrlStart);
     wait_done(k);
     EXPECT_EQ(k.read_register(regs::kStatus), regs::kStatusTruncated) << "batch of " << cut << " words";
@@ -308,7 +308,7 @@ TEST(KernelRegisters, StartWhileRunningQueuesTheNextLaunch) {
   for (unsigned i = 0; i < 400; ++i) batch.access(regs::kOpRead, i % 8, 5000 + i, 0xFF);
   Buffers b;
   k.memory().write(b.commands, batch.bytes());
-  write_arguments(k, b, batch.words(), 0, batch.words(), 2 * batch.words());
+  write_arguments(k, b, batch.words(), 0, batch.words(), 3 * batch.words());
   k.write_register(regs::kCtrl, regs::kCtrlStart);
   while (k.read_register(regs::kCtrl) & regs::kCtrlIdle) {
   }

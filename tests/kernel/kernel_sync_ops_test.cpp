@@ -13,6 +13,7 @@
 #include "Vrac_kernel_tiny.h"
 #include "Vrac_kernel_tiny_pool.h"
 #include "driver/device.hpp"
+#include "driver/software/software_device.hpp"
 #include "kernel_harness.hpp"
 
 namespace raceaccel::kernel_test {
@@ -59,14 +60,17 @@ uint32_t release(Batch& b, unsigned slot, uint64_t object) {
 }
 
 // The software model in the kernel's shape, with `objects` sync objects
-// and a read-VC pool of `read_vcs` clocks.
-std::unique_ptr<driver::Device> software_model(unsigned objects, unsigned read_vcs = kReadVcs) {
+// and a read-VC pool of `read_vcs` clocks; with a cache shape it emits the
+// eviction spills of a kernel of that shape.
+std::unique_ptr<driver::Device> software_model(unsigned objects, unsigned read_vcs = kReadVcs,
+                                               driver::CacheShape cache = {}) {
   driver::DeviceOptions o;
   o.backend = "software";
   o.software_slots = kShape.slots;
   o.software_clock_bits = kShape.clock_bits;
   o.software_objects = objects;
   o.software_read_vcs = read_vcs;
+  if (cache.sets != 0) return driver::make_software_device(o, cache);
   return driver::open_device(o);
 }
 
@@ -76,7 +80,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags)
   auto commands = d.allocate(size_t{n} * 16);
   auto races = d.allocate(size_t{n} * 64);
   const size_t record_bytes = d.read_register(regs::kCapEscRecordBytes);
-  auto escs = d.allocate(size_t{2} * n * record_bytes);
+  auto escs = d.allocate(size_t{3} * n * record_bytes);  // 3 records per word: enough with or without a pool
   auto buckets = d.allocate(size_t{1} << 17);
   std::copy(batch.bytes().begin(), batch.bytes().end(), commands->host().begin());
   commands->to_device(0, commands->size());
@@ -87,7 +91,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags)
   d.write_register64(regs::kRaces, races->device_address());
   d.write_register(regs::kRaceCapacity, n);
   d.write_register64(regs::kEscalations, escs->device_address());
-  d.write_register(regs::kEscCapacity, 2 * n);
+  d.write_register(regs::kEscCapacity, 3 * n);
   d.write_register64(regs::kBuckets, buckets->device_address());
   d.write_register(regs::kBucketBits, 10);
   d.start();
@@ -228,7 +232,7 @@ TEST(KernelSyncOps, TruncatedLoadObjectEndsWithStatus3) {
   Buffers buffers;
   k.memory().write(buffers.commands, b.bytes());
   for (uint32_t cut = load + 1; cut <= load + 2; ++cut) {  // the word alone, and with one data word
-    write_arguments(k, buffers, cut, 0, cut, 2 * cut);
+    write_arguments(k, buffers, cut, 0, cut, 3 * cut);
     k.write_register(regs::kCtrl, regs::kCtrlStart);
     wait_done(k);
     EXPECT_EQ(k.read_register(regs::kStatus), regs::kStatusTruncated) << "batch of " << cut << " words";
@@ -286,10 +290,11 @@ struct PoolCounts {
   uint64_t with_clock = 0, clock_spills = 0;
 };
 template <typename Model>
-void random_batches_match(unsigned objects, unsigned read_vcs, uint64_t seed0, int launches, PoolCounts& counts) {
+void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShape cache, uint64_t seed0, int launches,
+                          PoolCounts& counts) {
   for (uint64_t seed = seed0; seed < seed0 + 3; ++seed) {
     sim::KernelSim<Model> k(options(seed, 30));
-    auto model = software_model(objects, read_vcs);
+    auto model = software_model(objects, read_vcs, cache);
     std::mt19937_64 rng(seed);
     const auto pick = [&](uint64_t n) { return rng() % n; };
     for (int launch = 0; launch < launches; ++launch) {
@@ -348,13 +353,13 @@ void random_batches_match(unsigned objects, unsigned read_vcs, uint64_t seed0, i
 
 TEST(KernelSyncOps, RandomBatchesMatchTheSoftwareModel) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_default>(kObjects, kReadVcs, 100, 12, c);
+  random_batches_match<Vrac_kernel_default>(kObjects, kReadVcs, {256, 4}, 100, 12, c);
   EXPECT_GT(c.with_clock, 0u) << "escalations must carry read clocks from the pool";
 }
 
 TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny>(2, 0, 200, 12, c);
+  random_batches_match<Vrac_kernel_tiny>(2, 0, {2, 2}, 200, 12, c);
   EXPECT_EQ(c.with_clock + c.clock_spills, 0u) << "no pool, no read clocks";
 }
 
@@ -363,7 +368,7 @@ TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
 // filled back from the bucket table.
 TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, 300, 12, c);
+  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2}, 300, 12, c);
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
 }
