@@ -17,8 +17,9 @@
 // last-read epoch R and a "raced" flag, a mask of "shared" bytes, and the
 // line's in-hardware status. Bytes whose reads became concurrent (shared)
 // keep one read vector clock, common to the line's shared bytes, in the
-// read-VC pool: ReadVcs clocks on chip, direct-mapped by granule and tagged
-// with it. Status (RADISH): EVERYTHING (W and every last read on chip),
+// read-VC pool: ReadVcs clocks on chip, direct-mapped by the granule's cache
+// set and tagged with the granule, held only while the line is in the cache
+// (an evicted line's clock is spilled to the host). Status (RADISH): EVERYTHING (W and every last read on chip),
 // LASTWRITE (W on chip; the shared bytes' read clock left the pool for the
 // host, and R now holds only the latest read since), INSOFTWARE (the host
 // owns the line). What the hardware cannot decide exactly is escalated with

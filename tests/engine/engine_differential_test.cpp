@@ -49,11 +49,19 @@ std::string describe(const std::vector<Key>& v) {
 // The five models' parameters (tests/engine/CMakeLists.txt): the host side
 // must know the cache shape, the clock width and whether there is a read-VC
 // pool (it changes the line format).
-EngineConfig default_model() { return {.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .objects = 16, .read_vcs = 16}; }
-EngineConfig tinycache_model() { return {.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .read_vcs = 2}; }
-EngineConfig fewslots_model() { return {.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .objects = 4, .read_vcs = 4}; }
+EngineConfig default_model() {
+  return {.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .objects = 16, .read_vcs = 16};
+}
+EngineConfig tinycache_model() {
+  return {.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .read_vcs = 2};
+}
+EngineConfig fewslots_model() {
+  return {.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .objects = 4, .read_vcs = 4};
+}
 EngineConfig narrow_model() { return {.slots = 8, .clk_bits = 4, .sets = 16, .ways = 4, .objects = 8, .read_vcs = 4}; }
-EngineConfig directmap_model() { return {.slots = 8, .clk_bits = 16, .sets = 32, .ways = 1, .objects = 1, .read_vcs = 0}; }
+EngineConfig directmap_model() {
+  return {.slots = 8, .clk_bits = 16, .sets = 32, .ways = 1, .objects = 1, .read_vcs = 0};
+}
 
 struct Totals {
   uint64_t events = 0, races = 0, escalations = 0, misses = 0, cycles = 0, sync_ops = 0, object_loads = 0;
@@ -124,10 +132,11 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
       static_cast<unsigned long long>(totals.read_vc_spills),
       static_cast<double>(totals.cycles) / static_cast<double>(std::max<uint64_t>(totals.events, 1)),
       totals.fell_back ? ", clock overflow fallback taken" : "");
-  std::printf("  escalation records: %llu in-software, %llu read-share, %llu forced, %llu reclaim, %llu read-VC spill\n",
-              static_cast<unsigned long long>(totals.by_reason[0]), static_cast<unsigned long long>(totals.by_reason[1]),
-              static_cast<unsigned long long>(totals.by_reason[2]), static_cast<unsigned long long>(totals.by_reason[3]),
-              static_cast<unsigned long long>(totals.by_reason[5]));
+  std::printf(
+      "  escalation records: %llu in-software, %llu read-share, %llu forced, %llu reclaim, %llu read-VC spill\n",
+      static_cast<unsigned long long>(totals.by_reason[0]), static_cast<unsigned long long>(totals.by_reason[1]),
+      static_cast<unsigned long long>(totals.by_reason[2]), static_cast<unsigned long long>(totals.by_reason[3]),
+      static_cast<unsigned long long>(totals.by_reason[5]));
   EXPECT_GT(totals.races, 0u) << "the traces must contain races for agreement to mean something";
   return totals;
 }
@@ -251,13 +260,11 @@ TEST(EngineDirected, SpilledReadClockMakesTheLineLastWrite) {
 // spilled readers T1 and T2 (but not T3) must find the race with T3.
 TEST(EngineDirected, LastWriteKeepsTheReadSinceTheSpill) {
   // 0x180 and 0x198 (granules 0x30, 0x33) share pool entry 0.
-  std::vector<Event> events = {Event::write(0, 0x180, 8),      Event::write(0, 0x198, 8),
-                               Event::sync(Op::Fork, 0, 1),    Event::sync(Op::Fork, 0, 2),
-                               Event::sync(Op::Fork, 0, 3),    Event::read(1, 0x180, 8),
-                               Event::read(2, 0x180, 8),       Event::read(1, 0x198, 8),
-                               Event::read(2, 0x198, 8),       Event::read(3, 0x180, 8),
-                               Event::read(0, 0x180, 8),       Event::sync(Op::Join, 0, 1),
-                               Event::sync(Op::Join, 0, 2),    Event::write(0, 0x180, 8)};
+  std::vector<Event> events = {Event::write(0, 0x180, 8),   Event::write(0, 0x198, 8),   Event::sync(Op::Fork, 0, 1),
+                               Event::sync(Op::Fork, 0, 2), Event::sync(Op::Fork, 0, 3), Event::read(1, 0x180, 8),
+                               Event::read(2, 0x180, 8),    Event::read(1, 0x198, 8),    Event::read(2, 0x198, 8),
+                               Event::read(3, 0x180, 8),    Event::read(0, 0x180, 8),    Event::sync(Op::Join, 0, 1),
+                               Event::sync(Op::Join, 0, 2), Event::write(0, 0x180, 8)};
   const DirectedRun run = run_events<Vengine_tinycache>(tinycache_model(), events);
   EXPECT_EQ(run.golden, run.engine);
   EXPECT_EQ(run.races, 8u);

@@ -119,7 +119,8 @@ BatchResult read_results(sim::KernelSim<Model>& k, const Buffers& b) {
 template <typename Model>
 BatchResult run_batch(sim::KernelSim<Model>& k, const Batch& batch, const Buffers& b, uint32_t flags = 0) {
   k.memory().write(b.commands, batch.bytes());
-  write_arguments(k, b, batch.words(), flags, batch.words(), 3 * batch.words());  // 3 records per word: enough with or without a pool
+  write_arguments(k, b, batch.words(), flags, batch.words(),
+                  3 * batch.words());  // 3 records per word: enough with or without a pool
   k.write_register(regs::kCtrl, regs::kCtrlStart);
   wait_done(k);
   return read_results(k, b);

@@ -185,7 +185,8 @@ TEST(KernelRegisters, BadArgumentsEndTheBatchWithStatus2) {
   };
   std::vector<Case> cases;
   cases.push_back({"race capacity below the word count", good, n - 1, 3 * n});
-  cases.push_back({"escalation capacity below three times the word count (the model has a read-VC pool)", good, n, 3 * n - 1});
+  cases.push_back(
+      {"escalation capacity below three times the word count (the model has a read-VC pool)", good, n, 3 * n - 1});
   Buffers b = good;
   b.bucket_bits = 0;
   cases.push_back({"bucket_bits 0", b, n, 3 * n});
