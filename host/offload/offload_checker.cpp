@@ -179,11 +179,7 @@ void OffloadChecker::send_granules(const Event& e, uint64_t index, uint32_t t, u
     SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     if (access) {
       sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
-      const uint64_t page = addr >> kPageBits;
-      if (page != last_page_) {
-        touched_pages_.insert(page);
-        last_page_ = page;
-      }
+      touched_.touch(addr, n);
     }
     if (forced) ++stats_.forced;
     send(c, info);
@@ -194,28 +190,9 @@ void OffloadChecker::send_granules(const Event& e, uint64_t index, uint32_t t, u
 
 // Alloc and free ranges can be huge (gigabytes); only pages an access ever
 // touched can hold history on the device or the host, so only their
-// granules get free commands.
+// granules get free commands (TouchedPages).
 void OffloadChecker::free_touched(const Event& e, uint64_t index, uint32_t t) {
-  const uint64_t first = e.addr >> kPageBits;
-  const uint64_t last = (e.addr + (e.size - 1)) >> kPageBits;
-  std::vector<uint64_t> pages;
-  if (last - first < touched_pages_.size()) {
-    for (uint64_t p = first;; ++p) {
-      if (touched_pages_.count(p) != 0) pages.push_back(p);
-      if (p == last) break;
-    }
-  } else {
-    for (uint64_t p : touched_pages_) {
-      if (p >= first && p <= last) pages.push_back(p);
-    }
-    std::sort(pages.begin(), pages.end());
-  }
-  const uint64_t end = e.addr + (e.size - 1);  // inclusive: the range may end at 2^64 - 1
-  for (uint64_t p : pages) {
-    const uint64_t lo = std::max(e.addr, p << kPageBits);
-    const uint64_t hi = std::min(end, (p << kPageBits) + ((uint64_t{1} << kPageBits) - 1));
-    send_granules(e, index, t, lo, hi - lo + 1);
-  }
+  for (const PageSpan& span : touched_.spans_in(e.addr, e.size)) send_granules(e, index, t, span.addr, span.size);
 }
 
 void OffloadChecker::process(const Event& e, uint64_t index) {

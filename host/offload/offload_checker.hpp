@@ -29,6 +29,7 @@
 #include "offload/site_log.hpp"
 #include "offload/soft_line.hpp"
 #include "offload/sync_objects.hpp"
+#include "offload/touched_pages.hpp"
 
 namespace raceaccel::offload {
 
@@ -147,9 +148,7 @@ class OffloadChecker final : public Detector {
   };
   std::vector<driver::RaceRecord> batch_race_records_;  // the batch's, decoded before its escalations
   std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;
-  static constexpr unsigned kPageBits = 12;
-  std::unordered_set<uint64_t> touched_pages_;  // pages (addr >> kPageBits) any access was sent for
-  uint64_t last_page_ = UINT64_MAX;
+  TouchedPages touched_;  // pages any access was sent for
   SiteLog sites_;
   std::vector<Race> races_, batch_races_;
   OffloadStats stats_;

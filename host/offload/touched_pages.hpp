@@ -9,8 +9,8 @@
 // forgotten (a page freed once may be used again); a free of a range
 // covering no touched page costs nothing.
 //
-// Used by hosts of the check engine (sim/engine_checker; the offload engine
-// keeps the same rule in OffloadChecker::free_touched).
+// Used by both hosts of the check engine: the offload engine
+// (OffloadChecker::free_touched) and the Verilator harness (sim/engine_checker).
 #pragma once
 
 #include <cstddef>

@@ -14,6 +14,7 @@
 #include "Vengine_nopool.h"
 #include "Vengine_tinycache.h"
 #include "engine_checker.hpp"
+#include "engine_models.hpp"
 #include "gen/generator.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -81,15 +82,14 @@ GeneratorOptions trace(uint32_t local, uint32_t locked, uint32_t shared, uint32_
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The models' shapes (tests/engine/CMakeLists.txt).
-  const EngineConfig pooled{
-      .slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .read_vcs = 16, .max_mem_latency = 1, .stall_percent = 0};
-  EngineConfig no_pool = pooled;
+  EngineConfig pooled = default_model();
+  pooled.max_mem_latency = 1;
+  pooled.stall_percent = 0;
+  EngineConfig no_pool = pooled;  // the nopool model: the default shape without a pool
   no_pool.read_vcs = 0;
-  EngineConfig tiny = pooled;
-  tiny.sets = 2;
-  tiny.ways = 2;
-  tiny.read_vcs = 2;
+  EngineConfig tiny = tinycache_model();
+  tiny.max_mem_latency = 1;
+  tiny.stall_percent = 0;
 
   const GeneratorOptions hits = trace(60, 40, 0, 0, 0);
   const GeneratorOptions misses = trace(10, 10, 0, 40, 40);

@@ -20,47 +20,17 @@
 #include "Vengine_tinycache.h"
 #include "detect/djit.hpp"
 #include "engine_checker.hpp"
+#include "engine_models.hpp"
 #include "gen/generator.hpp"
 
 namespace raceaccel::sim {
 namespace {
-
-using Key = std::tuple<uint64_t, uint64_t, int, ThreadId, uint64_t>;
-
-std::vector<Key> keys(const std::vector<Race>& races) {
-  std::vector<Key> out;
-  for (const Race& r : races) {
-    // The earlier read of a read-write race may be any concurrent reader.
-    const bool unique_prev = r.kind != RaceKind::ReadWrite;
-    out.emplace_back(r.addr, r.event, static_cast<int>(r.kind), unique_prev ? r.prev_tid : 0,
-                     unique_prev ? r.prev_clock : 0);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string describe(const std::vector<Key>& v) {
   if (v.empty()) return "-";
   const auto& [addr, event, kind, tid, clock] = v.front();
   return "byte " + std::to_string(addr) + " event " + std::to_string(event) + " kind " + std::to_string(kind) +
          " prev T" + std::to_string(tid) + "@" + std::to_string(clock);
-}
-
-// The five models' parameters (tests/engine/CMakeLists.txt): the host side
-// must know the cache shape, the clock width and whether there is a read-VC
-// pool (it changes the line format).
-EngineConfig default_model() {
-  return {.slots = 8, .clk_bits = 16, .sets = 64, .ways = 4, .objects = 16, .read_vcs = 16};
-}
-EngineConfig tinycache_model() {
-  return {.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .read_vcs = 2};
-}
-EngineConfig fewslots_model() {
-  return {.slots = 4, .clk_bits = 16, .sets = 16, .ways = 2, .objects = 4, .read_vcs = 4};
-}
-EngineConfig narrow_model() { return {.slots = 8, .clk_bits = 4, .sets = 16, .ways = 4, .objects = 8, .read_vcs = 4}; }
-EngineConfig directmap_model() {
-  return {.slots = 8, .clk_bits = 16, .sets = 32, .ways = 1, .objects = 1, .read_vcs = 0};
 }
 
 struct Totals {

@@ -12,28 +12,10 @@
 #include "Vengine_tinycache.h"
 #include "detect/djit.hpp"
 #include "engine_checker.hpp"
+#include "engine_models.hpp"
 
 namespace raceaccel::sim {
 namespace {
-
-using Key = std::tuple<uint64_t, uint64_t, int, ThreadId, uint64_t>;
-
-std::vector<Key> keys(const std::vector<Race>& races) {
-  std::vector<Key> out;
-  for (const Race& r : races) {
-    // The earlier read of a read-write race may be any concurrent reader.
-    const bool unique_prev = r.kind != RaceKind::ReadWrite;
-    out.emplace_back(r.addr, r.event, static_cast<int>(r.kind), unique_prev ? r.prev_tid : 0,
-                     unique_prev ? r.prev_clock : 0);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// tests/engine/CMakeLists.txt's tinycache model.
-EngineConfig tinycache_model() {
-  return {.slots = 8, .clk_bits = 16, .sets = 2, .ways = 2, .objects = 2, .read_vcs = 2};
-}
 
 struct EvictionRun {
   std::vector<Key> golden, engine;
