@@ -179,6 +179,13 @@ module rac_check_engine #(
     if (RvcN > 1) rvc_of = s[RvcW-1:0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
+  // A line's shared-byte mask (none without a pool).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [7:0] shared_of(input logic [LineW-1:0] l);
+    shared_of = '0;
+    if (PoolOn != 0) shared_of = l[LineW-1 -: 8];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
   function automatic logic is_access_op(input logic [2:0] op);
     is_access_op = op == OpRead || op == OpWrite || op == OpFree;
   endfunction
@@ -517,21 +524,17 @@ module rac_check_engine #(
   // of them.)
   logic [GranW-1:0] victim_gran;
   logic [7:0]       victim_shared;
-  logic             ev_spill_needed, ev_spill_fire, s1_esc_free;
+  logic             ev_spill_needed, ev_spill_fire, esc_free;
   if (Sets > 1) begin : g_victim_gran
     assign victim_gran = {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)};
   end else begin : g_victim_gran_one_set
     assign victim_gran = victim_tag;
   end
-  if (PoolOn != 0) begin : g_victim_shared
-    assign victim_shared = victim_line[BodyW +: 8];
-  end else begin : g_victim_no_shared
-    assign victim_shared = '0;
-  end
+  assign victim_shared = shared_of(victim_line);
   assign ev_spill_needed = PoolOn != 0 && victim_valid && victim_shared != '0 && s1_rvc_tag_q[GranW] &&
                            s1_rvc_tag_q[GranW-1:0] == victim_gran;
-  assign s1_esc_free     = !esc_valid_o || esc_ready_i;
-  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && s1_esc_free;
+  assign esc_free        = !esc_valid_o || esc_ready_i;  // the escalation register takes a record now
+  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free;
 
   always_comb begin
     s1_state_d = s1_state_q;
@@ -542,7 +545,7 @@ module rac_check_engine #(
           else s1_state_d = (victim_valid && victim_dirty) ? S1WbReq : S1FillReq;
         end
       end
-      S1EvSpill:  if (s1_esc_free) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
+      S1EvSpill:  if (esc_free) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
       S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
       S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
@@ -624,13 +627,6 @@ module rac_check_engine #(
   logic [GranW:0]       s2_rvc_tag_q;
   logic [RowW-1:0]      s2_rvc_q;
 
-  logic [7:0] s2_shared;  // the line's shared bytes
-  if (PoolOn != 0) begin : g_s2_shared
-    assign s2_shared = s2_line_q[BodyW +: 8];
-  end else begin : g_s2_no_shared
-    assign s2_shared = '0;
-  end
-
   // The thread's own clock, and per byte W_x ≼ C_t and R_x ≼ C_t.
   logic [ClkW-1:0]     s2_own_clk;
   logic [7:0]          s2_w_ok, s2_r_ok;
@@ -695,7 +691,6 @@ module rac_check_engine #(
   logic [7:0]       s3_mask_q;
   logic [LineW-1:0] s3_line_q;
   logic [7:0]       s3_r_ok_q;
-  logic [7:0]       s3_shared_q;
   logic [7:0]       cur_shared;  // S3's line's shared bytes (reads in the line's read clock)
   assign s2_is_access = is_access_op(s2_op_q);
   assign s3_is_access = is_access_op(s3_op_q);
@@ -820,7 +815,6 @@ module rac_check_engine #(
       s3_way_q         <= s2_way_q;
       s3_dirty_q       <= s2_dirty_q;
       s3_line_q        <= s2_line_q;
-      s3_shared_q      <= s2_shared;
       s3_rvc_tag_q     <= s2_rvc_tag_q;
       s3_rvc_q         <= s2_rvc_q;
       s3_own_clk_q     <= s2_own_clk;
@@ -858,15 +852,7 @@ module rac_check_engine #(
   assign cur_line = s3_line_q;
   assign cur_body = cur_line[BodyW-1:0];
   assign own_clk  = s3_own_clk_q;
-  if (PoolOn != 0) begin : g_shared_in
-    assign cur_shared = s3_shared_q;
-  end else begin : g_no_shared_in
-    assign cur_shared = '0;
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [7:0] unused_s3_shared;
-    assign unused_s3_shared = s3_shared_q;
-    /* verilator lint_on UNUSEDSIGNAL */
-  end
+  assign cur_shared = shared_of(cur_line);
   for (genvar b = 0; b < 8; b++) begin : g_raced_before
     assign raced_before[b] = cur_body[1 + b * ByteW + RacedBit];
   end
@@ -1134,9 +1120,8 @@ module rac_check_engine #(
 
   // S3 finishes when both record registers can take a record (whether or
   // not this command makes one: the decision is late, the stall early).
-  logic race_free, esc_free, any_raced;
+  logic race_free, any_raced;
   assign race_free = !race_valid_o || race_ready_i;
-  assign esc_free  = !esc_valid_o || esc_ready_i;
   assign any_raced = |raced && !escalate;
   assign exec_done = s3_valid_q && (!s3_is_access || (race_free && esc_free));
 
@@ -1304,18 +1289,30 @@ module rac_check_engine #(
   // later life of the granule (the stale-read hazard).
   `RAC_ASSERT(ReadVcNeverStale,
               !(s3_valid_q && s3_is_access && rvc_hit && (cur_shared == '0 || insoftware)), clk_i, rst_i)
-  // LASTWRITE is never upgraded by the pool: a line whose clock left gets
-  // no new one while it has shared bytes.
-  `RAC_ASSERT(NoAllocationOverSharedBytes, !(rvc_wr_en && rvc_wr_valid && rvc_alloc_ok && cur_shared != '0),
+  // LASTWRITE is never upgraded by the pool: an entry is newly given to a
+  // granule (a valid write where the pool did not hold it) only while its
+  // line has no shared bytes.
+  `RAC_ASSERT(NoAllocationOverSharedBytes,
+              !(exec_done && s3_is_access && rvc_wr_en && rvc_wr_valid && !rvc_hit && cur_shared != '0),
               clk_i, rst_i)
-  // A LASTWRITE line never lets a write of a shared byte through on chip:
-  // the reads it must be checked against are with the host.
+  // A LASTWRITE line never lets a write of a shared byte through on chip
+  // (the reads it must be checked against are with the host): a write
+  // decided on chip leaves every shared byte's W as it was (a free may
+  // clear it).
+  logic lw_shared_w_changed;
+  always_comb begin
+    lw_shared_w_changed = 1'b0;
+    for (int b = 0; b < 8; b++) begin
+      if (cur_shared[b] && final_line[1 + b * ByteW + WSlotLo +: SlotW + ClkW] !=
+                           cur_line[1 + b * ByteW + WSlotLo +: SlotW + ClkW]) begin
+        lw_shared_w_changed = 1'b1;
+      end
+    end
+  end
   `RAC_ASSERT(LastWriteWritesGoToHost,
-              !(exec_done && s3_is_access && lastwrite && !escalate && unshare != '0), clk_i, rst_i)
+              !(exec_done && s3_op_q == OpWrite && lastwrite && !escalate && lw_shared_w_changed), clk_i, rst_i)
   // The dirty bit never misses a change of the line.
   `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && final_line != cur_line && !line_changed), clk_i, rst_i)
-  // Without a pool nothing is ever shared on chip.
-  `RAC_ASSERT(NoPoolNoShare, !(PoolOn == 0 && (rvc_wr_en || (s3_valid_q && cur_shared != '0))), clk_i, rst_i)
   // A line leaves the cache without its clock in the pool (the eviction
   // spill freed it): the host, not the pool, then holds the clock.
   `RAC_ASSERT(NoPoolClockWrittenBack,

@@ -543,7 +543,10 @@ module rac_kernel #(
   // Records never exceed the capacities (the argument check guarantees it).
   `RAC_ASSERT(RacesWithinCapacity, kstate_q != KRun || race_count <= race_cap_q, ap_clk, rst)
   `RAC_ASSERT(EscalationsWithinCapacity, kstate_q != KRun || esc_count <= esc_cap_q, ap_clk, rst)
-  // A spill never jumps ahead of a pending engine escalation.
-  `RAC_ASSERT(SpillAfterEscalation, !(spill_valid && spill_ready && esc_valid), ap_clk, rst)
+  // A spill never jumps ahead of a pending engine escalation: while the
+  // engine offers one, the record written is the engine's.
+  `RAC_ASSERT(SpillAfterEscalation,
+              !(escw_valid && escw_ready && esc_valid && esc_rec[135:128] == 8'(rac_kernel_regs_pkg::ReasonSpill)),
+              ap_clk, rst)
 
 endmodule
