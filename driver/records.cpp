@@ -230,6 +230,7 @@ EscalationRecord decode_escalation(std::span<const std::byte> in) {
 }
 
 uint64_t bucket_of(uint64_t granule, unsigned bucket_bits) {
+  if (bucket_bits == 0) return 0;  // one bucket (and no endless loop below)
   const uint64_t mask = (uint64_t{1} << bucket_bits) - 1;
   uint64_t idx = 0;
   for (unsigned s = 0; s < 61; s += bucket_bits) idx ^= (granule >> s) & mask;

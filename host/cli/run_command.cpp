@@ -33,7 +33,15 @@ int run_program(const RunOptions& o) {
   // Options already in the environment come first: the command line wins.
   const char* existing = std::getenv("RACEACCEL_OPTIONS");
   std::string options = existing != nullptr ? existing : "";
+  // RACEACCEL_OPTIONS separates options by white space and ':', so a value
+  // holding one (a path "/tmp/a b", or "/tmp/x:exitcode=0") cannot be passed
+  // through it: refuse it rather than split it into other options.
+  std::string bad_value;
   auto add = [&](std::string_view key, const std::string& value) {
+    if (value.find_first_of(" \t\n:") != std::string::npos && bad_value.empty()) {
+      bad_value =
+          fmt::format("{} '{}' cannot contain white space or ':' (they separate RACEACCEL_OPTIONS)", key, value);
+    }
     if (!options.empty()) options += ' ';
     options += fmt::format("{}={}", key, value);
   };
@@ -42,6 +50,10 @@ int run_program(const RunOptions& o) {
   if (!o.log_path.empty()) add("log_path", o.log_path);
   if (o.json) add("json", "1");
   if (!o.record.empty()) add("record", o.record);
+  if (!bad_value.empty()) {
+    fmt::print(stderr, "raceaccel run: {}\n", bad_value);
+    return exit_code::kUsage;
+  }
   const rt::ParsedOptions parsed = rt::parse_runtime_options(options);
   if (!parsed.error.empty()) {
     fmt::print(stderr, "raceaccel run: {}\n", parsed.error);

@@ -403,6 +403,16 @@ void OffloadChecker::handle_escalation(const driver::EscalationRecord& r) {
 // have needed a new allocation, whose clock could only have left the pool
 // through a newer reason-5 record.
 SoftLine& OffloadChecker::import_line(const driver::EscalationRecord& r, const driver::Line& line) {
+  // An epoch of a slot no thread has had cannot come from the device: it
+  // would name no thread in a report (zero clocks are the empty epoch).
+  const uint32_t slots_used = std::min<uint32_t>(caps_.slots, sync_.thread_count());
+  for (const driver::ByteState& b : line.bytes) {
+    if ((b.w_clock != 0 && b.w_slot >= slots_used) || (b.r_clock != 0 && b.r_slot >= slots_used)) {
+      protocol_error(device_, fmt::format("escalation record for word {}: granule {:#x} holds an epoch of slot {}, "
+                                          "beyond the {} slots in use",
+                                          r.word, r.granule, std::max(b.w_slot, b.r_slot), slots_used));
+    }
+  }
   if (host_lines_.owns(r.granule)) {
     kept_read_clocks_.erase(r.granule);
     return *host_lines_.adopt(r.granule, line, nullptr).first;

@@ -87,7 +87,11 @@ void Checker::emit(ThreadState* ts, const Event& e) {
 }
 
 uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
-  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ b.node ^ (uint64_t{b.size_kind} << 7)) >> 56;
+  // Every field is multiplied before the shift, so that the call stack
+  // (node) and the access size also pick the slot, not the pc alone.
+  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.node} * 0xC2B2AE3D27D4EB4Full) ^
+                       (uint64_t{b.size_kind} * 0x165667B19E3779F9ull)) >>
+                      56;
   ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
   if (c.site != 0 && c.pc == b.pc && c.node == b.node && c.size_kind == b.size_kind) return c.site;
   c = {b.pc, b.node, b.size_kind, sites_.intern({b.node, b.size_kind, b.pc})};

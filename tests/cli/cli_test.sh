@@ -103,5 +103,11 @@ expect_grep "$work/err" "block" "corrupt message names the block"
 head -c $((size / 3)) "$work/raw.rtrace" >"$work/trunc.rtrace"
 expect_status 65 "truncated binary" "$bin" check "$work/trunc.rtrace"
 
+# `run` passes its options through RACEACCEL_OPTIONS, whose separators a
+# value cannot hold: a clear usage error (2), not another option.
+expect_status 2 "run --record with ':'" "$bin" run --record "$work/x:exitcode=0" -- /bin/true
+expect_grep "$work/err" "cannot contain white space" "run names the bad value"
+expect_status 2 "run --record with a space" "$bin" run --record "$work/a b" -- /bin/true
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

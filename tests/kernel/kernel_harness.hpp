@@ -100,6 +100,10 @@ BatchResult read_results(sim::KernelSim<Model>& k, const Buffers& b) {
   r.words_done = k.read_register(regs::kWordsDone);
   const uint32_t races = k.read_register(regs::kRacesWritten);
   const uint32_t escs = k.read_register(regs::kEscalationsWritten);
+  // Counts beyond the capacities given would read past the buffers.
+  if (races > k.read_register(regs::kRaceCapacity) || escs > k.read_register(regs::kEscCapacity)) {
+    throw std::runtime_error("kernel reports more records than the capacities it was given");
+  }
   for (uint32_t i = 0; i < races; ++i) {
     std::array<std::byte, 64> rec{};
     k.memory().read(b.races + 64ull * i, rec);
