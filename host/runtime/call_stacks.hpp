@@ -40,10 +40,13 @@ class StackTrie {
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, KeyHash> index_;
 };
 
-// How a buffered entry came about. AtomicRead and FreeWrite are checked as a
-// Read and a Write; the kind only changes how reports describe them.
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Alloc = 2, AtomicRead = 3, FreeWrite = 4 };
-inline bool is_write(AccessKind k) { return k == AccessKind::Write || k == AccessKind::FreeWrite; }
+// How a buffered entry came about. AtomicRead is checked as a Read, FreeWrite
+// (free) and AllocWrite (malloc: the block is written by its allocator) as a
+// Write; the kind only changes how reports describe them.
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Alloc = 2, AtomicRead = 3, FreeWrite = 4, AllocWrite = 5 };
+inline bool is_write(AccessKind k) {
+  return k == AccessKind::Write || k == AccessKind::FreeWrite || k == AccessKind::AllocWrite;
+}
 
 // size_kind packs the access size (< 2^28) and its AccessKind in the top bits.
 inline constexpr uint32_t kSizeBits = 28;

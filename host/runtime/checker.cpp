@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/exit_codes.hpp"
+#include "runtime/runtime.hpp"
 #include "trace/trace_error.hpp"
 
 namespace raceaccel::rt {
@@ -153,7 +154,7 @@ void Checker::halt_locked() {
   stopped_ = true;
   mu_.unlock();  // held by a caller's InternalLock, which _exit never releases
   std::fflush(nullptr);
-  _exit(record_error.empty() ? reporter_.halt_status() : exit_code::kIo);
+  exit_process(record_error.empty() ? reporter_.halt_status() : exit_code::kIo);
 }
 
 void Checker::process_locked(const Event& e) {

@@ -63,6 +63,13 @@ class Checker {
     return result;
   }
 
+  // Runs f() with the checker's lock held.
+  template <typename F>
+  void with_lock(F&& f) {
+    InternalLock lock(mu_);
+    f();
+  }
+
   // Exit: drains every thread's buffer (even of running threads), then
   // stops checking. Later events are dropped.
   void drain_all_and_stop();

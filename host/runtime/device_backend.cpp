@@ -4,6 +4,8 @@
 #include "driver/registry.hpp"
 #include "offload/offload_checker.hpp"
 
+#include <stdexcept>
+
 namespace raceaccel::rt {
 namespace {
 
@@ -32,6 +34,32 @@ DeviceBackendResult open_device_backend(const RuntimeOptions& options) {
   } catch (const driver::DeviceError& e) {
     return {nullptr, "backend=" + options.backend + ": " + e.what(), device_error_status(e)};
   }
+}
+
+DeviceBackendResult PendingDeviceBackend::open() {
+  if (device_) return {};
+  DeviceBackendResult result = open_device_backend(options_);
+  if (!result.detector) return result;
+  device_ = std::move(result.detector);
+  for (const auto& [event, index] : kept_) device_->process(event, index);
+  kept_.clear();
+  kept_.shrink_to_fit();
+  return {};
+}
+
+void PendingDeviceBackend::process(const Event& event, uint64_t index) {
+  if (device_) return device_->process(event, index);
+  kept_.emplace_back(event, index);
+}
+
+void PendingDeviceBackend::finish() {
+  // A program that ends before the device could be opened (it exits inside
+  // a static initializer) still gets its checks.
+  if (!device_) {
+    DeviceBackendResult result = open();
+    if (!result.error.empty()) throw std::runtime_error(result.error);
+  }
+  device_->finish();
 }
 
 }  // namespace raceaccel::rt

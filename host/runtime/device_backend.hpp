@@ -19,4 +19,28 @@ struct DeviceBackendResult {
 
 DeviceBackendResult open_device_backend(const RuntimeOptions& options);
 
+// A device backend whose device is opened later, by open(): the runtime may
+// start from an interceptor that a library's static initializer calls, and
+// XRT's own static objects may not exist yet then (opening the card there
+// crashed). Events until open() are kept and replayed in order.
+class PendingDeviceBackend final : public Detector {
+ public:
+  explicit PendingDeviceBackend(RuntimeOptions options) : options_(std::move(options)) {}
+  // Opens the device and replays the kept events; on failure the result
+  // carries the message and exit status (and nothing is replayed).
+  DeviceBackendResult open();
+  bool opened() const { return device_ != nullptr; }
+
+  std::string_view name() const override { return device_ ? device_->name() : "pending device"; }
+  void process(const Event& event, uint64_t index) override;
+  const std::vector<Race>& races() const override { return device_ ? device_->races() : no_races_; }
+  void finish() override;
+
+ private:
+  RuntimeOptions options_;
+  std::unique_ptr<Detector> device_;
+  std::vector<std::pair<Event, uint64_t>> kept_;
+  std::vector<Race> no_races_;
+};
+
 }  // namespace raceaccel::rt

@@ -14,6 +14,7 @@
 #include <new>
 
 #include "runtime/exported.hpp"
+#include "runtime/internal_heap.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -21,6 +22,7 @@ extern "C" {
 void* __libc_malloc(size_t);
 void* __libc_calloc(size_t, size_t);
 void* __libc_memalign(size_t, size_t);
+void* __libc_realloc(void*, size_t);
 void __libc_free(void*);
 }
 
@@ -29,45 +31,81 @@ using namespace raceaccel::rt;
 
 namespace {
 
+// ---- which heap --------------------------------------------------------------
+// Runtime code allocates from the runtime's own heap, the program from
+// glibc's; a block goes back to the heap whose address range holds it.
+void* heap_malloc(size_t size) { return in_runtime_code() ? internal_heap::allocate(size) : __libc_malloc(size); }
+void* heap_calloc(size_t n, size_t size) {
+  return in_runtime_code() ? internal_heap::allocate_zeroed(n, size) : __libc_calloc(n, size);
+}
+void* heap_memalign(size_t alignment, size_t size) {
+  return in_runtime_code() ? internal_heap::allocate(size, alignment) : __libc_memalign(alignment, size);
+}
+size_t heap_usable_size(void* block) {
+  if (internal_heap::owns(block)) return internal_heap::usable_size(block);
+  decltype(&malloc_usable_size) real_usable_size;
+  {
+    RuntimeScope scope;  // the first lookup may allocate: not from this very interceptor
+    real_usable_size = RACEACCEL_REAL(malloc_usable_size);
+  }
+  return real_usable_size(block);
+}
+
+// A new block of the program: its history is cleared (a buffered Alloc:
+// the memory may have been released in ways the runtime did not see), then
+// the allocating thread writes it (ThreadSanitizer's model: a use of the
+// block by another thread must be ordered after its allocation).
 void* allocated(void* p, size_t size, uint64_t pc) {
   if (p == nullptr) return p;
   ThreadState* ts = traced_thread_if_started();
   if (ts == nullptr) return p;
-  const size_t usable = malloc_usable_size(p);
+  const size_t usable = heap_usable_size(p);
   {
     RuntimeScope scope;
     runtime_if_started()->heap().add({reinterpret_cast<uint64_t>(p), size, ts->tid, ts->node, pc}, usable);
   }
   append_access(ts, reinterpret_cast<uint64_t>(p), usable, AccessKind::Alloc, pc);
+  if (size != 0 && ts->ignore_writes == 0) {
+    append_access(ts, reinterpret_cast<uint64_t>(p), size, AccessKind::AllocWrite, pc);
+  }
   ++ts->filter_generation;  // accesses after the Alloc are not repeats of those before
   return p;
 }
 
 // Freeing is checked as a write of the whole block (a free concurrent with a
 // use is a race), then the block's history is cleared. Only blocks whose
-// allocation the runtime saw are checked: their history is their own.
-void release_block(void* p, uint64_t pc) {
+// allocation the runtime saw are checked that way: their history is their
+// own. A block it never saw (allocated before start-up, or by runtime code)
+// is checked as a read of `unknown_read` bytes (realloc's copy), if any.
+void release_block(void* p, uint64_t pc, size_t unknown_read = 0) {
   if (p == nullptr) return;
+  if (internal_heap::owns(p)) return internal_heap::release(p);
   if (ThreadState* ts = traced_thread_if_started()) {
     RuntimeScope scope;
     Runtime* rt = runtime_if_started();
-    const auto size = rt->heap().remove(reinterpret_cast<uint64_t>(p));
+    const auto addr = reinterpret_cast<uint64_t>(p);
+    const auto size = rt->heap().remove(addr);
     if (size && *size != 0 && ts->ignore_writes == 0) {
-      append_access(ts, reinterpret_cast<uint64_t>(p), *size, AccessKind::FreeWrite, pc);
+      append_access(ts, addr, *size, AccessKind::FreeWrite, pc);
+    } else if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
+      append_access(ts, addr, unknown_read, AccessKind::Read, pc);
     }
-    rt->checker().emit(ts, Event::range(Op::Free, ts->tid, reinterpret_cast<uint64_t>(p), malloc_usable_size(p)));
+    rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, heap_usable_size(p)));
   }
   __libc_free(p);
 }
 
 void* aligned(size_t alignment, size_t size, uint64_t pc) {
-  return allocated(__libc_memalign(alignment, size), size, pc);
+  return allocated(heap_memalign(alignment, size), size, pc);
 }
 
-// realloc as allocate + copy + free: the copy reads the old block (a racing
-// write to it is a real race) and the old block's history is cleared before
-// any reuse, exactly as for free.
+// realloc as allocate + copy + free, as ThreadSanitizer models it: the new
+// block is written by this thread, the old one freed (a write of it, which
+// also catches racing reads and writes of the old contents). The copy itself
+// is the runtime's.
 void* reallocate(void* old, size_t size, uint64_t pc) {
+  if (internal_heap::owns(old) || (old == nullptr && in_runtime_code())) return internal_heap::reallocate(old, size);
+  if (in_runtime_code()) return __libc_realloc(old, size);  // a glibc block runtime code resizes
   if (old == nullptr) return allocated(__libc_malloc(size), size, pc);
   if (size == 0) {
     release_block(old, pc);
@@ -76,16 +114,13 @@ void* reallocate(void* old, size_t size, uint64_t pc) {
   void* fresh = allocated(__libc_malloc(size), size, pc);
   if (fresh == nullptr) return nullptr;
   // The usable size is exact even for blocks the runtime never saw allocated.
-  const size_t old_size = malloc_usable_size(old);
+  const size_t old_size = heap_usable_size(old);
   const size_t n = old_size < size ? old_size : size;
-  if (ThreadState* ts = traced_thread_if_started(); ts != nullptr && ts->ignore_reads == 0) {
-    append_access(ts, reinterpret_cast<uint64_t>(old), n, AccessKind::Read, pc);
-  }
   {
-    RuntimeScope scope;  // the copy is the runtime's, already recorded as a read above
+    RuntimeScope scope;
     std::memcpy(fresh, old, n);
   }
-  release_block(old, pc);
+  release_block(old, pc, n);
   return fresh;
 }
 
@@ -101,7 +136,7 @@ void* or_throw(Allocate allocate) {
 }
 
 void* new_or_throw(size_t size, uint64_t pc) {
-  return or_throw([&] { return allocated(__libc_malloc(size), size, pc); });
+  return or_throw([&] { return allocated(heap_malloc(size), size, pc); });
 }
 void* aligned_new_or_throw(size_t size, std::align_val_t al, uint64_t pc) {
   return or_throw([&] { return aligned(static_cast<size_t>(al), size, pc); });
@@ -109,9 +144,9 @@ void* aligned_new_or_throw(size_t size, std::align_val_t al, uint64_t pc) {
 
 }  // namespace
 
-RACEACCEL_EXPORT void* malloc(size_t size) { return allocated(__libc_malloc(size), size, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT void* malloc(size_t size) { return allocated(heap_malloc(size), size, RACEACCEL_CALLER); }
 RACEACCEL_EXPORT void* calloc(size_t n, size_t size) {
-  return allocated(__libc_calloc(n, size), n * size, RACEACCEL_CALLER);
+  return allocated(heap_calloc(n, size), n * size, RACEACCEL_CALLER);
 }
 RACEACCEL_EXPORT void* realloc(void* p, size_t size) { return reallocate(p, size, RACEACCEL_CALLER); }
 RACEACCEL_EXPORT void* reallocarray(void* p, size_t n, size_t size) {
@@ -123,6 +158,7 @@ RACEACCEL_EXPORT void* reallocarray(void* p, size_t n, size_t size) {
   return reallocate(p, bytes, RACEACCEL_CALLER);
 }
 RACEACCEL_EXPORT void free(void* p) { release_block(p, RACEACCEL_CALLER); }
+RACEACCEL_EXPORT size_t malloc_usable_size(void* p) noexcept { return p == nullptr ? 0 : heap_usable_size(p); }
 RACEACCEL_EXPORT void cfree(void* p) { release_block(p, RACEACCEL_CALLER); }
 RACEACCEL_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) {
   if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) return EINVAL;
@@ -153,10 +189,10 @@ RACEACCEL_EXPORT void* pvalloc(size_t size) {
 RACEACCEL_NEW_EXPORT void* operator new(size_t size) { return new_or_throw(size, RACEACCEL_CALLER); }
 RACEACCEL_NEW_EXPORT void* operator new[](size_t size) { return new_or_throw(size, RACEACCEL_CALLER); }
 RACEACCEL_NEW_EXPORT void* operator new(size_t size, const std::nothrow_t&) noexcept {
-  return allocated(__libc_malloc(size), size, RACEACCEL_CALLER);
+  return allocated(heap_malloc(size), size, RACEACCEL_CALLER);
 }
 RACEACCEL_NEW_EXPORT void* operator new[](size_t size, const std::nothrow_t&) noexcept {
-  return allocated(__libc_malloc(size), size, RACEACCEL_CALLER);
+  return allocated(heap_malloc(size), size, RACEACCEL_CALLER);
 }
 RACEACCEL_NEW_EXPORT void* operator new(size_t size, std::align_val_t al) {
   return aligned_new_or_throw(size, al, RACEACCEL_CALLER);

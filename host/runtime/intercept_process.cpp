@@ -1,9 +1,14 @@
 // Process-level interceptors: libc's memcpy/memmove/memset (gcc leaves some
 // as library calls), the program's exit status (main's return value and
-// exit()), and fork().
+// exit()), the exits that skip atexit (_exit, _Exit) and exec, which check
+// and report what is buffered first, and fork().
+#include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
@@ -30,6 +35,7 @@ int (*g_program_main)(int, char**, char**) = nullptr;
 
 int main_wrapper(int argc, char** argv, char** envp) {
   if (Runtime* rt = runtime()) {  // started by now at the latest
+    open_pending_device();
     RuntimeScope scope;
     rt->checker().start_recording();
   }
@@ -65,6 +71,97 @@ RACEACCEL_EXPORT void exit(int status) noexcept {
   note_program_status(status);
   RACEACCEL_REAL(exit)(status);
   __builtin_unreachable();
+}
+
+// _exit skips atexit, where the runtime reports: report here, and as
+// ThreadSanitizer does, turn a clean status into exitcode when races were
+// reported.
+namespace {
+[[noreturn]] void finish_and_exit(int status) {
+  if (Runtime* rt = runtime_if_started(); rt != nullptr && t_in_runtime == 0) {
+    note_program_status(status);
+    status = rt->finalize(status);
+  }
+  exit_process(status);
+}
+
+// exec replaces the process image: everything buffered is checked and
+// reported first. Checking then stops, also if exec fails and the program
+// goes on (docs/runtime.md).
+void before_exec() {
+  if (Runtime* rt = runtime_if_started(); rt != nullptr && t_in_runtime == 0) {
+    rt->finalize(0);
+    std::fflush(nullptr);
+  }
+}
+
+// execl* take their arguments as a list: gathered into an argv on the stack.
+template <typename Exec>
+int exec_list(const char* first, va_list ap, bool with_envp, Exec&& exec) {
+  constexpr int kMaxArgs = 4096;
+  const char* argv[kMaxArgs + 1];
+  int n = 0;
+  argv[n++] = first;
+  while (n <= kMaxArgs) {
+    argv[n] = va_arg(ap, const char*);
+    if (argv[n] == nullptr) break;
+    ++n;
+  }
+  if (n > kMaxArgs) {
+    errno = E2BIG;
+    return -1;
+  }
+  char* const* envp = with_envp ? va_arg(ap, char* const*) : environ;
+  return exec(const_cast<char* const*>(argv), envp);
+}
+}  // namespace
+
+RACEACCEL_EXPORT void _exit(int status) { finish_and_exit(status); }
+RACEACCEL_EXPORT void _Exit(int status) noexcept { finish_and_exit(status); }
+
+RACEACCEL_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) noexcept {
+  before_exec();
+  return RACEACCEL_REAL(execve)(path, argv, envp);
+}
+RACEACCEL_EXPORT int execv(const char* path, char* const argv[]) noexcept {
+  before_exec();
+  return RACEACCEL_REAL(execv)(path, argv);
+}
+RACEACCEL_EXPORT int execvp(const char* file, char* const argv[]) noexcept {
+  before_exec();
+  return RACEACCEL_REAL(execvp)(file, argv);
+}
+RACEACCEL_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) noexcept {
+  before_exec();
+  return RACEACCEL_REAL(execvpe)(file, argv, envp);
+}
+RACEACCEL_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
+  before_exec();
+  return RACEACCEL_REAL(fexecve)(fd, argv, envp);
+}
+RACEACCEL_EXPORT int execl(const char* path, const char* arg, ...) noexcept {
+  va_list ap;
+  va_start(ap, arg);
+  const int r =
+      exec_list(arg, ap, false, [&](char* const* argv, char* const* envp) { return execve(path, argv, envp); });
+  va_end(ap);
+  return r;
+}
+RACEACCEL_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
+  va_list ap;
+  va_start(ap, arg);
+  const int r =
+      exec_list(arg, ap, true, [&](char* const* argv, char* const* envp) { return execve(path, argv, envp); });
+  va_end(ap);
+  return r;
+}
+RACEACCEL_EXPORT int execlp(const char* file, const char* arg, ...) noexcept {
+  va_list ap;
+  va_start(ap, arg);
+  const int r =
+      exec_list(arg, ap, false, [&](char* const* argv, char* const* envp) { return execvpe(file, argv, envp); });
+  va_end(ap);
+  return r;
 }
 
 RACEACCEL_EXPORT pid_t fork() noexcept {

@@ -171,14 +171,16 @@ RACEACCEL_EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) {
 }
 
 // ---- condition variables -------------------------------------------------
-// A wait releases the mutex and reacquires it; a wake-up also acquires what
-// signal/broadcast released on the condition variable itself.
+// A wait releases the mutex and reacquires it. Signal and broadcast create no
+// happens-before of their own: the waiter is ordered after the signaller only
+// through the mutex, as in the C++ memory model and ThreadSanitizer (a
+// waiter may wake spuriously, so a program that relies on the signal alone
+// is racy).
 #define RACEACCEL_COND_VERSION "GLIBC_2.3.2"
 RACEACCEL_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
   RACEACCEL_OBJECT_READ(c);
   release(m);
   const int r = RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);
-  acquire(c);
   acquire(m);
   return r;
 }
@@ -186,7 +188,6 @@ RACEACCEL_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* 
   RACEACCEL_OBJECT_READ(c);
   release(m);
   const int r = RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);
-  acquire(c);
   acquire(m);
   return r;
 }
@@ -195,18 +196,15 @@ RACEACCEL_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* 
   RACEACCEL_OBJECT_READ(c);
   release(m);
   const int r = RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);
-  acquire(c);
   acquire(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
   RACEACCEL_OBJECT_READ(c);
-  release(c);
   return RACEACCEL_REAL_V(pthread_cond_signal, RACEACCEL_COND_VERSION)(c);
 }
 RACEACCEL_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
   RACEACCEL_OBJECT_READ(c);
-  release(c);
   return RACEACCEL_REAL_V(pthread_cond_broadcast, RACEACCEL_COND_VERSION)(c);
 }
 // Interposed so that all cond functions come from the same (new) version.

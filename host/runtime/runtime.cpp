@@ -2,12 +2,15 @@
 
 #include "cli/exit_codes.hpp"
 #include "runtime/device_backend.hpp"
+#include "runtime/internal_heap.hpp"
+#include "runtime/signals.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,7 +20,7 @@
 namespace raceaccel::rt {
 
 __thread ThreadState* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
-__thread bool t_in_runtime __attribute__((tls_model("initial-exec"))) = false;
+__thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
 
 namespace {
@@ -33,14 +36,20 @@ void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
 
 [[noreturn]] void startup_failure(const std::string& message, int status) {
   write_stderr("raceaccel: " + message + "\n");
-  _exit(status);
+  exit_process(status);
 }
+
+// A device backend is opened by the library's constructor (after the
+// libraries it depends on, XRT's among them, are initialized), not here: the
+// runtime may start from an interceptor inside another library's static
+// initializer.
+PendingDeviceBackend* g_pending_device = nullptr;
 
 std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
   if (!is_device_backend(o.backend)) return make_detector(o.backend == "djit" ? "djit" : "fasttrack");
-  DeviceBackendResult device = open_device_backend(o);
-  if (!device.detector) startup_failure(device.error, device.status);
-  return std::move(device.detector);
+  auto pending = std::make_unique<PendingDeviceBackend>(o);
+  g_pending_device = pending.get();
+  return pending;
 }
 
 void thread_key_destructor(void* p) {
@@ -61,7 +70,7 @@ void at_exit() {
   const int status = rt->finalize(program);
   if (status != program) {
     std::fflush(nullptr);
-    _exit(status);
+    exit_process(status);
   }
 }
 
@@ -104,6 +113,7 @@ Runtime* start_runtime() {
   g_state.store(2, std::memory_order_release);
   rt->attach_thread(rt->threads().create_foreign());
   atexit(at_exit);
+  install_fatal_signal_handlers();
   if (parsed.options.verbosity >= 2) {
     rt->reporter().message(
         fmt::format("raceaccel: runtime started (pid={}, backend={})\n", getpid(), parsed.options.backend));
@@ -118,6 +128,20 @@ Runtime* runtime() { return g_state.load(std::memory_order_acquire) == 2 ? g_run
 Runtime* runtime_if_started() { return g_state.load(std::memory_order_acquire) == 2 ? g_runtime : nullptr; }
 
 void note_program_status(int status) { g_program_status.store(status); }
+
+void exit_process(int status) {
+  syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+
+void open_pending_device() {
+  Runtime* rt = runtime_if_started();
+  if (rt == nullptr || g_pending_device == nullptr || g_pending_device->opened()) return;
+  RuntimeScope scope;
+  DeviceBackendResult result;
+  rt->checker().with_lock([&] { result = g_pending_device->open(); });
+  if (!result.error.empty()) startup_failure(result.error, result.status);
+}
 
 ThreadState* attach_slow(bool may_start) {
   if (t_thread_done || t_in_runtime) return nullptr;
@@ -223,9 +247,11 @@ void Runtime::before_fork() {
   stacks_.mutex().lock();
   threads_.lock_for_fork();
   heap_.lock_for_fork();
+  internal_heap::lock_for_fork();
 }
 
 void Runtime::after_fork_parent() {
+  internal_heap::unlock_after_fork();
   heap_.unlock_after_fork();
   threads_.unlock_after_fork();
   stacks_.mutex().unlock();
@@ -233,6 +259,7 @@ void Runtime::after_fork_parent() {
 }
 
 void Runtime::after_fork_child() {
+  internal_heap::unlock_after_fork();
   heap_.unlock_after_fork();
   threads_.unlock_after_fork();
   stacks_.mutex().unlock();
@@ -251,4 +278,7 @@ void Runtime::after_fork_child() {
 }  // namespace raceaccel::rt
 
 // The library's constructor: start before the program's own constructors.
-__attribute__((constructor(101))) static void raceaccel_runtime_constructor() { raceaccel::rt::runtime(); }
+__attribute__((constructor(101))) static void raceaccel_runtime_constructor() {
+  raceaccel::rt::runtime();
+  raceaccel::rt::open_pending_device();
+}

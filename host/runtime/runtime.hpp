@@ -79,6 +79,14 @@ inline ThreadState* traced_thread_if_started() {
 
 // The status main() returned or exit() was called with (0 when unknown).
 void note_program_status(int status);
+// Ends the process at once with status (the system call: the runtime's own
+// exits must not run the _exit interceptor, which reports).
+[[noreturn]] void exit_process(int status);
+// Drops shadow-stack frames of functions a longjmp to stack pointer sp leaves.
+void unwind_shadow_stack(uint64_t sp);
+// backend=verilator|xrt: opens the device (after static initialization);
+// a failure ends the process with the backend's message and status.
+void open_pending_device();
 
 // Convenience wrappers that enter the runtime scope.
 void emit_event(ThreadState* ts, const Event& e);

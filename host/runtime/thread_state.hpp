@@ -36,6 +36,7 @@ struct ThreadState {
   uint32_t ignore_writes = 0;      // AnnotateIgnoreWritesBegin nesting
   uint32_t node = 0;               // current call stack (StackTrie node)
   uint32_t depth = 0;              // shadow stack depth (may exceed kMaxShadowDepth)
+  uint32_t stack_floor = 0;        // frames below this depth belong to code a signal handler interrupted
   int destructor_rounds = 0;
   bool linked = false;  // in the checker's live list
   ThreadState* prev = nullptr;
@@ -66,30 +67,38 @@ struct ThreadState {
   FilterEntry filter[kFilterSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
-  uint32_t stack[kMaxShadowDepth];  // callers' nodes
+  uint32_t stack[kMaxShadowDepth];     // callers' nodes
+  uint64_t frame_sp[kMaxShadowDepth];  // each frame's stack pointer at its entry (stale-frame detection)
   BufferedEvent buffer[kBufferCapacity];
 };
 
 // The calling thread's state; nullptr before its first event. Initial-exec
 // TLS: one %fs-relative load on the hot path, no TLS wrapper call.
 extern __thread ThreadState* t_thread __attribute__((tls_model("initial-exec")));
-// Set while the thread runs runtime code: interceptors then only forward to
-// the real functions (the runtime's own allocations, locks and threads, and
-// foreign code it calls, are not traced).
-extern __thread bool t_in_runtime __attribute__((tls_model("initial-exec")));
+// Nonzero while the thread's events are not traced: interceptors then only
+// forward to the real functions. kRuntimeCode: the thread runs runtime code
+// (the runtime's own allocations, locks and threads, and foreign code it
+// calls); its allocations come from the runtime's own heap
+// (internal_heap.hpp). kUntracedHandler: a signal handler that interrupted
+// the runtime runs untraced, allocating from the program's heap as the
+// program would (docs/runtime.md, "Signals").
+inline constexpr uint8_t kRuntimeCode = 1;
+inline constexpr uint8_t kUntracedHandler = 2;
+extern __thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec")));
+inline bool in_runtime_code() { return (t_in_runtime & kRuntimeCode) != 0; }
 // Set on a thread whose state was torn down (after its last TLS destructor);
 // its remaining events are not traced.
 extern __thread bool t_thread_done __attribute__((tls_model("initial-exec")));
 
 class RuntimeScope {
  public:
-  RuntimeScope() : saved_(t_in_runtime) { t_in_runtime = true; }
+  RuntimeScope() : saved_(t_in_runtime) { t_in_runtime = kRuntimeCode; }
   ~RuntimeScope() { t_in_runtime = saved_; }
   RuntimeScope(const RuntimeScope&) = delete;
   RuntimeScope& operator=(const RuntimeScope&) = delete;
 
  private:
-  bool saved_;
+  uint8_t saved_;
 };
 
 }  // namespace raceaccel::rt
