@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "runtime/exported.hpp"
 #include "runtime/internal_heap.hpp"
@@ -75,22 +76,26 @@ void* allocated(void* p, size_t size, uint64_t pc) {
 // Freeing is checked as a write of the whole block (a free concurrent with a
 // use is a race), then the block's history is cleared. Only blocks whose
 // allocation the runtime saw are checked that way: their history is their
-// own. A block it never saw (allocated before start-up, or by runtime code)
-// is checked as a read of `unknown_read` bytes (realloc's copy), if any.
-void release_block(void* p, uint64_t pc, size_t unknown_read = 0) {
+// own. A block it never saw (allocated before start-up) is checked as a read
+// of `unknown_read` bytes (realloc's copy), if any. Runs in RuntimeScope.
+void retire_block(ThreadState* ts, void* p, uint64_t pc, size_t unknown_read) {
+  Runtime* rt = runtime_if_started();
+  const auto addr = reinterpret_cast<uint64_t>(p);
+  const auto size = rt->heap().remove(addr);
+  if (size && *size != 0 && ts->ignore_writes == 0) {
+    append_access(ts, addr, *size, AccessKind::FreeWrite, pc);
+  } else if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
+    append_access(ts, addr, unknown_read, AccessKind::Read, pc);
+  }
+  rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, heap_usable_size(p)));
+}
+
+void release_block(void* p, uint64_t pc) {
   if (p == nullptr) return;
   if (internal_heap::owns(p)) return internal_heap::release(p);
   if (ThreadState* ts = traced_thread_if_started()) {
     RuntimeScope scope;
-    Runtime* rt = runtime_if_started();
-    const auto addr = reinterpret_cast<uint64_t>(p);
-    const auto size = rt->heap().remove(addr);
-    if (size && *size != 0 && ts->ignore_writes == 0) {
-      append_access(ts, addr, *size, AccessKind::FreeWrite, pc);
-    } else if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
-      append_access(ts, addr, unknown_read, AccessKind::Read, pc);
-    }
-    rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, heap_usable_size(p)));
+    retire_block(ts, p, pc, 0);
   }
   __libc_free(p);
 }
@@ -99,10 +104,11 @@ void* aligned(size_t alignment, size_t size, uint64_t pc) {
   return allocated(heap_memalign(alignment, size), size, pc);
 }
 
-// realloc as allocate + copy + free, as ThreadSanitizer models it: the new
-// block is written by this thread, the old one freed (a write of it, which
-// also catches racing reads and writes of the old contents). The copy itself
-// is the runtime's.
+// realloc as ThreadSanitizer models it, free + allocate: the old block is
+// checked as freed (a write of it, which also catches racing reads and
+// writes of the old contents) and its history cleared; the new block is
+// written by this thread. glibc does the move itself (in place, or mremap
+// for large blocks), so no bytes are copied or touched by the runtime.
 void* reallocate(void* old, size_t size, uint64_t pc) {
   if (internal_heap::owns(old) || (old == nullptr && in_runtime_code())) return internal_heap::reallocate(old, size);
   if (in_runtime_code()) return __libc_realloc(old, size);  // a glibc block runtime code resizes
@@ -111,17 +117,26 @@ void* reallocate(void* old, size_t size, uint64_t pc) {
     release_block(old, pc);
     return nullptr;
   }
-  void* fresh = allocated(__libc_malloc(size), size, pc);
-  if (fresh == nullptr) return nullptr;
-  // The usable size is exact even for blocks the runtime never saw allocated.
-  const size_t old_size = heap_usable_size(old);
-  const size_t n = old_size < size ? old_size : size;
+  ThreadState* ts = traced_thread_if_started();
+  if (ts == nullptr) return __libc_realloc(old, size);
+  const size_t old_usable = heap_usable_size(old);
+  std::optional<HeapBlock> old_block;
   {
     RuntimeScope scope;
-    std::memcpy(fresh, old, n);
+    Runtime* rt = runtime_if_started();
+    old_block = rt->heap().containing(reinterpret_cast<uint64_t>(old));
+    retire_block(ts, old, pc, old_usable < size ? old_usable : size);
   }
-  release_block(old, pc, n);
-  return fresh;
+  void* fresh = __libc_realloc(old, size);
+  if (fresh == nullptr) {
+    // The old block lives on (its history is gone: see docs/runtime.md).
+    if (old_block && old_block->addr == reinterpret_cast<uint64_t>(old)) {
+      RuntimeScope scope;
+      runtime_if_started()->heap().add(*old_block, old_usable);
+    }
+    return nullptr;
+  }
+  return allocated(fresh, size, pc);
 }
 
 // operator new: retries through the new-handler, else throws.
