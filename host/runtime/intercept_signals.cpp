@@ -7,13 +7,16 @@
 // per-signal sync object; the handler acquires it when it starts. So what a
 // thread did before it sent the signal happens before the handler.
 //
-// Signal safety: a handler may interrupt the runtime itself (t_in_runtime
+// Signal safety: a signal may interrupt the runtime itself (t_in_runtime
 // set: inside a buffer append, a drain holding the checker lock, the
-// runtime's heap). It then runs untraced (kUntracedHandler), since tracing
-// would re-enter what it interrupted. A handler that interrupts the
-// program is traced as usual: the runtime allocates only from its own heap
-// (internal_heap.hpp), so it never waits for a lock of glibc's malloc that
-// the interrupted program holds.
+// runtime's heap). Its handler is then deferred, as ThreadSanitizer does:
+// the trampoline keeps the signal's siginfo and context and returns, and
+// the handler runs (traced) when the thread leaves the runtime
+// (RuntimeScope). A fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS)
+// cannot wait: its handler runs at once, untraced (kUntracedHandler). A
+// handler that interrupts the program is traced as usual: the runtime
+// allocates only from its own heap (internal_heap.hpp), so it never waits
+// for a lock of glibc's malloc that the interrupted program holds.
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -41,6 +44,7 @@ struct ProgramAction {
   std::atomic<uintptr_t> handler{0};  // sa_handler / sa_sigaction value, or SIG_DFL (0)
   std::atomic<bool> siginfo{false};   // the program's SA_SIGINFO
   std::atomic<bool> ours{false};      // the kernel runs the trampoline for this signal
+  sigset_t mask{};                    // blocked while a deferred handler runs (sa_mask, and sig without SA_NODEFER)
 };
 ProgramAction g_actions[kSignals];
 // The per-signal sync objects: their addresses are the ids (never program memory).
@@ -78,20 +82,13 @@ int real_sigaction(int sig, const struct sigaction* act, struct sigaction* old) 
   __builtin_unreachable();
 }
 
-void trampoline(int sig, siginfo_t* info, void* context) {
-  const int saved_errno = errno;
-  const ProgramAction& action = g_actions[sig];
-  const uintptr_t handler = action.handler.load(std::memory_order_acquire);
-  if (handler == reinterpret_cast<uintptr_t>(SIG_DFL)) die_of(sig);
-  if (handler == reinterpret_cast<uintptr_t>(SIG_IGN)) return;
-  const uint8_t saved_state = t_in_runtime;
-  if (saved_state == 0) {
-    acquire(&g_signal_sync[sig]);
-  } else {
-    t_in_runtime = kUntracedHandler;
-  }
-  // The handler's frames go on top of the interrupted code's, which stay
-  // (an alternate signal stack must not make them look stale).
+bool is_fault(int sig) {
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP || sig == SIGSYS;
+}
+
+// Runs the program's handler on top of the interrupted code's shadow stack
+// (its frames stay: an alternate signal stack must not make them look stale).
+void run_handler(int sig, uintptr_t handler, siginfo_t* info, void* context) {
   ThreadState* ts = t_thread;
   uint32_t saved_floor = 0, saved_depth = 0, saved_node = 0;
   if (ts != nullptr) {
@@ -100,8 +97,7 @@ void trampoline(int sig, siginfo_t* info, void* context) {
     saved_node = ts->node;
     ts->stack_floor = ts->depth;
   }
-  errno = saved_errno;
-  if (action.siginfo.load(std::memory_order_relaxed)) {
+  if (g_actions[sig].siginfo.load(std::memory_order_relaxed)) {
     reinterpret_cast<void (*)(int, siginfo_t*, void*)>(handler)(sig, info, context);
   } else {
     reinterpret_cast<void (*)(int)>(handler)(sig);
@@ -111,6 +107,32 @@ void trampoline(int sig, siginfo_t* info, void* context) {
     ts->depth = saved_depth;
     ts->node = saved_node;
   }
+}
+
+void trampoline(int sig, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
+  const uintptr_t handler = g_actions[sig].handler.load(std::memory_order_acquire);
+  if (handler == reinterpret_cast<uintptr_t>(SIG_IGN)) return;
+  const uint8_t saved_state = t_in_runtime;
+  ThreadState* ts = t_thread;
+  if (saved_state != 0 && ts != nullptr && !is_fault(sig)) {
+    // Interrupted runtime code: the handler (or the reporting default
+    // action) runs when the thread leaves it.
+    ts->deferred_info[sig] = *info;
+    if (context != nullptr) ts->deferred_context = *static_cast<ucontext_t*>(context);
+    ts->deferred_signals.fetch_or(uint64_t{1} << (sig - 1), std::memory_order_relaxed);
+    t_signals_deferred = true;
+    errno = saved_errno;
+    return;
+  }
+  if (handler == reinterpret_cast<uintptr_t>(SIG_DFL)) die_of(sig);
+  if (saved_state == 0) {
+    acquire(&g_signal_sync[sig]);
+  } else {
+    t_in_runtime = kUntracedHandler;
+  }
+  errno = saved_errno;
+  run_handler(sig, handler, info, context);
   t_in_runtime = saved_state;
 }
 
@@ -145,6 +167,34 @@ void install_fatal_signal_handlers() {
   }
 }
 
+void run_deferred_signals() {
+  ThreadState* ts = t_thread;
+  t_signals_deferred = false;
+  if (ts == nullptr) return;
+  const int saved_errno = errno;
+  // Handlers may defer more signals while they run (inside their own
+  // runtime calls): loop until none is left.
+  while (uint64_t pending = ts->deferred_signals.exchange(0, std::memory_order_relaxed)) {
+    t_signals_deferred = false;
+    for (int sig = 1; sig < kSignals; ++sig) {
+      if ((pending & (uint64_t{1} << (sig - 1))) == 0) continue;
+      const uintptr_t handler = g_actions[sig].handler.load(std::memory_order_acquire);
+      if (handler == reinterpret_cast<uintptr_t>(SIG_DFL)) die_of(sig);
+      if (handler == reinterpret_cast<uintptr_t>(SIG_IGN)) continue;
+      // As the kernel would have: the handler's mask is blocked while it runs.
+      sigset_t before;
+      pthread_sigmask(SIG_BLOCK, &g_actions[sig].mask, &before);
+      siginfo_t info = ts->deferred_info[sig];
+      ucontext_t context = ts->deferred_context;
+      acquire(&g_signal_sync[sig]);
+      errno = saved_errno;
+      run_handler(sig, handler, &info, &context);
+      pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    }
+  }
+  errno = saved_errno;
+}
+
 }  // namespace raceaccel::rt
 
 RACEACCEL_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
@@ -164,6 +214,8 @@ RACEACCEL_EXPORT int sigaction(int sig, const struct sigaction* act, struct siga
       if (handler != reinterpret_cast<uintptr_t>(SIG_DFL)) release(&g_signal_sync[sig]);
       action.handler.store(handler, std::memory_order_release);
       action.siginfo.store((act->sa_flags & SA_SIGINFO) != 0, std::memory_order_relaxed);
+      action.mask = act->sa_mask;
+      if ((act->sa_flags & SA_NODEFER) == 0) sigaddset(&action.mask, sig);
       installed = *act;
       installed.sa_sigaction = trampoline;
       installed.sa_flags |= SA_SIGINFO;

@@ -22,6 +22,7 @@ namespace raceaccel::rt {
 __thread ThreadState* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
 __thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
+__thread bool t_signals_deferred __attribute__((tls_model("initial-exec"))) = false;
 
 namespace {
 

@@ -112,10 +112,12 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 // Sizes one entry cannot carry: none, or more than 2^24 bytes.
 inline bool needs_split(uint64_t size) { return size > (1u << 24) || size == 0; }
 // One entry; its size must not need splitting.
+// The append is runtime code: a signal handler arriving in it would append
+// to this same buffer, so it is deferred until the append is done.
 inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
+  RuntimeScope scope;
   uint32_t n = ts->count.load(std::memory_order_relaxed);
   if (__builtin_expect(n == kBufferCapacity, 0)) {
-    RuntimeScope scope;
     runtime_if_started()->checker().drain(ts);
     n = 0;
   }

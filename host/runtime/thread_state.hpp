@@ -8,6 +8,9 @@
 // lock (docs/runtime.md, "Event path").
 #pragma once
 
+#include <signal.h>
+#include <ucontext.h>
+
 #include <atomic>
 #include <cstdint>
 
@@ -39,6 +42,11 @@ struct ThreadState {
   uint32_t stack_floor = 0;        // frames below this depth belong to code a signal handler interrupted
   int destructor_rounds = 0;
   bool linked = false;  // in the checker's live list
+  // Signals whose handler waits for the thread to leave the runtime (bit s:
+  // signal s), with what the kernel passed (the context of the latest one).
+  std::atomic<uint64_t> deferred_signals{0};
+  siginfo_t deferred_info[65];
+  ucontext_t deferred_context;
   ThreadState* prev = nullptr;
   ThreadState* next = nullptr;
 
@@ -86,14 +94,29 @@ inline constexpr uint8_t kRuntimeCode = 1;
 inline constexpr uint8_t kUntracedHandler = 2;
 extern __thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec")));
 inline bool in_runtime_code() { return (t_in_runtime & kRuntimeCode) != 0; }
+// Set when a signal arrived while the thread ran runtime code: its handler
+// was deferred and runs when the thread leaves the runtime
+// (intercept_signals.cpp).
+extern __thread bool t_signals_deferred __attribute__((tls_model("initial-exec")));
+void run_deferred_signals();
 // Set on a thread whose state was torn down (after its last TLS destructor);
 // its remaining events are not traced.
 extern __thread bool t_thread_done __attribute__((tls_model("initial-exec")));
 
+// Marks runtime code. The signal fences keep the compiler from moving the
+// flag's stores across what the scope does: a signal handler on this thread
+// must see the flag set for all of it.
 class RuntimeScope {
  public:
-  RuntimeScope() : saved_(t_in_runtime) { t_in_runtime = kRuntimeCode; }
-  ~RuntimeScope() { t_in_runtime = saved_; }
+  RuntimeScope() : saved_(t_in_runtime) {
+    t_in_runtime = kRuntimeCode;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~RuntimeScope() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    t_in_runtime = saved_;
+    if (__builtin_expect(saved_ == 0 && t_signals_deferred, 0)) run_deferred_signals();
+  }
   RuntimeScope(const RuntimeScope&) = delete;
   RuntimeScope& operator=(const RuntimeScope&) = delete;
 

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +19,8 @@ extern char** environ;
 namespace raceaccel::test {
 
 struct ProcessResult {
-  int status = -1;  // exit status, or 128 + signal
+  int status = -1;      // exit status, or 128 + signal
+  long max_rss_kb = 0;  // peak resident memory of the process
   std::string out;
   std::string err;
 };
@@ -53,7 +55,9 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const std
   pid_t pid = 0;
   if (posix_spawnp(&pid, c_argv[0], &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
     int status = 0;
-    waitpid(pid, &status, 0);
+    struct rusage usage {};
+    wait4(pid, &status, 0, &usage);
+    r.max_rss_kb = usage.ru_maxrss;
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
   posix_spawn_file_actions_destroy(&actions);

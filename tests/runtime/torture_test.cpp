@@ -1,0 +1,120 @@
+// The runtime under hostile conditions: processes that end abnormally with
+// races still buffered, signals (happens-before through them, handlers
+// arriving inside malloc), longjmp, 20,000 short-lived threads and a huge
+// realloc, whose memory is compared with stock ThreadSanitizer's in the same
+// run when clang's TSan runtime is installed.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+
+#include "process_runner.hpp"
+
+using raceaccel::test::ProcessResult;
+using raceaccel::test::run_process;
+
+namespace {
+
+std::string program(const std::string& name) { return std::string(RT_PROGRAM_DIR) + "/" + name; }
+
+// Runs a program under a hard time limit: a hang fails the test (status 137)
+// instead of stalling the suite.
+ProcessResult run_limited(const std::vector<std::string>& argv, const std::vector<std::string>& env = {}) {
+  std::vector<std::string> limited = {"timeout", "-s", "KILL", "120"};
+  limited.insert(limited.end(), argv.begin(), argv.end());
+  return run_process(limited, env);
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+struct AbnormalEnd {
+  const char* how;
+  int status;  // 128 + signal for a process killed by a signal
+};
+
+}  // namespace
+
+TEST(RuntimeTorture, RacesStillBufferedAreReportedOnEveryExitPath) {
+  const AbnormalEnd ends[] = {
+      {"return", 66}, {"abort", 128 + 6}, {"_exit", 66},         {"_Exit", 66},
+      {"exec", 0},    {"segv", 128 + 11}, {"sigterm", 128 + 15},
+  };
+  for (const AbnormalEnd& end : ends) {
+    const ProcessResult r = run_limited({program("abnormal_exit"), end.how});
+    EXPECT_EQ(r.status, end.status) << end.how << "\n" << r.err;
+    EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u) << end.how << "\n" << r.err;
+    EXPECT_EQ(count(r.err, "SUMMARY: raceaccel: data race"), 1u) << end.how << "\n" << r.err;
+  }
+}
+
+TEST(RuntimeTorture, SignalSentHappensBeforeTheHandler) {
+  const ProcessResult clean = run_limited({program("signal_publication")});
+  EXPECT_EQ(clean.status, 0) << clean.err;
+  EXPECT_EQ(clean.err, "");
+  const ProcessResult late = run_limited({program("signal_publication"), "late"});
+  EXPECT_EQ(late.status, 66) << late.err;
+  EXPECT_GE(count(late.err, "WARNING: raceaccel: data race"), 1u) << late.err;
+}
+
+TEST(RuntimeTorture, HandlersInterruptingMallocNeverDeadlock) {
+  for (int run = 0; run < 4; ++run) {
+    const ProcessResult r = run_limited({program("signal_during_malloc")});
+    ASSERT_EQ(r.status, 0) << "run " << run << " (137: killed after hanging)\n" << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+}
+
+TEST(RuntimeTorture, LongjmpLeavesNoStaleFramesInStacks) {
+  const ProcessResult r = run_limited({program("longjmp_stack")});
+  EXPECT_EQ(r.status, 66) << r.err;
+  const size_t write = r.err.find("Write of size 4");
+  ASSERT_NE(write, std::string::npos) << r.err;
+  const std::string stack = r.err.substr(write, r.err.find("\n\n", write) - write);
+  EXPECT_NE(stack.find("#0 jumper"), std::string::npos) << stack;
+  EXPECT_NE(stack.find("#1 main"), std::string::npos) << stack;
+  EXPECT_EQ(stack.find("deep"), std::string::npos) << "a frame of a function longjmp left:\n" << stack;
+}
+
+TEST(RuntimeTorture, BarrierDestroyAfterTheWaitIsNotARace) {
+  const ProcessResult r = run_limited({program("barrier_destroy")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(RuntimeTorture, XrtBackendWithoutACardExits69) {
+  // Opening XRT from an interceptor that ran inside a library's static
+  // initializer crashed (status 139); now the device opens after them.
+  const ProcessResult r =
+      run_limited({program("barrier_destroy")}, {"RACEACCEL_OPTIONS=backend=xrt:xclbin=" + program("barrier_destroy")});
+  EXPECT_EQ(r.status, 69) << r.err;
+  EXPECT_NE(r.err.find("raceaccel: backend=xrt:"), std::string::npos) << r.err;
+}
+
+// Peak memory within twice ThreadSanitizer's, measured in the same run.
+void expect_memory_within_twice_tsan(const std::string& name, const std::vector<std::string>& args, long bound_kb) {
+  std::vector<std::string> argv = {program(name)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult ours = run_limited(argv);
+  ASSERT_EQ(ours.status, 0) << ours.err;
+  long limit = bound_kb;
+  if (RT_TSAN_AVAILABLE) {
+    argv[0] = program(name + "_tsan");
+    const ProcessResult tsan = run_limited(argv);
+    ASSERT_EQ(tsan.status, 0) << tsan.err;
+    limit = 2 * tsan.max_rss_kb;
+    std::cout << name << ": raceaccel " << ours.max_rss_kb << " KB, ThreadSanitizer " << tsan.max_rss_kb << " KB\n";
+  }
+  EXPECT_LE(ours.max_rss_kb, limit) << name << " (limit " << limit << " KB)";
+}
+
+TEST(RuntimeTorture, TwentyThousandShortLivedThreadsInTwiceTsanMemory) {
+  expect_memory_within_twice_tsan("many_threads", {"20000"}, 64 << 10);
+}
+
+TEST(RuntimeTorture, GigabyteReallocInTwiceTsanMemory) {
+  expect_memory_within_twice_tsan("large_realloc", {"1024"}, 3 << 20);
+}
