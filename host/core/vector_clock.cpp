@@ -80,6 +80,18 @@ void VectorClock::join(const VectorClock& other) {
     }
   }
   if (other.nonzero_ == 0) return;
+  if (!sparse_ && dense_fits(nonzero_ + other.nonzero_, std::max(c_.size(), other.size()))) {
+    // A dense clock gaining a few entries (a parent joining a sparse child):
+    // O(the other's entries), not O(this span).
+    if (other.size() > c_.size()) c_.resize(other.size(), 0);
+    other.for_each([&](uint32_t s, uint64_t v) {
+      if (v > c_[s]) {
+        nonzero_ += c_[s] == 0;
+        c_[s] = v;
+      }
+    });
+    return;
+  }
   // Merge the non-zero entries of both.
   std::vector<uint64_t> merged;
   merged.reserve(2 * (nonzero_ + other.nonzero_));

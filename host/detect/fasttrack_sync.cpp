@@ -1,6 +1,7 @@
 #include "detect/fasttrack_sync.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "detect/epoch_bits.hpp"
 #include "detect/race.hpp"
@@ -110,7 +111,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       auto it = b.entered_round.find(t);
       if (it != b.entered_round.end()) {
         if (it->second == b.round) {  // first to leave closes the round
-          b.released.swap(b.arrived);
+          std::swap(b.released, b.arrived);
           b.arrived.clear();
           ++b.round;
         }
