@@ -43,17 +43,20 @@ void DjitDetector::access(const Event& e, uint64_t index, uint32_t t, uint64_t a
     if (!writes_ordered)
       return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
     loc.reads.set(t, local);
-    if (loc.read_sites.size() <= t) loc.read_sites.resize(t + 1, 0);
-    loc.read_sites[t] = e.site;
+    loc.read_sites.set(t, e.site);
     return;
   }
 
   if (loc.writes.get(t) == local) return;  // [DJIT+ WRITE SAME EPOCH]
   if (!writes_ordered)
     return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
-  for (uint32_t u = 0; u < loc.reads.size(); ++u) {
-    if (loc.reads.get(u) > now.get(u)) return report(RaceKind::ReadWrite, u, loc.reads.get(u), loc.read_sites[u]);
-  }
+  // The lowest slot whose read is concurrent.
+  uint32_t racing = UINT32_MAX;
+  loc.reads.for_each([&](uint32_t u, uint64_t r) {
+    if (racing == UINT32_MAX && r > now.get(u)) racing = u;
+  });
+  if (racing != UINT32_MAX)
+    return report(RaceKind::ReadWrite, racing, loc.reads.get(racing), loc.read_sites.get(racing));
   loc.writes.set(t, local);
   loc.last_write = {t, local};
   loc.last_write_site = e.site;

@@ -15,6 +15,7 @@ namespace raceaccel {
 
 class DjitDetector final : public Detector {
  public:
+  DjitDetector() : sync_(/*retire_joined=*/true) {}
   std::string_view name() const override { return "djit"; }
   void process(const Event& event, uint64_t index) override;
   const std::vector<Race>& races() const override { return races_; }
@@ -27,10 +28,10 @@ class DjitDetector final : public Detector {
 
  private:
   struct Location {
-    VectorClock reads;                 // R_x
-    VectorClock writes;                // W_x
-    std::vector<uint64_t> read_sites;  // by slot
-    Epoch last_write;                  // for reporting: writes are totally ordered until the first race
+    VectorClock reads;       // R_x
+    VectorClock writes;      // W_x
+    VectorClock read_sites;  // by slot (a site per reader, held like a clock)
+    Epoch last_write;        // for reporting: writes are totally ordered until the first race
     uint64_t last_write_site = 0;
     bool raced = false;  // first race reported; later accesses are not checked
   };

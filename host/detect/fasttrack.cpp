@@ -36,9 +36,7 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
 
 void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
-  const auto& c = sync_.clock(t);
-  const uint64_t* clock = c.data();
-  const size_t len = c.size();
+  const auto [clock, len] = sync_.dense_view(t);
   const uint64_t epoch = sync_.packed_epoch(t);
   const bool is_read = e.op == Op::Read;
 
@@ -150,12 +148,7 @@ void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uin
   }
 }
 
-VectorClock FastTrackDetector::thread_clock(ThreadId tid) {
-  VectorClock vc;
-  const auto& c = sync_.clock(sync_.thread(tid));
-  vc.raw() = c;
-  return vc;
-}
+VectorClock FastTrackDetector::thread_clock(ThreadId tid) { return sync_.clock(sync_.thread(tid)); }
 
 namespace {
 const ShadowCell* byte_cell(const Shadow& shadow, uint64_t addr) {
@@ -183,7 +176,8 @@ FastTrackDetector::ReadState FastTrackDetector::read_state(uint64_t addr) const 
   if (cell->read_shared()) {
     state.shared = true;
     const ReadClock& rc = shadow_.read_clock(cell->r);
-    state.clock.raw() = rc.clocks();
+    const std::vector<uint64_t> clocks = rc.clocks();
+    for (uint32_t s = 0; s < clocks.size(); ++s) state.clock.set(s, clocks[s]);
   } else {
     state.epoch = {eb::slot(cell->r), eb::clock(cell->r)};
   }

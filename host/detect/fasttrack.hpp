@@ -36,6 +36,7 @@ class FastTrackDetector final : public Detector {
   Epoch write_epoch(uint64_t addr) const;
   ReadState read_state(uint64_t addr) const;
   size_t read_clocks_in_use() const { return shadow_.read_clocks_in_use(); }
+  size_t thread_clock_bytes() const { return sync_.thread_clock_bytes(); }
   // How many cells describe the granule holding addr: 1 (whole or never
   // touched), 2 halves, 4 quarters or 8 bytes.
   unsigned granule_parts(uint64_t addr) const;

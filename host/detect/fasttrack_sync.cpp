@@ -1,6 +1,7 @@
 #include "detect/fasttrack_sync.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "detect/epoch_bits.hpp"
 #include "detect/race.hpp"
@@ -16,28 +17,53 @@ uint32_t FastTrackSync::thread(ThreadId tid) {
   if (created) {
     if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,215 threads in one trace");
     Thread& th = threads_.emplace_back();
-    th.clock.assign(s + 1, 0);
-    th.clock[s] = 1;
+    th.clock.set(s, 1);
     th.epoch = epoch_bits::pack(s, 1);
+  } else if (threads_[s].retired != kLive) {  // acts again after its join: exactly as before
+    threads_[s].clock = retired_.restore(threads_[s].retired);
+    threads_[s].retired = kLive;
+    if (scratch_slot_ == s) scratch_slot_ = kNoSlot;
   }
   last_tid_ = tid;
   last_slot_ = s;
   return s;
 }
 
-void FastTrackSync::join(Clock& into, const Clock& from) {
-  if (from.size() > into.size()) into.resize(from.size(), 0);
-  for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
-}
-
 void FastTrackSync::tick(uint32_t s) {
   Thread& th = threads_[s];
-  if (th.clock[s] >= epoch_bits::kMaxClock) throw CapacityError("fasttrack: a thread clock reached 2^38 - 1");
-  ++th.clock[s];
-  th.epoch = epoch_bits::pack(s, th.clock[s]);
+  const uint64_t now = th.clock.get(s);
+  if (now >= epoch_bits::kMaxClock) throw CapacityError("fasttrack: a thread clock reached 2^38 - 1");
+  th.clock.set(s, now + 1);
+  th.epoch = epoch_bits::pack(s, now + 1);
+}
+
+void FastTrackSync::retire(uint32_t s) {
+  Thread& th = threads_[s];
+  th.retired = retired_.retire(th.clock);
+  th.clock.release();
+  if (th.release_fence.is_zero()) th.release_fence.release();
+  if (th.pending_acquire.is_zero()) th.pending_acquire.release();
+  last_slot_ = kNoSlot;  // the next thread() lookup must see the retirement
+}
+
+FastTrackSync::DenseView FastTrackSync::scratch_view(uint32_t s) {
+  const Clock& c = threads_[s].clock;
+  if (scratch_slot_ != s) {
+    // Clear only what the previous occupant set: O(its non-zero entries).
+    for (uint32_t u : scratch_set_) scratch_[u] = 0;
+    scratch_set_.clear();
+    if (scratch_.size() < c.size()) scratch_.resize(c.size(), 0);
+    c.for_each([&](uint32_t u, uint64_t v) {
+      scratch_[u] = v;
+      scratch_set_.push_back(u);
+    });
+    scratch_slot_ = s;
+  }
+  return {scratch_.data(), scratch_.size()};
 }
 
 void FastTrackSync::apply(const Event& e, uint32_t t) {
+  scratch_slot_ = kNoSlot;  // synchronization may change clocks
   switch (e.op) {
     case Op::Acquire: {  // [FT ACQUIRE]; a writer also orders after earlier readers
       auto it = locks_.find(e.addr);
@@ -70,6 +96,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       const uint32_t u = thread(static_cast<ThreadId>(e.addr));
       join(threads_[t].clock, threads_[u].clock);
       tick(u);
+      if (u != t) retire(u);
       break;
     }
     case Op::BarrierEnter: {
@@ -84,7 +111,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       auto it = b.entered_round.find(t);
       if (it != b.entered_round.end()) {
         if (it->second == b.round) {  // first to leave closes the round
-          b.released.swap(b.arrived);
+          std::swap(b.released, b.arrived);
           b.arrived.clear();
           ++b.round;
         }
@@ -134,6 +161,14 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
 void FastTrackSync::forget_atomics(uint64_t addr, uint64_t size) {
   if (size == 0) return;  // free(NULL): nothing to forget
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
+}
+
+size_t FastTrackSync::thread_clock_bytes() const {
+  size_t n = retired_.heap_bytes();
+  for (const Thread& th : threads_) {
+    n += th.clock.heap_bytes() + th.release_fence.heap_bytes() + th.pending_acquire.heap_bytes();
+  }
+  return n;
 }
 
 }  // namespace raceaccel

@@ -1,7 +1,9 @@
 // FastTrack's synchronization state (Fig. 4 plus the extensions in
 // docs/event-model.md), coded independently of ReferenceSyncState so that the
 // differential test compares two implementations of the same rules.
-// Thread clocks are flat arrays the access path reads directly.
+// Clocks are VectorClocks (dense or sparse, docs/detectors.md "Memory");
+// the access path reads the current thread's clock as a flat array through
+// dense_view(). A joined thread's clocks are retired (RetiredClocks).
 #pragma once
 
 #include <cstdint>
@@ -10,21 +12,37 @@
 #include <vector>
 
 #include "core/event.hpp"
+#include "core/retired_clocks.hpp"
 #include "core/thread_slots.hpp"
+#include "core/vector_clock.hpp"
 
 namespace raceaccel {
 
 class FastTrackSync {
  public:
-  using Clock = std::vector<uint64_t>;  // implicitly zero beyond size()
+  using Clock = VectorClock;
+  // C_t as a flat array: values by slot, zero from len on.
+  struct DenseView {
+    const uint64_t* clock;
+    size_t len;
+  };
 
-  uint32_t thread(ThreadId tid);  // creates C_t = inc_t(⊥) on first sight
+  // Creates C_t = inc_t(⊥) on first sight; restores a retired (joined) thread.
+  uint32_t thread(ThreadId tid);
   const Clock& clock(uint32_t slot) const { return threads_[slot].clock; }
+  // The clock of slot as a flat array, valid until the next apply() or thread().
+  DenseView dense_view(uint32_t slot) {
+    const Clock& c = threads_[slot].clock;
+    if (c.is_dense()) return {c.data(), c.size()};
+    return scratch_view(slot);
+  }
   uint64_t packed_epoch(uint32_t slot) const { return threads_[slot].epoch; }
   ThreadId tid_of(uint32_t slot) const { return slots_.tid_of(slot); }
 
   void apply(const Event& e, uint32_t t);
   void forget_atomics(uint64_t addr, uint64_t size);
+  // Heap bytes of the thread clocks, live and retired (tests watch the memory).
+  size_t thread_clock_bytes() const;
 
  private:
   struct Thread {
@@ -32,7 +50,9 @@ class FastTrackSync {
     uint64_t epoch = 0;  // packed E_t, kept in step with clock[slot]
     Clock release_fence;
     Clock pending_acquire;
+    uint32_t retired = kLive;  // or the RetiredClocks id of clock
   };
+  static constexpr uint32_t kLive = UINT32_MAX;
   struct LockClocks {
     Clock exclusive, shared;
   };
@@ -42,8 +62,10 @@ class FastTrackSync {
     std::unordered_map<uint32_t, uint64_t> entered_round;
   };
 
-  static void join(Clock& into, const Clock& from);
+  static void join(Clock& into, const Clock& from) { into.join(from); }
   void tick(uint32_t slot);
+  void retire(uint32_t slot);
+  DenseView scratch_view(uint32_t slot);
 
   ThreadSlots slots_;
   static constexpr uint32_t kNoSlot = ~uint32_t{0};
@@ -53,6 +75,12 @@ class FastTrackSync {
   std::unordered_map<uint64_t, LockClocks> locks_;
   std::unordered_map<uint64_t, BarrierRounds> barriers_;
   std::map<uint64_t, Clock> atomics_;
+  RetiredClocks retired_;
+  // A sparse clock spread out for the access path: scratch_ holds the
+  // clock of scratch_slot_ (zero elsewhere) until the next clock change.
+  std::vector<uint64_t> scratch_;
+  uint32_t scratch_slot_ = kNoSlot;
+  std::vector<uint32_t> scratch_set_;  // the slots non-zero in scratch_
 };
 
 }  // namespace raceaccel

@@ -10,8 +10,20 @@ uint32_t ReferenceSyncState::thread(ThreadId tid) {
   if (created) {
     threads_.emplace_back();
     threads_[s].clock.set(s, 1);
+  } else if (threads_[s].retired != kLive) {  // acts again after its join
+    threads_[s].clock = retired_.restore(threads_[s].retired);
+    threads_[s].retired = kLive;
   }
   return s;
+}
+
+void ReferenceSyncState::retire(uint32_t slot) {
+  // The fence clocks are usually empty; they stay as they are.
+  Thread& th = threads_[slot];
+  th.retired = retired_.retire(th.clock);
+  th.clock.release();
+  if (th.release_fence.is_zero()) th.release_fence.release();
+  if (th.pending_acquire.is_zero()) th.pending_acquire.release();
 }
 
 void ReferenceSyncState::increment(uint32_t slot) {
@@ -49,6 +61,7 @@ void ReferenceSyncState::apply(const Event& e) {
       const uint32_t u = thread(static_cast<ThreadId>(e.addr));
       threads_[t].clock.join(threads_[u].clock);
       increment(u);
+      if (retire_joined_ && u != t) retire(u);
       break;
     }
     case Op::BarrierEnter: {
@@ -135,6 +148,14 @@ VectorClock ReferenceSyncState::lock_clock(uint64_t id) const {
 VectorClock ReferenceSyncState::lock_shared_clock(uint64_t id) const {
   auto it = locks_.find(id);
   return it == locks_.end() ? VectorClock{} : it->second.shared;
+}
+
+size_t ReferenceSyncState::thread_clock_bytes() const {
+  size_t n = retired_.heap_bytes();
+  for (const Thread& th : threads_) {
+    n += th.clock.heap_bytes() + th.release_fence.heap_bytes() + th.pending_acquire.heap_bytes();
+  }
+  return n;
 }
 
 }  // namespace raceaccel

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/event.hpp"
+#include "core/retired_clocks.hpp"
 #include "core/thread_slots.hpp"
 #include "core/vector_clock.hpp"
 
@@ -20,7 +21,15 @@ namespace raceaccel {
 
 class ReferenceSyncState {
  public:
-  // Slot of tid, creating the thread (C_t = inc_t(⊥)) on first sight.
+  // With retire_joined, a joined thread's clocks are moved to RetiredClocks
+  // (compact, exact) and restored should it act again: memory then grows
+  // with the threads alive, not with every thread ever seen. clock() of a
+  // retired slot is empty, so users that read the clocks of arbitrary slots
+  // (the offload mirror) leave it off.
+  explicit ReferenceSyncState(bool retire_joined = false) : retire_joined_(retire_joined) {}
+
+  // Slot of tid, creating the thread (C_t = inc_t(⊥)) on first sight, or
+  // restoring it if it was retired.
   uint32_t thread(ThreadId tid);
   const VectorClock& clock(uint32_t slot) const { return threads_[slot].clock; }
   uint64_t local_time(uint32_t slot) const { return threads_[slot].clock.get(slot); }
@@ -31,6 +40,8 @@ class ReferenceSyncState {
   void apply(const Event& e);
   // Forgets atomic release clocks in [addr, addr+size) (alloc/free).
   void forget_atomics(uint64_t addr, uint64_t size);
+  // Heap bytes of the thread clocks, live and retired (tests watch the memory).
+  size_t thread_clock_bytes() const;
 
   // A lock's clocks: joined by Release (exclusive) and by ReleaseShared
   // (shared). Tests inspect them; the engine host mirrors them on chip.
@@ -42,7 +53,9 @@ class ReferenceSyncState {
     VectorClock clock;
     VectorClock release_fence;    // clock at the last release fence
     VectorClock pending_acquire;  // release clocks read by relaxed loads since the last acquire fence
+    uint32_t retired = kLive;     // or the RetiredClocks id of clock
   };
+  static constexpr uint32_t kLive = UINT32_MAX;
   struct Lock {
     VectorClock exclusive;  // joined by Release
     VectorClock shared;     // joined by ReleaseShared
@@ -55,9 +68,12 @@ class ReferenceSyncState {
   };
 
   void increment(uint32_t slot);
+  void retire(uint32_t slot);
 
+  bool retire_joined_;
   ThreadSlots slots_;
   std::vector<Thread> threads_;
+  RetiredClocks retired_;
   std::unordered_map<uint64_t, Lock> locks_;
   std::unordered_map<uint64_t, Barrier> barriers_;
   std::map<uint64_t, VectorClock> atomics_;  // by address; ordered for range erase

@@ -124,13 +124,13 @@ TEST(FastTrackGranularity, SplittingSharedReadsGivesEachPartItsOwnClock) {
   ft.process(Event::read(1, 0x2000, 8), 2);
   ASSERT_TRUE(ft.read_state(0x2000).shared);
   EXPECT_EQ(ft.read_clocks_in_use(), 1u);
-  const std::vector<uint64_t> both = ft.read_state(0x2000).clock.raw();
+  const std::vector<uint64_t> both = ft.read_state(0x2000).clock.dense();
   ft.process(Event::sync(Op::Fork, 0, 2), 3);
   ft.process(Event::read(2, 0x2004, 4), 4);  // halves
   EXPECT_EQ(ft.granule_parts(0x2000), 2u);
   EXPECT_EQ(ft.read_clocks_in_use(), 2u);
-  EXPECT_EQ(ft.read_state(0x2000).clock.raw(), both);  // the taken-over clock, unchanged
-  const std::vector<uint64_t> upper = ft.read_state(0x2004).clock.raw();
+  EXPECT_EQ(ft.read_state(0x2000).clock.dense(), both);  // the taken-over clock, unchanged
+  const std::vector<uint64_t> upper = ft.read_state(0x2004).clock.dense();
   ASSERT_EQ(upper.size(), 3u);
   EXPECT_EQ(upper[0], both[0]);
   EXPECT_EQ(upper[1], both[1]);
@@ -138,9 +138,9 @@ TEST(FastTrackGranularity, SplittingSharedReadsGivesEachPartItsOwnClock) {
   ft.process(Event::read(2, 0x2001, 1), 5);  // halves into bytes
   EXPECT_EQ(ft.granule_parts(0x2000), 8u);
   EXPECT_EQ(ft.read_clocks_in_use(), 8u);
-  for (uint64_t a : {0x2000u, 0x2002u, 0x2003u}) EXPECT_EQ(ft.read_state(a).clock.raw(), both) << a;
-  EXPECT_EQ(ft.read_state(0x2001).clock.raw(), upper);
-  for (uint64_t a = 0x2004; a < 0x2008; ++a) EXPECT_EQ(ft.read_state(a).clock.raw(), upper) << a;
+  for (uint64_t a : {0x2000u, 0x2002u, 0x2003u}) EXPECT_EQ(ft.read_state(a).clock.dense(), both) << a;
+  EXPECT_EQ(ft.read_state(0x2001).clock.dense(), upper);
+  for (uint64_t a = 0x2004; a < 0x2008; ++a) EXPECT_EQ(ft.read_state(a).clock.dense(), upper) << a;
   EXPECT_TRUE(ft.races().empty());
 }
 
