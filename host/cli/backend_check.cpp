@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace raceaccel {
@@ -13,8 +14,13 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
       ->excludes(detector);
   app.add_option("--xclbin", o.xclbin, "Card image for --backend xrt");
   app.add_option("--device", o.device, "Card index for --backend xrt (default 0)");
-  app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536)")
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+  // The batch buffers are allocated whole, on the host and on the device
+  // (about 160 bytes per word with the default shape), before the first
+  // event: 2^20 words is about 170 MB each. Larger batches buy nothing (a
+  // launch costs microseconds) and 2^26 words needed 10.5 GB even for a
+  // 7-event trace, so the range stops at 2^20.
+  app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536, at most 1048576)")
+      ->check(unsigned_in(1, kMaxBatchWords));
 }
 
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {
@@ -41,9 +47,8 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
                        per_event(d.busy_cycles));
   }
   if (s.capabilities.sets != 0) {
-    const double hit_rate = d.accesses == 0 ? 0.0 : 100.0 * (1.0 - static_cast<double>(d.misses) / d.accesses);
-    out += fmt::format("  cache misses {}, hit rate {:.1f}%, evictions written back {}\n", d.misses, hit_rate,
-                       d.writebacks);
+    out += fmt::format("  cache lookups {}, misses {}, hit rate {:.1f}%, evictions written back {}\n",
+                       offload::cache_lookups(s), d.misses, 100.0 * offload::cache_hit_rate(s), d.writebacks);
   }
   const auto ms = [](std::chrono::nanoseconds t) { return std::chrono::duration<double, std::milli>(t).count(); };
   out += fmt::format(
