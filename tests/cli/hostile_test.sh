@@ -170,10 +170,16 @@ check_that "no partial new file" test ! -e "$work/new.rtrace"
 check_that "no temporary files left" sh -c "! ls -A \"$work\" | grep -q '^\\.'"
 hostile "output in a missing directory" 74 "cannot open for writing" "$bin" convert "$t/simple-race.std" -o "$work/nope/x"
 hostile "output is a directory" 74 "cannot open for writing" "$bin" convert "$t/simple-race.std" -o "$work"
-hostile "output to /dev/full" 74 "writing the output failed" "$bin" gen -n 100000 -o /dev/full
+# A full disk: our own copy of /dev/full as the output (a CLI that removes
+# its output on failure must not be let loose on the real one).
+if mknod -m 666 "$work/full" c 1 7 2>/dev/null; then
+  hostile "output to a full device" 74 "writing the output failed" "$bin" gen -n 100000 -o "$work/full"
+  check_that "the full device is still there" test -c "$work/full"
+fi
 hostile "gen to a full stdout" 74 "write failed" sh -c "\"$bin\" gen -n 100000 >/dev/full"
 
 # ---- standard output closed or full -----------------------------------------
+# (Redirections only: the shell opens /dev/full, the CLI never names it.)
 hostile "check --json, stdout closed" 74 "standard output: write failed" sh -c "\"$bin\" check --json \"$t/simple-race.std\" >&-"
 hostile "check, stdout closed" 74 "standard output: write failed" sh -c "\"$bin\" check \"$t/lock-handoff.std\" >&-"
 hostile "check, stdout full" 74 "standard output: write failed" sh -c "\"$bin\" check \"$t/simple-race.std\" >/dev/full"
