@@ -14,6 +14,9 @@
 
 namespace raceaccel {
 
+// The largest --batch-words (see add_backend_options).
+inline constexpr size_t kMaxBatchWords = size_t{1} << 18;
+
 struct BackendOptions {
   std::string backend;  // empty: the in-process detector
   std::string xclbin;

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/json_output.hpp"
 #include "cli/progress.hpp"
 #include "cli/shared_device.hpp"
 #include "detect/detector.hpp"
@@ -152,8 +153,8 @@ int run_check(const CheckOptions& o) {
     TraceResult r = check_one(path, o, device.get());
     status = combine(status, r.status);
     total_events += r.events;
-    if (!r.error.empty()) std::cerr << "raceaccel: " << r.error << '\n';
     if (o.json) {
+      if (!r.error.empty()) std::cerr << "raceaccel: " << r.error << '\n';
       for (const RaceReport& rep : r.races) races.push_back(race_to_json(rep, r.symbols, path));
       nlohmann::json t = {{"file", path},
                           {"format", r.format},
@@ -167,6 +168,12 @@ int run_check(const CheckOptions& o) {
       std::cout << fmt::format("{}: {} events{}, {} race{} ({})\n", path, r.events,
                                r.error.empty() ? "" : " before the error", r.races.size(),
                                r.races.size() == 1 ? "" : "s", label);
+      // The error follows the trace's report, in this order also when
+      // stdout and stderr go to one file.
+      if (!r.error.empty()) {
+        std::cout.flush();
+        std::cerr << "raceaccel: " << r.error << '\n';
+      }
     }
     if (!r.accelerator.empty()) {
       std::cout.flush();  // the statistics follow the report on a terminal
@@ -177,7 +184,7 @@ int run_check(const CheckOptions& o) {
     nlohmann::json doc = {{"tool", "raceaccel"}, {"version", RACEACCEL_VERSION},
                           {"detector", label},   {"events", total_events},
                           {"races", races},      {"traces", traces}};
-    std::cout << doc.dump(2) << '\n';
+    print_json(std::cout, std::move(doc));
   }
   std::cout.flush();
   return status;

@@ -22,6 +22,13 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& o) {
+  // Writing the input while reading it would destroy it: refuse, whatever
+  // the paths (another name, a symbolic or hard link: same device and inode).
+  if (same_file(o.input, o.output)) {
+    std::cerr << "raceaccel: convert: the output " << o.output << " is the input " << o.input
+              << " (the same file); write to another file\n";
+    return exit_code::kUsage;
+  }
   return exit_status_of(o.input, [&] {
     auto reader = open_trace(o.input);
     OutputFile out(o.output);

@@ -1,32 +1,56 @@
 // raceaccel: precise dynamic data-race detection. See docs/cli.md.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <CLI/CLI.hpp>
-#include <map>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 
-#include "cli/commands.hpp"
+#include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
 
-int main(int argc, char** argv) {
-  CLI::App app{"raceaccel: precise happens-before data-race detection for traces and programs"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("raceaccel ") + RACEACCEL_VERSION);
-  std::map<std::string, raceaccel::CommandRunner> runners;
-  runners["check"] = raceaccel::add_check_command(app);
-  runners["convert"] = raceaccel::add_convert_command(app);
-  runners["stats"] = raceaccel::add_stats_command(app);
-  runners["gen"] = raceaccel::add_gen_command(app);
-  runners["devices"] = raceaccel::add_devices_command(app);
-  runners["run"] = raceaccel::add_run_command(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? raceaccel::exit_code::kOk : raceaccel::exit_code::kUsage;
+namespace {
+
+// A closed standard descriptor would be handed to the next file opened (a
+// trace, an output file), and results meant for stdout would land there.
+// Occupy it: stdout/stderr with a read-only /dev/null, so that writes to them
+// fail (and are reported), stdin with an empty one.
+void occupy_closed_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int opened = ::open("/dev/null", O_RDONLY);
+    if (opened >= 0 && opened != fd) {
+      ::dup2(opened, fd);
+      ::close(opened);
+    }
   }
+}
+
+// Results that did not reach standard output (closed, disk full, a broken
+// pipe) are a failed command, whatever its own status was.
+int with_output_checked(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (!failed) return status;
+  const int err = errno;  // 0 when the write failed earlier, during the command
+  std::cerr << "raceaccel: standard output: write failed" << (err != 0 ? std::string(": ") + std::strerror(err) : "")
+            << '\n';
+  return raceaccel::exit_code::kIo;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  occupy_closed_standard_descriptors();
+  auto cli = raceaccel::make_cli_app();
+  if (auto status = raceaccel::parse_command_line(*cli, argc, argv)) return with_output_checked(*status);
   try {
-    return runners.at(app.get_subcommands().front()->get_name())();
+    return with_output_checked(raceaccel::chosen_runner(*cli)());
   } catch (const std::exception& e) {  // a bug or resource exhaustion, never a silent crash
+    if (std::ferror(stdout) != 0) return with_output_checked(raceaccel::exit_code::kOk);  // fmt::print's write error
     fmt::print(stderr, "raceaccel: internal error: {}\n", e.what());
     return raceaccel::exit_code::kCapacity;
   }

@@ -1,48 +1,47 @@
 // Opens the output of a command: a file, or stdout for "-".
+//
+// A failed command must not destroy what was at the output path, nor leave
+// partial output behind, and it may remove only a file that this run
+// created. So a regular file (new, existing, or reached through symbolic
+// links) is written to a temporary file in the target's directory, which
+// close() renames over the target: until then the old content is intact, and
+// a failure removes only the temporary file. Anything else that already
+// exists there (a device such as /dev/null, a FIFO) is written in place and
+// never removed.
 #pragma once
 
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 
-#include "trace/trace_error.hpp"
-
 namespace raceaccel {
 
 class OutputFile {
  public:
-  explicit OutputFile(const std::string& path) : path_(path) {
-    if (path != "-") {
-      file_ = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-      if (!*file_) throw IoError(path + ": cannot open for writing");
-    }
-  }
-  // A file that was not closed successfully is removed: no partial output
-  // is left behind by a failed command.
-  ~OutputFile() {
-    if (file_ && !closed_) {
-      file_->close();
-      std::remove(path_.c_str());
-    }
-  }
+  // Throws IoError when the output cannot be opened.
+  explicit OutputFile(const std::string& path);
+  // Not closed successfully: removes the temporary file, nothing else.
+  ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
   std::ostream& stream() { return file_ ? *file_ : std::cout; }
-  // Flushes and reports a failed write (disk full, closed pipe) as IoError.
-  void close() {
-    stream().flush();
-    if (!stream()) throw IoError(path_ + ": write failed");
-    if (file_) file_->close();
-    closed_ = true;
-  }
+  // Flushes, reports a failed write (disk full, closed pipe) as IoError, and
+  // puts the temporary file in place of the target.
+  void close();
 
  private:
-  std::string path_;
+  std::string path_;    // as given, for messages
+  std::string target_;  // the file the output ends up in (symbolic links resolved)
+  std::string temp_;    // the file this run created and renames over target_; empty when writing in place
   std::unique_ptr<std::ofstream> file_;
   bool closed_ = false;
 };
+
+// True when `input` and `output` name the same file (device and inode, so
+// also through other paths, symbolic or hard links); "-" is standard
+// input/output. A path that does not exist is nobody's twin.
+bool same_file(const std::string& input, const std::string& output);
 
 }  // namespace raceaccel

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/json_output.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -68,7 +69,7 @@ int run_stats(const StatsOptions& o) {
           {"locks", locks.size()},  {"barriers", barriers.size()},
           {"locations", locations}, {"accessed_bytes", accessed_bytes},
           {"operations", mix}};
-      std::cout << doc.dump(2) << '\n';
+      print_json(std::cout, std::move(doc));
     } else {
       std::cout << fmt::format(
           "trace      {}\nevents     {}\nthreads    {}\nlocks      {}\nbarriers   {}\n"

@@ -79,6 +79,9 @@ OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& opt
   buckets_->to_device(0, buckets_->size());
   mirror_.assign(caps_.slots, std::vector<uint64_t>(caps_.slots, 0));
   stats_.capabilities = caps_;
+  // The stat_* registers count since the device was opened, and one device
+  // may serve several traces (check TRACE...): this checker's share only.
+  device_at_start_ = device_.statistics();
 }
 
 void OffloadChecker::note_clock(uint32_t slot, uint64_t event) {
@@ -182,6 +185,7 @@ void OffloadChecker::send_granules(const Event& e, uint64_t index, uint32_t t, u
       touched_.touch(addr, n);
     }
     if (forced) ++stats_.forced;
+    if (c.op == regs::kOpFree) ++stats_.free_commands;
     send(c, info);
     addr += n;
     remaining -= n;
@@ -504,6 +508,9 @@ void OffloadChecker::finish() { launch(); }
 
 OffloadStats OffloadChecker::stats() {
   stats_.device = device_.statistics();
+  for (const driver::StatisticRegister& r : driver::statistic_registers()) {
+    stats_.device.*r.field -= device_at_start_.*r.field;
+  }
   return stats_;
 }
 

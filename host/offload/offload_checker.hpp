@@ -70,8 +70,24 @@ struct OffloadStats {
   std::chrono::nanoseconds launch_time{0};    // host clock, from to_device of the words to ap_done
   std::chrono::nanoseconds records_time{0};   // reading back and answering the records
   driver::Capabilities capabilities;
-  driver::Statistics device;  // the stat_* registers
+  // Free commands sent: the device looks their granules up like accesses
+  // (a lookup that can miss), but its `accesses` counts reads and writes only.
+  uint64_t free_commands = 0;
+  driver::Statistics device;  // the stat_* registers, counted since this checker was made
 };
+
+// The metadata cache's lookups: every read, write and free command looks
+// its granule up (and may miss), while the device's `accesses` counts reads
+// and writes only, so misses are measured against accesses + frees.
+inline uint64_t cache_lookups(const OffloadStats& s) { return s.device.accesses + s.free_commands; }
+// Hits over lookups, in [0, 1] (0 without lookups). A miss is a lookup;
+// misses beyond the lookups (a device that counts otherwise) show as 0.
+inline double cache_hit_rate(const OffloadStats& s) {
+  const uint64_t lookups = cache_lookups(s);
+  if (lookups == 0) return 0.0;
+  const uint64_t misses = s.device.misses < lookups ? s.device.misses : lookups;
+  return static_cast<double>(lookups - misses) / static_cast<double>(lookups);
+}
 
 class OffloadChecker final : public Detector {
  public:
@@ -115,6 +131,7 @@ class OffloadChecker final : public Detector {
   driver::Device& device_;
   OffloadOptions options_;
   driver::Capabilities caps_;
+  driver::Statistics device_at_start_;  // stats() reports the device's counts since then
   driver::LineShape shape_;
   size_t batch_words_;
   std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;

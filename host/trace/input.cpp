@@ -88,12 +88,16 @@ size_t Input::read(void* out, size_t n) {
   return done;
 }
 
-bool Input::read_line(std::string& line) {
+bool Input::read_line(std::string& line, size_t max_bytes) {
   line.clear();
   for (;;) {
     if (begin_ == end_ && !fill(1)) return !line.empty();
     const char* start = buf_.data() + begin_;
-    const void* nl = std::memchr(start, '\n', end_ - begin_);
+    // Bytes that may still join the line: up to one over the limit (saturating at SIZE_MAX).
+    size_t room = max_bytes - line.size();
+    if (room != SIZE_MAX) ++room;
+    const size_t avail = std::min(end_ - begin_, room);
+    const void* nl = std::memchr(start, '\n', avail);
     if (nl != nullptr) {
       size_t len = static_cast<const char*>(nl) - start;
       line.append(start, len);
@@ -101,9 +105,10 @@ bool Input::read_line(std::string& line) {
       consumed_ += len + 1;
       return true;
     }
-    line.append(start, end_ - begin_);
-    consumed_ += end_ - begin_;
-    begin_ = end_;
+    line.append(start, avail);
+    consumed_ += avail;
+    begin_ += avail;
+    if (line.size() > max_bytes) return true;  // too long: the caller reports it
   }
 }
 

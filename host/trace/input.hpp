@@ -29,8 +29,11 @@ class Input {
   // Reads exactly n bytes into out unless the input ends; returns the count read.
   size_t read(void* out, size_t n);
   // Reads up to and excluding the next '\n'. Returns false at end of input.
-  // A final line without '\n' is returned as a line.
-  bool read_line(std::string& line);
+  // A final line without '\n' is returned as a line. A line longer than
+  // max_bytes is not read to its end: `line` then holds its first
+  // max_bytes + 1 bytes (so line.size() > max_bytes tells), and the rest
+  // is left unread, so an endless line costs bounded memory.
+  bool read_line(std::string& line, size_t max_bytes = SIZE_MAX);
   // Bytes consumed so far.
   uint64_t offset() const { return consumed_; }
 

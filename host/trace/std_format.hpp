@@ -29,6 +29,11 @@ namespace raceaccel {
 
 inline constexpr uint64_t kStdVariableBase = 0xF000'0000'0000'0000ULL;
 
+// The longest STD line the reader takes, '\n' excluded (1 MiB). A real line
+// is a few dozen bytes; without a cap a file without newlines (/dev/zero)
+// would be buffered whole. Longer lines are malformed (exit 65, file:line).
+inline constexpr size_t kMaxStdLineBytes = size_t{1} << 20;
+
 // A thread, lock or variable name the reader takes as one field: not empty,
 // no '|', '(', ')', blanks or control characters.
 inline bool std_name_ok(std::string_view s) {

@@ -56,8 +56,12 @@ uint64_t StdReader::intern_variable(std::string_view name) {
 }
 
 bool StdReader::next(Event& event) {
-  while (input_.read_line(line_)) {
+  while (input_.read_line(line_, kMaxStdLineBytes)) {
     ++line_no_;
+    if (line_.size() > kMaxStdLineBytes) {
+      fail(fmt::format("line longer than {} bytes (the STD line limit), starting '{}'", kMaxStdLineBytes,
+                       printable(line_)));
+    }
     std::string_view line = trim(line_);
     if (line.empty()) continue;  // blank lines are not events
     parse_line(line, event);

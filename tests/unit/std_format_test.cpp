@@ -117,5 +117,30 @@ TEST(StdWriter, RefusesEventsWithoutStdForm) {
   EXPECT_THROW(writer.write(Event::sync(Op::BarrierEnter, 0, 1), symbols), UnrepresentableEvent);
 }
 
+// A line without end (check /dev/zero) must not be buffered whole: the
+// reader stops one byte past kMaxStdLineBytes and names file:line.
+TEST(StdReader, RejectsOverlongLineWithoutReadingItAll) {
+  std::string text = "T0|w(x)|1\n" + std::string(3 * kMaxStdLineBytes, '\0');
+  StdReader reader(Input::from_memory(text, "t.std"));
+  Event e;
+  ASSERT_TRUE(reader.next(e));
+  try {
+    reader.next(e);
+    FAIL() << "an overlong line was accepted";
+  } catch (const TraceError& err) {
+    EXPECT_EQ(err.where(), "t.std:2");
+    EXPECT_NE(std::string(err.what()).find("line longer than 1048576 bytes"), std::string::npos) << err.what();
+  }
+  EXPECT_LE(reader.bytes_read(), 10 + kMaxStdLineBytes + 1);
+}
+
+// A line of exactly the limit is still a line (trailing blanks are trimmed).
+TEST(StdReader, AcceptsLineAtTheLimit) {
+  std::string line = "T0|w(x)|1";
+  line.resize(kMaxStdLineBytes, ' ');
+  const auto events = read_all(line + "\nT1|w(x)|2\n");
+  EXPECT_EQ(events.size(), 2u);
+}
+
 }  // namespace
 }  // namespace raceaccel
