@@ -12,11 +12,12 @@
 
 namespace raceaccel::rt {
 
+// Through record_access, so a loop calling strlen on the same string
+// appends one entry per drain (the repeat filter), not one per call.
 inline void program_access(const volatile void* p, size_t n, bool write, uint64_t pc) {
   if (n == 0 || p == nullptr) return;
-  ThreadState* ts = traced_thread_if_started();
-  if (ts == nullptr || (write ? ts->ignore_writes : ts->ignore_reads) != 0) return;
-  append_access(ts, id_of(p), n, write ? AccessKind::Write : AccessKind::Read, pc);
+  if (t_thread == nullptr && traced_thread_if_started() == nullptr) return;
+  record_access(id_of(p), n, write, pc);
 }
 inline void program_read(const volatile void* p, size_t n, uint64_t pc) { program_access(p, n, false, pc); }
 inline void program_write(const volatile void* p, size_t n, uint64_t pc) { program_access(p, n, true, pc); }
