@@ -141,18 +141,19 @@ RACEACCEL_EXPORT uintptr_t __tsan_testonly_shadow_stack_current_size() {
 // ---- test barrier ------------------------------------------------------------
 // ThreadSanitizer's test header declares the barrier as `unsigned`: one
 // 32-bit word, so the runtime may use no more. Our encoding inside it:
-// bits 0..7 the participant count (below 256, as in TSan's), bits 8..15 the
-// arrivals in the current round, bits 16..31 the round number (also what a
-// waiter sleeps on with the futex). The last arrival of a round resets the
-// arrivals and bumps the round in one CAS, so rounds can go on for ever.
-// Waiting uses uninstrumented atomics and futexes: no happens-before. The
-// waiting thread's buffered accesses are checked first, so a race the barrier
-// exposes is reported before the program goes on.
+// bits 0..9 the participant count (below 1024, as TSan allows), bits 10..19
+// the arrivals in the current round, bits 20..31 the round number. The last
+// arrival of a round resets the arrivals and bumps the round in one CAS, so
+// rounds can go on for ever (a waiter only needs the round to change, and
+// 4096 rounds cannot pass without it). Waiting uses uninstrumented atomics
+// and a futex on the word: no happens-before. The waiting thread's buffered
+// accesses are checked first, so a race the barrier exposes is reported
+// before the program goes on.
 namespace {
-constexpr uint32_t kCountMask = 0xff;
-constexpr uint32_t kArrivalShift = 8;
-constexpr uint32_t kArrivalMask = 0xff;
-constexpr uint32_t kRoundShift = 16;
+constexpr uint32_t kCountMask = 0x3ff;
+constexpr uint32_t kArrivalShift = 10;
+constexpr uint32_t kArrivalMask = 0x3ff;
+constexpr uint32_t kRoundShift = 20;
 }  // namespace
 
 RACEACCEL_EXPORT void __tsan_testonly_barrier_init(uint32_t* barrier, unsigned count) {

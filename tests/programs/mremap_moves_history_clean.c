@@ -29,8 +29,8 @@ static void *first(void *arg) {
 static void *second(void *arg) {
   (void)arg;
   __tsan_testonly_barrier_wait(&order);
-  char *a = (char *)syscall(SYS_mmap, reserved, 4096, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  char *a =
+      (char *)syscall(SYS_mmap, reserved, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   if (a != MAP_FAILED) {
     a[32] = 8;
     seen[1] = a[32];

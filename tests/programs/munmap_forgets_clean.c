@@ -29,8 +29,8 @@ static void *first(void *arg) {
 static void *second(void *arg) {
   (void)arg;
   __tsan_testonly_barrier_wait(&order);
-  char *p = (char *)syscall(SYS_mmap, reserved, 4096, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  char *p =
+      (char *)syscall(SYS_mmap, reserved, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   if (p != MAP_FAILED) {
     p[16] = 6;
     seen[1] = p[16];

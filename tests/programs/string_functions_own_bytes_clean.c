@@ -26,20 +26,20 @@ char *(*volatile duplicate)(const char *) = strdup;
 
 static int work(char *half) {
   int score = 0;
-  copy_n(half, "ab", 3);                      /* writes 3 bytes: "ab\0" */
-  append(half, "cd");                         /* "abcd": touches 5 bytes */
-  score += length(half) == 4;                 /* reads 5 */
-  score += length_n(half, 16) == 4;           /* reads 5 */
-  score += compare(half, "abcd") == 0;        /* reads 5 */
-  score += compare_n(half, "abxx", 16) != 0;  /* reads 3: stops at 'c' */
-  score += find(half, 'b') == half + 1;       /* reads 2 */
-  score += find_last(half, 'a') == half;      /* reads 5 */
-  score += find_sub(half, "bc") == half + 1;  /* reads 3 */
+  copy_n(half, "ab", 3);                         /* writes 3 bytes: "ab\0" */
+  append(half, "cd");                            /* "abcd": touches 5 bytes */
+  score += length(half) == 4;                    /* reads 5 */
+  score += length_n(half, 16) == 4;              /* reads 5 */
+  score += compare(half, "abcd") == 0;           /* reads 5 */
+  score += compare_n(half, "abxx", 16) != 0;     /* reads 3: stops at 'c' */
+  score += find(half, 'b') == half + 1;          /* reads 2 */
+  score += find_last(half, 'a') == half;         /* reads 5 */
+  score += find_sub(half, "bc") == half + 1;     /* reads 3 */
   score += find_byte(half, 'c', 16) == half + 2; /* reads 3 */
   char *d = duplicate(half);
   score += d != 0 && d[3] == 'd';
   free(d);
-  copy(half, "wxyz");                         /* writes 5 */
+  copy(half, "wxyz"); /* writes 5 */
   score += half[3] == 'z';
   return score;
 }

@@ -4,7 +4,7 @@
  * raceaccel's runtime and stock ThreadSanitizer both export these symbols.
  * The barrier is one `unsigned` (a 32-bit word), as ThreadSanitizer's own
  * test header declares it: declare it `static unsigned order;`. count must be
- * below 256; a barrier can be waited on for many rounds. */
+ * below 1024; a barrier can be waited on for many rounds. */
 #ifndef RACEACCEL_TEST_BARRIER_H
 #define RACEACCEL_TEST_BARRIER_H
 

@@ -21,9 +21,7 @@ char bytes[32];
 pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 int counter;
 
-__attribute__((noinline)) uintptr_t depth_inside(void) {
-  return __tsan_testonly_shadow_stack_current_size();
-}
+__attribute__((noinline)) uintptr_t depth_inside(void) { return __tsan_testonly_shadow_stack_current_size(); }
 
 int main(void) {
   int ok = 1;
