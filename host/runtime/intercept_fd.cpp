@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -369,6 +370,14 @@ RACEACCEL_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int 
   return r;
 }
 
+// An eventfd is its own sync object: a write to it happens before the read
+// that returns the count.
+RACEACCEL_EXPORT int eventfd(unsigned initial, int flags) noexcept {
+  const int fd = RACEACCEL_REAL(eventfd)(initial, flags);
+  if (fd >= 0 && !t_in_runtime) created(fd, new_sync(1, fd), RACEACCEL_CALLER);
+  return fd;
+}
+
 // ---- duplication and close -----------------------------------------------------
 RACEACCEL_EXPORT int dup(int fd) {
   const uint64_t pc = RACEACCEL_CALLER;
@@ -393,6 +402,31 @@ RACEACCEL_EXPORT int dup3(int fd, int to, int flags) {
   if (r >= 0 && !t_in_runtime) duplicated(fd, r, pc);
   return r;
 }
+// fcntl: F_DUPFD and F_DUPFD_CLOEXEC duplicate; every command is a use. The
+// third argument is taken as a pointer-sized word, as glibc itself does.
+namespace {
+int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void* arg, uint64_t pc) {
+  used(fd, pc);
+  const int r = real(fd, cmd, arg);
+  if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && !t_in_runtime) duplicated(fd, r, pc);
+  return r;
+}
+}  // namespace
+RACEACCEL_EXPORT int fcntl(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  void* arg = va_arg(ap, void*);
+  va_end(ap);
+  return fcntl_common(RACEACCEL_REAL(fcntl), fd, cmd, arg, RACEACCEL_CALLER);
+}
+RACEACCEL_EXPORT int fcntl64(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  void* arg = va_arg(ap, void*);
+  va_end(ap);
+  return fcntl_common(RACEACCEL_REAL(fcntl64), fd, cmd, arg, RACEACCEL_CALLER);
+}
+
 RACEACCEL_EXPORT int close(int fd) {
   closing(fd, RACEACCEL_CALLER);
   return RACEACCEL_REAL(close)(fd);
