@@ -386,20 +386,28 @@ RACEACCEL_EXPORT int dup(int fd) {
   if (r >= 0 && !t_in_runtime) duplicated(fd, r, pc);
   return r;
 }
-RACEACCEL_EXPORT int dup2(int fd, int to) {
+// dup2/dup3 close `to` when it is open: after a successful call, `to` is
+// closed (a write of its entry) and then a copy of fd. A failed call leaves
+// `to` as it was.
+namespace {
+void replaced(int fd, int to, uint64_t pc) {
+  if (fd == to || t_in_runtime) return;
+  closing(to, pc);
+  duplicated(fd, to, pc);
+}
+}  // namespace
+RACEACCEL_EXPORT int dup2(int fd, int to) noexcept {
   const uint64_t pc = RACEACCEL_CALLER;
   used(fd, pc);
-  if (fd != to) closing(to, pc);  // dup2 closes `to` first when it is open
   const int r = RACEACCEL_REAL(dup2)(fd, to);
-  if (r >= 0 && fd != to && !t_in_runtime) duplicated(fd, r, pc);
+  if (r >= 0) replaced(fd, to, pc);
   return r;
 }
-RACEACCEL_EXPORT int dup3(int fd, int to, int flags) {
+RACEACCEL_EXPORT int dup3(int fd, int to, int flags) noexcept {
   const uint64_t pc = RACEACCEL_CALLER;
   used(fd, pc);
-  if (fd != to) closing(to, pc);
   const int r = RACEACCEL_REAL(dup3)(fd, to, flags);
-  if (r >= 0 && !t_in_runtime) duplicated(fd, r, pc);
+  if (r >= 0) replaced(fd, to, pc);
   return r;
 }
 // fcntl: F_DUPFD and F_DUPFD_CLOEXEC duplicate; every command is a use. The
