@@ -57,6 +57,15 @@ RACEACCEL_EXPORT void AnnotateIgnoreWritesEnd(const char*, int) {
   if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_writes != 0) --ts->ignore_writes;
 }
 
+// Synchronization of the thread between Begin and End is not observed (its
+// acquires and releases on locks and annotated addresses are dropped).
+RACEACCEL_EXPORT void AnnotateIgnoreSyncBegin(const char*, int) {
+  if (ThreadState* ts = traced_thread()) ++ts->ignore_sync;
+}
+RACEACCEL_EXPORT void AnnotateIgnoreSyncEnd(const char*, int) {
+  if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_sync != 0) --ts->ignore_sync;
+}
+
 RACEACCEL_EXPORT void AnnotateThreadName(const char*, int, const char* name) {
   ThreadState* ts = traced_thread();
   if (ts == nullptr || name == nullptr) return;
@@ -103,34 +112,78 @@ RACEACCEL_EXPORT void __tsan_mutex_post_signal(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_pre_divert(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_post_divert(void*, unsigned) {}
 
-// ---- test barrier ------------------------------------------------------------
-// The 64-bit word holds the participant count (high half) and the number of
-// arrivals so far (low half, also the futex word). Waiting is done with
-// uninstrumented atomics and futexes, so it creates no happens-before; the
-// waiting thread's buffered accesses are checked first, so that a race the
-// barrier exposes is reported before the program goes on.
-RACEACCEL_EXPORT void __tsan_testonly_barrier_init(uint64_t* barrier, unsigned count) {
-  __atomic_store_n(barrier, static_cast<uint64_t>(count) << 32, __ATOMIC_RELEASE);
+// ---- sanitizer_common's unaligned accesses ------------------------------------------
+// A checked access of 2, 4 or 8 bytes at any alignment that also performs the
+// load or store (memcpy of a constant size compiles to one move).
+#define RACEACCEL_UNALIGNED(bits)                                                      \
+  RACEACCEL_EXPORT uint##bits##_t __sanitizer_unaligned_load##bits(const void* p) {    \
+    record_access(id_of(p), bits / 8, false, RACEACCEL_CALLER);                        \
+    uint##bits##_t v;                                                                  \
+    __builtin_memcpy(&v, p, sizeof v);                                                 \
+    return v;                                                                          \
+  }                                                                                    \
+  RACEACCEL_EXPORT void __sanitizer_unaligned_store##bits(void* p, uint##bits##_t v) { \
+    record_access(id_of(p), bits / 8, true, RACEACCEL_CALLER);                         \
+    __builtin_memcpy(p, &v, sizeof v);                                                 \
+  }
+RACEACCEL_UNALIGNED(16)
+RACEACCEL_UNALIGNED(32)
+RACEACCEL_UNALIGNED(64)
+#undef RACEACCEL_UNALIGNED
+
+// The depth of the calling thread's shadow call stack (ThreadSanitizer's
+// test-only query; frames beyond the kept ones count too).
+RACEACCEL_EXPORT uintptr_t __tsan_testonly_shadow_stack_current_size() {
+  ThreadState* ts = traced_thread();
+  return ts != nullptr ? ts->depth : 0;
 }
 
-RACEACCEL_EXPORT void __tsan_testonly_barrier_wait(uint64_t* barrier) {
+// ---- test barrier ------------------------------------------------------------
+// ThreadSanitizer's test header declares the barrier as `unsigned`: one
+// 32-bit word, so the runtime may use no more. Our encoding inside it:
+// bits 0..9 the participant count (below 1024, as TSan allows), bits 10..19
+// the arrivals in the current round, bits 20..31 the round number. The last
+// arrival of a round resets the arrivals and bumps the round in one CAS, so
+// rounds can go on for ever (a waiter only needs the round to change, and
+// 4096 rounds cannot pass without it). Waiting uses uninstrumented atomics
+// and a futex on the word: no happens-before. The waiting thread's buffered
+// accesses are checked first, so a race the barrier exposes is reported
+// before the program goes on.
+namespace {
+constexpr uint32_t kCountMask = 0x3ff;
+constexpr uint32_t kArrivalShift = 10;
+constexpr uint32_t kArrivalMask = 0x3ff;
+constexpr uint32_t kRoundShift = 20;
+}  // namespace
+
+RACEACCEL_EXPORT void __tsan_testonly_barrier_init(uint32_t* barrier, unsigned count) {
+  __atomic_store_n(barrier, count & kCountMask, __ATOMIC_RELEASE);
+}
+
+RACEACCEL_EXPORT void __tsan_testonly_barrier_wait(uint32_t* barrier) {
   if (ThreadState* ts = traced_thread()) {
     RuntimeScope scope;
     runtime_if_started()->checker().drain(ts);
   }
-  const uint64_t before = __atomic_fetch_add(barrier, 1, __ATOMIC_RELAXED);
-  const uint32_t count = static_cast<uint32_t>(before >> 32);
-  if (count == 0) return;
-  const uint32_t arrived = static_cast<uint32_t>(before);
-  const uint32_t round_end = (arrived / count + 1) * count;
-  auto* word = reinterpret_cast<uint32_t*>(barrier);  // little-endian: the low half
-  if (arrived + 1 == round_end) {
-    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
+  uint32_t old = __atomic_load_n(barrier, __ATOMIC_RELAXED);
+  uint32_t next = 0;
+  bool last = false;
+  do {
+    const uint32_t count = old & kCountMask;
+    if (count == 0) return;
+    const uint32_t arrived = ((old >> kArrivalShift) & kArrivalMask) + 1;
+    last = arrived >= count;
+    next = last ? (((old >> kRoundShift) + 1) << kRoundShift) | count
+                : (old & ~(kArrivalMask << kArrivalShift)) | (arrived << kArrivalShift);
+  } while (!__atomic_compare_exchange_n(barrier, &old, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  if (last) {
+    syscall(SYS_futex, barrier, FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
     return;
   }
+  const uint32_t round = old >> kRoundShift;
   for (;;) {
-    const uint32_t now = __atomic_load_n(word, __ATOMIC_RELAXED);
-    if (static_cast<int32_t>(now - round_end) >= 0) return;
-    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, now, nullptr, nullptr, 0);
+    const uint32_t now = __atomic_load_n(barrier, __ATOMIC_RELAXED);
+    if ((now >> kRoundShift) != round) return;
+    syscall(SYS_futex, barrier, FUTEX_WAIT_PRIVATE, now, nullptr, nullptr, 0);
   }
 }

@@ -1,5 +1,7 @@
 #include "runtime/reporter.hpp"
 
+#include "runtime/fd_table.hpp"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -102,6 +104,11 @@ std::string Reporter::thread_name(ThreadId tid, bool capital) {
 
 Reporter::Location Reporter::locate(uint64_t addr) {
   Location loc;
+  if (auto fd = descriptor_at(addr)) {  // the runtime's descriptor table (intercept_fd.cpp)
+    loc.kind = "fd";
+    loc.text = fmt::format("file descriptor {}", *fd);
+    return loc;
+  }
   if (auto block = heap_.containing(addr)) {
     loc.kind = "heap";
     loc.text = fmt::format("heap block of size {} at {:#x} allocated by {}", block->size, block->addr,

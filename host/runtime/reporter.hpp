@@ -52,7 +52,7 @@ class Reporter {
   };
   struct Location {
     std::string text;          // "heap block of size 8 at 0x... allocated by thread T1" ...
-    std::string kind;          // heap | global | stack | tls | unknown
+    std::string kind;          // heap | global | stack | tls | fd | unknown
     std::vector<Frame> stack;  // heap: the allocation stack
   };
   struct ThreadLine {

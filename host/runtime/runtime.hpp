@@ -100,9 +100,9 @@ inline uint64_t id_of(const volatile void* object) { return reinterpret_cast<uin
 // join, AnnotateHappensAfter) are emitted after the real operation
 // succeeded, releases before it, so the stream orders every release before
 // the acquire that observes it; the two names say which at each call. op
-// says which kind (shared, exclusive).
+// says which kind (shared, exclusive). Nothing inside AnnotateIgnoreSync.
 inline void sync_on(const volatile void* object, Op op) {
-  if (ThreadState* ts = traced_thread()) emit_sync(ts, op, id_of(object));
+  if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_sync == 0) emit_sync(ts, op, id_of(object));
 }
 inline void acquire(const volatile void* object, Op op = Op::Acquire) { sync_on(object, op); }
 inline void release(const volatile void* object, Op op = Op::Release) { sync_on(object, op); }

@@ -37,6 +37,7 @@ struct ThreadState {
   uint32_t consumed = 0;           // entries already drained by the exit path (checker lock)
   uint32_t ignore_reads = 0;       // AnnotateIgnoreReadsBegin nesting
   uint32_t ignore_writes = 0;      // AnnotateIgnoreWritesBegin nesting
+  uint32_t ignore_sync = 0;        // AnnotateIgnoreSyncBegin nesting
   uint32_t node = 0;               // current call stack (StackTrie node)
   uint32_t depth = 0;              // shadow stack depth (may exceed kMaxShadowDepth)
   uint32_t stack_floor = 0;        // frames below this depth belong to code a signal handler interrupted

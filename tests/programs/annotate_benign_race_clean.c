@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 long approximate_hits;
-static unsigned long long order;
+static unsigned order;
 
 static void *counter(void *arg) {
   (void)arg;

@@ -9,7 +9,7 @@ struct Stats {
   long approximate;
   long exact;
 } stats;
-static unsigned long long order;
+static unsigned order;
 
 static void *updater(void *arg) {
   (void)arg;

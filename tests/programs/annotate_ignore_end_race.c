@@ -7,7 +7,7 @@
 
 long progress;
 long result;
-static unsigned long long order;
+static unsigned order;
 
 static void *worker(void *arg) {
   (void)arg;

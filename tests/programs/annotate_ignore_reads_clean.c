@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 long progress;
-static unsigned long long order;
+static unsigned order;
 
 static void *worker(void *arg) {
   (void)arg;

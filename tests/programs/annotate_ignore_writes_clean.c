@@ -7,7 +7,7 @@
 #include "test_barrier.h"
 
 long debug_marker;
-static unsigned long long order;
+static unsigned order;
 
 static void *tracer(void *arg) {
   (void)arg;

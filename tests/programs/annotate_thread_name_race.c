@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 int mailbox;
-static unsigned long long order;
+static unsigned order;
 
 static void *sender(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 
 long protected_count;
 std::atomic<bool> locked{false};
-static unsigned long long order;
+static unsigned order;
 
 static void lock() {
   bool expected = false;

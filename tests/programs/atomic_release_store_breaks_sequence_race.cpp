@@ -10,7 +10,7 @@
 
 int data;
 std::atomic<int> flag{0};
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 3);

@@ -7,7 +7,7 @@
 #include "test_barrier.h"
 
 long word;
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 2);

@@ -8,7 +8,7 @@
 
 int slots[2];
 static pthread_barrier_t round_barrier;
-static unsigned long long order;
+static unsigned order;
 
 static void *participant(void *arg) {
   long me = (long)arg;

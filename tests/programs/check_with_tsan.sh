@@ -9,6 +9,7 @@
 # Usage: check_with_tsan.sh [-n RUNS] [-o WORK_DIR] [NAME_REGEX]
 # Exits 0 when every selected program gave its expected verdict on every run.
 set -u
+set -f # table words (MATCH regexes) are never file patterns
 here=$(cd "$(dirname "$0")" && pwd)
 runs=3
 work=${TMPDIR:-/tmp}/raceaccel-programs-tsan
@@ -31,7 +32,7 @@ c_flags=$(sed -n 's/^set(RACEACCEL_PROGRAM_C_FLAGS \(.*\))$/\1/p' "$here/CMakeLi
 cxx_flags=$(sed -n 's/^set(RACEACCEL_PROGRAM_CXX_FLAGS \(.*\))$/\1/p' "$here/CMakeLists.txt")
 
 passed=0 failed=0
-# One table row per line: raceaccel_program(NAME SOURCE VERDICT [LANG x] [COMPILER x] [REPORTS n] [EXIT s] [ARGS ...])
+# One table row per line: raceaccel_program(NAME SOURCE VERDICT [LANG x] [COMPILER x] [REPORTS n] [EXIT s] [MATCH ere] [ARGS ...])
 grep -E '^[[:space:]]*raceaccel_program\(' "$here/CMakeLists.txt" |
   sed -e 's/^[[:space:]]*raceaccel_program(//' -e 's/)[[:space:]]*$//' >"$work/table"
 while read -r name source verdict rest; do
@@ -39,12 +40,13 @@ while read -r name source verdict rest; do
   compiler=clang options='' args='' key=''
   for word in $rest; do
     case $word in
-      LANG | COMPILER | REPORTS | EXIT | ARGS) key=$word ;;
+      LANG | COMPILER | REPORTS | EXIT | MATCH | ARGS) key=$word ;;
       *)
         case $key in
           COMPILER) compiler=$word ;;
           REPORTS) options="$options --reports $word" ;;
           EXIT) options="$options --exit $word" ;;
+          MATCH) options="$options --match $(echo "$word" | tr -d '"')" ;;
           ARGS) args="$args $word" ;;
         esac
         ;;

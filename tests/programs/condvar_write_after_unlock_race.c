@@ -10,7 +10,7 @@ int payload;
 int ready;
 static pthread_mutex_t ready_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ready_cond = PTHREAD_COND_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *producer(void *arg) {
   (void)arg;

@@ -10,7 +10,7 @@ struct Session {
   long bytes_received = 0;
 };
 
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 2);

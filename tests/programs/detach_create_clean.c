@@ -8,7 +8,7 @@
 
 int parameters[8];
 int worker_scratch[8];
-static unsigned long long order;
+static unsigned order;
 
 static void *detached_worker(void *arg) {
   (void)arg;

@@ -9,7 +9,7 @@
 
 int shared_value;
 static sem_t never_posted;
-static unsigned long long order;
+static unsigned order;
 
 static void *finisher(void *arg) {
   (void)arg;

@@ -9,7 +9,7 @@
 #include "test_barrier.h"
 
 int after_fork;
-static unsigned long long order;
+static unsigned order;
 
 static void *sibling(void *arg) {
   (void)arg;

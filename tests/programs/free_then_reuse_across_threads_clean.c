@@ -11,7 +11,7 @@
 #include "test_barrier.h"
 
 enum { kSize = 512 * 1024 };
-static unsigned long long order;
+static unsigned order;
 
 static void *first_owner(void *arg) {
   (void)arg;

@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 int shared;
-static unsigned long long order;
+static unsigned order;
 
 static void *writer(void *arg) {
   (void)arg;

@@ -5,7 +5,7 @@
 
 #include "test_barrier.h"
 
-static unsigned long long order;
+static unsigned order;
 
 static void *writer(void *arg) {
   int *block = arg;

@@ -9,7 +9,7 @@ struct Account {
   long fees = 0;
 };
 
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 2);

@@ -9,7 +9,7 @@
 char buffer[200];
 char source_buf[64];
 size_t n27 = 27, n30 = 30, n40 = 40;
-static unsigned long long order;
+static unsigned order;
 
 static void *other_side(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 char source_buf[64];
 char dest_buf[64];
 size_t copy_size = 64; /* a variable, so the copy stays a real memcpy */
-static unsigned long long order;
+static unsigned order;
 
 static void *copier(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 char source_buf[128];
 char dest_buf[128];
 size_t copy_size = 128;
-static unsigned long long order;
+static unsigned order;
 
 static void *scribbler(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 
 char buffer[96];
 size_t move_size = 64;
-static unsigned long long order;
+static unsigned order;
 
 static void *writer(void *arg) {
   (void)arg;

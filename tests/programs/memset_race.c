@@ -7,7 +7,7 @@
 #include "test_barrier.h"
 
 size_t block_size = 256;
-static unsigned long long order;
+static unsigned order;
 
 static void *clearer(void *arg) {
   memset(arg, 0, block_size);

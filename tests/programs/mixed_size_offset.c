@@ -9,7 +9,7 @@ union {
   uint32_t whole;
   uint8_t bytes[4];
 } cell;
-static unsigned long long order;
+static unsigned order;
 
 static void *whole_writer(void *arg) {
   (void)arg;

@@ -9,7 +9,7 @@ union {
   uint64_t word;
   uint8_t bytes[8];
 } cell;
-static unsigned long long order;
+static unsigned order;
 
 static void *byte_writer(void *arg) {
   (void)arg;

@@ -7,7 +7,7 @@
 long balance;
 static pthread_mutex_t lock_a = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock_b = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *depositor(void *arg) {
   (void)arg;

@@ -7,7 +7,7 @@
 
 int shared_state;
 static pthread_mutex_t state_mutex = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *careful(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 
 int flag_word;
 static sem_t never_posted;
-static unsigned long long order;
+static unsigned order;
 
 static void *worker(void *arg) {
   (void)arg;

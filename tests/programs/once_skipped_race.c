@@ -7,7 +7,7 @@
 
 int lookup[8];
 static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
-static unsigned long long order;
+static unsigned order;
 
 static void build_lookup(void) {
   for (int i = 0; i < 8; i++) lookup[i] = i + 1;

@@ -6,7 +6,7 @@
 
 enum { kCells = 1000 };
 char cells[kCells];
-static unsigned long long order;
+static unsigned order;
 
 static void *filler(void *arg) {
   (void)arg;

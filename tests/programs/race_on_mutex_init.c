@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 pthread_mutex_t late_mutex;
-static unsigned long long order;
+static unsigned order;
 
 static void *initializer(void *arg) {
   (void)arg;

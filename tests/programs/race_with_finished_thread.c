@@ -6,7 +6,7 @@
 #include "test_barrier.h"
 
 int result;
-static unsigned long long order;
+static unsigned order;
 
 static void *short_lived(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 enum { kReaders = 4 };
 
 long threshold = 10;
-static unsigned long long order;
+static unsigned order;
 
 static void *reader(void *arg) {
   (void)arg;

@@ -6,7 +6,7 @@
 
 #include "test_barrier.h"
 
-static unsigned long long order;
+static unsigned order;
 
 static void *user(void *arg) {
   int *block = arg;

@@ -2,7 +2,7 @@
 # Runs one instrumented test program and checks its verdict (the ctest driver
 # of tests/programs, also used by check_with_tsan.sh).
 #
-# Usage: run_program.sh [--reports N] [--exit S] VERDICT SOURCE PROGRAM [ARGS...]
+# Usage: run_program.sh [--reports N] [--exit S] [--match ERE] VERDICT SOURCE PROGRAM [ARGS...]
 #   VERDICT  race  -> exit status 66, at least one "WARNING: <tool>: data race",
 #                     and every "SUMMARY: <tool>: data race" line names SOURCE
 #                     (as SOURCE:LINE in FUNCTION);
@@ -10,21 +10,24 @@
 #   SOURCE   the program's source file name (basename).
 #   --reports N  exactly N race reports (default: at least one for race).
 #   --exit S     expect exit status S instead of 66 / 0.
+#   --match ERE  stderr must also have a line matching the extended regex ERE.
 # The tool name defaults to raceaccel; RUN_PROGRAM_TOOL=ThreadSanitizer checks
 # the same expectations against stock TSan, and RUN_PROGRAM_ACCEPT_INTERCEPTOR_SUMMARY=1
 # (for TSan only) also accepts a SUMMARY naming one of its interceptors. Exits 0
 # when the verdict matches, 1 when it does not, 2 on a usage error.
 set -u
 usage() {
-  echo "usage: run_program.sh [--reports N] [--exit S] race|clean SOURCE PROGRAM [ARGS...]" >&2
+  echo "usage: run_program.sh [--reports N] [--exit S] [--match ERE] race|clean SOURCE PROGRAM [ARGS...]" >&2
   exit 2
 }
 reports=any
 want_status=
+match=
 while [ $# -gt 0 ]; do
   case $1 in
     --reports) [ $# -ge 2 ] || usage; reports=$2; shift 2 ;;
     --exit) [ $# -ge 2 ] || usage; want_status=$2; shift 2 ;;
+    --match) [ $# -ge 2 ] || usage; match=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -69,5 +72,8 @@ if [ "$verdict" = race ]; then
   fi
 elif grep -q "$tool:" "$err"; then
   fail "$source: clean program produced a $tool report"
+fi
+if [ -n "$match" ] && ! grep -Eq -- "$match" "$err"; then
+  fail "$source: no line matching '$match'"
 fi
 exit 0

@@ -6,7 +6,7 @@
 
 int cached;
 static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *bad_writer(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 
 int data;
 static sem_t data_ready;
-static unsigned long long order;
+static unsigned order;
 
 static void *producer(void *arg) {
   (void)arg;

@@ -10,7 +10,7 @@
 
 long answer;
 static sem_t answered;
-static unsigned long long order;
+static unsigned order;
 
 static struct timespec deadline_in_ms(long ms) {
   struct timespec deadline;

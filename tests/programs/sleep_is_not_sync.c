@@ -7,7 +7,7 @@
 #include "test_barrier.h"
 
 int config;
-static unsigned long long order;
+static unsigned order;
 
 static void *late_reader(void *arg) {
   (void)arg;

@@ -6,7 +6,7 @@
 
 long spins;
 static pthread_spinlock_t spin;
-static unsigned long long order;
+static unsigned order;
 
 static void *locked_side(void *arg) {
   (void)arg;

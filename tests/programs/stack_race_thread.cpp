@@ -8,7 +8,7 @@
 
 static std::mutex pointer_mutex;
 static int *published;
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 2);

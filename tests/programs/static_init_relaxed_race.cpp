@@ -12,7 +12,7 @@ struct Settings {
 };
 
 std::atomic<Settings *> settings{nullptr};
-static unsigned long long order;
+static unsigned order;
 
 int main() {
   __tsan_testonly_barrier_init(&order, 2);

@@ -2,7 +2,9 @@
  * happens-before. Race programs use it to put their unordered accesses in a
  * fixed order in time, so that no verdict ever depends on scheduling.
  * raceaccel's runtime and stock ThreadSanitizer both export these symbols.
- * count must be below 256; a barrier can be waited on for many rounds. */
+ * The barrier is one `unsigned` (a 32-bit word), as ThreadSanitizer's own
+ * test header declares it: declare it `static unsigned order;`. count must be
+ * below 1024; a barrier can be waited on for many rounds. */
 #ifndef RACEACCEL_TEST_BARRIER_H
 #define RACEACCEL_TEST_BARRIER_H
 
@@ -10,8 +12,8 @@
 extern "C" {
 #endif
 
-void __tsan_testonly_barrier_init(unsigned long long *b, unsigned count);
-void __tsan_testonly_barrier_wait(unsigned long long *b);
+void __tsan_testonly_barrier_init(unsigned *b, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned *b);
 
 #ifdef __cplusplus
 }

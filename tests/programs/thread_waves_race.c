@@ -11,7 +11,7 @@ enum { kWaves = 21, kPerWave = 50 };
 
 long shared_total;
 long scratch[kPerWave];
-static unsigned long long order;
+static unsigned order;
 
 static void *long_lived(void *arg) {
   (void)arg;

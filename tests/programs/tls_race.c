@@ -8,7 +8,7 @@
 _Thread_local int per_thread;
 int *escaped;
 static pthread_mutex_t escaped_mutex = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *worker(void *arg) {
   (void)arg;

@@ -7,7 +7,7 @@
 
 int guarded;
 static pthread_mutex_t guard = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *owner(void *arg) {
   (void)arg;

@@ -6,7 +6,7 @@
 
 _Alignas(64) int first_shared;
 _Alignas(64) int second_shared;
-static unsigned long long order;
+static unsigned order;
 
 static void *writer(void *arg) {
   (void)arg;

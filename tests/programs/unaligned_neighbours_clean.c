@@ -8,7 +8,7 @@
 #include "test_barrier.h"
 
 uint8_t buffer[8][3][24];
-static unsigned long long order;
+static unsigned order;
 
 /* memcpy with a constant size becomes one unaligned access of that size. */
 static void store_at(uint8_t *p, int size, uint64_t value) {

@@ -16,7 +16,7 @@ union {
   struct Header header;
   uint8_t bytes[16];
 } record;
-static unsigned long long order;
+static unsigned order;
 
 static void *length_writer(void *arg) {
   (void)arg;

@@ -8,7 +8,7 @@
 
 int message;
 static pthread_mutex_t message_mutex = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long order;
+static unsigned order;
 
 static void *writer(void *arg) {
   (void)arg;

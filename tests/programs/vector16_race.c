@@ -8,7 +8,7 @@
 typedef int int4 __attribute__((vector_size(16)));
 
 int4 lanes[2];
-static unsigned long long order;
+static unsigned order;
 
 static void *vector_writer(void *arg) {
   (void)arg;

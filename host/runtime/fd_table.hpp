@@ -1,0 +1,17 @@
+// The runtime's table of file descriptors (intercept_fd.cpp), for what other
+// parts of the runtime need to know about it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace raceaccel::rt {
+
+// The descriptor whose table entry holds addr, if any: races on an entry are
+// races on the descriptor ("Location is file descriptor N").
+std::optional<int> descriptor_at(uint64_t addr);
+// The program used fd (mmap of a file): a read of its table entry, so a use
+// racing with close() is reported.
+void descriptor_used(int fd, uint64_t pc);
+
+}  // namespace raceaccel::rt
