@@ -92,25 +92,47 @@ RACEACCEL_EXPORT void AnnotateRWLockReleased(const char*, int, const volatile vo
 RACEACCEL_EXPORT int RunningOnValgrind() { return 0; }
 
 // ---- __tsan_mutex_* (custom mutexes) ---------------------------------------
+// A mutex the program implements itself (with atomics, futexes, ...) and
+// annotates. Between pre_ and post_ of lock, unlock and signal the thread
+// runs the mutex's own code: its accesses and synchronization (the atomics
+// the lock is made of) are ignored, as in ThreadSanitizer, so the mutex
+// orders exactly as a mutex does (acquire at post_lock, release at
+// pre_unlock; a read lock on the shared side) and not through whatever
+// orders its implementation happens to use. pre_/post_divert bracket
+// program code the mutex calls out to (a callback) in the middle.
 namespace {
 constexpr unsigned kMutexReadLock = 1u << 3;
 constexpr unsigned kMutexTryLockFailed = 1u << 5;
+
+void ignore_mutex_internals_begin() {
+  if (ThreadState* ts = traced_thread()) ++ts->ignore_reads, ++ts->ignore_writes, ++ts->ignore_sync;
+}
+void ignore_mutex_internals_end() {
+  if (ThreadState* ts = traced_thread()) {
+    if (ts->ignore_reads != 0) --ts->ignore_reads;
+    if (ts->ignore_writes != 0) --ts->ignore_writes;
+    if (ts->ignore_sync != 0) --ts->ignore_sync;
+  }
+}
 }  // namespace
+
 RACEACCEL_EXPORT void __tsan_mutex_create(void*, unsigned) {}
 RACEACCEL_EXPORT void __tsan_mutex_destroy(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_pre_lock(void*, unsigned) {}
+RACEACCEL_EXPORT void __tsan_mutex_pre_lock(void*, unsigned) { ignore_mutex_internals_begin(); }
 RACEACCEL_EXPORT void __tsan_mutex_post_lock(void* m, unsigned flags, int) {
+  ignore_mutex_internals_end();
   if ((flags & kMutexTryLockFailed) == 0) acquire(m, (flags & kMutexReadLock) != 0 ? Op::AcquireShared : Op::Acquire);
 }
 RACEACCEL_EXPORT int __tsan_mutex_pre_unlock(void* m, unsigned flags) {
   release(m, (flags & kMutexReadLock) != 0 ? Op::ReleaseShared : Op::Release);
+  ignore_mutex_internals_begin();
   return 0;
 }
-RACEACCEL_EXPORT void __tsan_mutex_post_unlock(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_pre_signal(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_post_signal(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_pre_divert(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_post_divert(void*, unsigned) {}
+RACEACCEL_EXPORT void __tsan_mutex_post_unlock(void*, unsigned) { ignore_mutex_internals_end(); }
+RACEACCEL_EXPORT void __tsan_mutex_pre_signal(void*, unsigned) { ignore_mutex_internals_begin(); }
+RACEACCEL_EXPORT void __tsan_mutex_post_signal(void*, unsigned) { ignore_mutex_internals_end(); }
+RACEACCEL_EXPORT void __tsan_mutex_pre_divert(void*, unsigned) { ignore_mutex_internals_end(); }
+RACEACCEL_EXPORT void __tsan_mutex_post_divert(void*, unsigned) { ignore_mutex_internals_begin(); }
 
 // ---- sanitizer_common's unaligned accesses ------------------------------------------
 // A checked access of 2, 4 or 8 bytes at any alignment that also performs the

@@ -224,6 +224,10 @@ RACEACCEL_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
   if (ts != nullptr) emit_sync(ts, Op::BarrierEnter, id_of(b));
   const int r = RACEACCEL_REAL(pthread_barrier_wait)(b);
   if (ts != nullptr && (ts = traced_thread()) != nullptr) emit_sync(ts, Op::BarrierExit, id_of(b));
+  // The wait reads the barrier on its way out too (as in ThreadSanitizer):
+  // destroying it while another thread may still be leaving the wait is a
+  // race (POSIX leaves it undefined).
+  RACEACCEL_OBJECT_READ(b);
   return r;
 }
 

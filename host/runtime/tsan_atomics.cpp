@@ -53,7 +53,9 @@ template <typename T, typename Op>
 auto atomic_op(volatile T* a, bool reads, uint64_t pc, Op&& op) {
   ThreadState* ts = traced_thread();
   const uint64_t addr = reinterpret_cast<uint64_t>(a);
-  if (ts == nullptr) return std::get<0>(op());
+  // Untraced, or inside AnnotateIgnoreSync / a custom mutex's own code: the
+  // operation creates no happens-before and is not checked.
+  if (ts == nullptr || ts->ignore_sync != 0) return std::get<0>(op());
   if (reads && ts->ignore_reads == 0) append_access(ts, addr, sizeof(T), AccessKind::AtomicRead, pc);
   RuntimeScope scope;
   return runtime_if_started()->checker().emit_with(ts, [&] {
@@ -147,7 +149,7 @@ RACEACCEL_EXPORT void __tsan_atomic_thread_fence(int mo) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   const raceaccel::MemoryOrder order = raceaccel::rt::order_of(mo);
   if (order == raceaccel::MemoryOrder::Relaxed) return;  // no effect on happens-before
-  if (auto* ts = raceaccel::rt::traced_thread()) {
+  if (auto* ts = raceaccel::rt::traced_thread(); ts != nullptr && ts->ignore_sync == 0) {
     raceaccel::rt::emit_event(ts, raceaccel::Event::fence(ts->tid, order));
   }
 }

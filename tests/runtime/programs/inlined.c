@@ -2,11 +2,11 @@
 // and the report must show it as its own frame with its caller's line.
 #include <pthread.h>
 
-void __tsan_testonly_barrier_init(unsigned long long* barrier, unsigned count);
-void __tsan_testonly_barrier_wait(unsigned long long* barrier);
+void __tsan_testonly_barrier_init(unsigned* barrier, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
 
 long counter;
-static unsigned long long barrier;
+static unsigned barrier;
 
 static inline __attribute__((always_inline)) void bump(long* p) {
   *p = *p + 1;  // line 12

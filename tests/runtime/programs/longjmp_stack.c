@@ -5,10 +5,10 @@
 #include <pthread.h>
 #include <setjmp.h>
 
-void __tsan_testonly_barrier_init(unsigned long long* barrier, unsigned count);
-void __tsan_testonly_barrier_wait(unsigned long long* barrier);
+void __tsan_testonly_barrier_init(unsigned* barrier, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
 
-static unsigned long long barrier;
+static unsigned barrier;
 static jmp_buf target;
 int shared;
 

@@ -5,11 +5,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-void __tsan_testonly_barrier_init(unsigned long long* barrier, unsigned count);
-void __tsan_testonly_barrier_wait(unsigned long long* barrier);
+void __tsan_testonly_barrier_init(unsigned* barrier, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
 
 int shared_global;
-static unsigned long long barrier;
+static unsigned barrier;
 
 __attribute__((noinline)) void store_to(long* p) { p[1] = 42; /* line 14: heap write in T1 */ }
 

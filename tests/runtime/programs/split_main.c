@@ -2,12 +2,12 @@
 // raceaccel-cc call): a race between this file's main and split_worker.c.
 #include <pthread.h>
 
-void __tsan_testonly_barrier_init(unsigned long long* barrier, unsigned count);
-void __tsan_testonly_barrier_wait(unsigned long long* barrier);
+void __tsan_testonly_barrier_init(unsigned* barrier, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
 void* split_worker(void* arg);
 
 long split_counter;
-unsigned long long split_barrier;
+unsigned split_barrier;
 
 int main(void) {
   __tsan_testonly_barrier_init(&split_barrier, 2);

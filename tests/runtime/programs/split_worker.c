@@ -1,8 +1,8 @@
 // The other half of split_main.c.
-void __tsan_testonly_barrier_wait(unsigned long long* barrier);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
 
 extern long split_counter;
-extern unsigned long long split_barrier;
+extern unsigned split_barrier;
 
 void* split_worker(void* arg) {
   (void)arg;

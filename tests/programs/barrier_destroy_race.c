@@ -17,7 +17,7 @@ int main(void) {
   pthread_t t[3];
   for (int i = 0; i < 3; ++i) pthread_create(&t[i], NULL, worker, NULL);
   pthread_barrier_wait(&barrier);
-  pthread_barrier_destroy(&barrier);
+  pthread_barrier_destroy(&barrier); /* races with the other threads leaving the wait */
   for (int i = 0; i < 3; ++i) pthread_join(t[i], NULL);
   return 0;
 }
