@@ -43,6 +43,7 @@ GeneratorOptions options_for(uint64_t trace_seed) {
   o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
   o.locks = static_cast<uint32_t>(pick(1, 12));
   o.std_only = pick(0, 7) == 0;
+  o.atomic_mixing = pick(0, 1) == 0;  // atomic and plain accesses to the same variables
   return o;
 }
 
