@@ -74,8 +74,8 @@ Outcome compare_on(const GeneratorOptions& options) {
       EXPECT_EQ(g[i], f[i]) << "seed " << options.seed << " race " << i;
     }
   }
-  const auto atomic_races = static_cast<size_t>(
-      std::count_if(g.begin(), g.end(), [](const Race& r) { return r.atomic || r.prev_atomic; }));
+  const auto atomic_races =
+      static_cast<size_t>(std::count_if(g.begin(), g.end(), [](const Race& r) { return r.atomic || r.prev_atomic; }));
   return {index, expected.size(), atomic_races};
 }
 
