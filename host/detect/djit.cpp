@@ -20,56 +20,137 @@ void DjitDetector::process(const Event& e, uint64_t index) {
       }
       sync_.forget_atomics(e.addr, e.size);
       break;
+    case Op::AtomicLoad:
+    case Op::AtomicStore:
+    case Op::AtomicRmw: {
+      // The access lies between the acquire part (whose clock it sees: an
+      // acquire load is ordered after the release it reads from) and the
+      // release part (whose increment comes after it).
+      const uint32_t t = sync_.thread(e.tid);
+      sync_.atomic_acquire(e);
+      for (uint64_t i = 0; i < e.size; ++i) atomic_access(e, index, t, e.addr + i);
+      sync_.atomic_release(e);
+      break;
+    }
     default: sync_.apply(e); break;
   }
 }
 
+void DjitDetector::SitedClock::set(uint32_t slot, uint64_t time, uint64_t site) {
+  if (clock.get(slot) == time) return;  // a later access in the same epoch keeps the first site
+  clock.set(slot, time);
+  sites.set(slot, site);
+}
+
+int64_t DjitDetector::SitedClock::first_concurrent(const VectorClock& now) const {
+  int64_t lowest = -1;
+  clock.for_each([&](uint32_t u, uint64_t c) {
+    if (lowest < 0 && c > now.get(u)) lowest = u;
+  });
+  return lowest;
+}
+
+// The order of the checks decides which earlier access a race names, and is
+// part of the spec (docs/event-model.md): the last plain write, then atomic
+// writes, then atomic reads, then plain reads, each clock by lowest slot.
 void DjitDetector::access(const Event& e, uint64_t index, uint32_t t, uint64_t addr) {
   const VectorClock& now = sync_.clock(t);
   const uint64_t local = now.get(t);
   Location& loc = locations_[addr];
   if (loc.raced) return;
 
-  auto report = [&](RaceKind kind, uint32_t prev_slot, uint64_t prev_clock, uint64_t prev_site) {
-    races_.push_back({addr, index, kind, e.tid, e.site, sync_.tid_of(prev_slot), prev_clock, prev_site});
+  auto report = [&](RaceKind kind, uint32_t prev_slot, uint64_t prev_clock, uint64_t prev_site, bool prev_atomic) {
+    races_.push_back({addr, index, kind, e.tid, e.site, sync_.tid_of(prev_slot), prev_clock, prev_site,
+                      /*atomic=*/false, prev_atomic});
     loc.raced = true;
   };
-  // Writes are totally ordered until the first race, so W_x ⊑ C_t fails iff
-  // the last write is concurrent: that is the write we report.
+  auto report_from = [&](RaceKind kind, const SitedClock& c, int64_t u, bool prev_atomic) {
+    const auto slot = static_cast<uint32_t>(u);
+    report(kind, slot, c.clock.get(slot), c.sites.get(slot), prev_atomic);
+  };
+  // Plain writes are totally ordered until the first race, so W_x ⊑ C_t
+  // fails iff the last plain write is concurrent: that is the write we report.
   const bool writes_ordered = loc.writes.leq(now);
 
   if (e.op == Op::Read) {
-    if (loc.reads.get(t) == local) return;  // [DJIT+ READ SAME EPOCH]
+    if (loc.reads.clock.get(t) == local) return;  // [DJIT+ READ SAME EPOCH]
     if (!writes_ordered)
-      return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
-    loc.reads.set(t, local);
-    loc.read_sites.set(t, e.site);
+      return report(RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock, loc.last_write_site, false);
+    if (const int64_t u = loc.atomic_writes.first_concurrent(now); u >= 0)
+      return report_from(RaceKind::WriteRead, loc.atomic_writes, u, true);
+    loc.reads.set(t, local, e.site);
     return;
   }
 
   if (loc.writes.get(t) == local) return;  // [DJIT+ WRITE SAME EPOCH]
   if (!writes_ordered)
-    return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site);
-  // The lowest slot whose read is concurrent.
-  uint32_t racing = UINT32_MAX;
-  loc.reads.for_each([&](uint32_t u, uint64_t r) {
-    if (racing == UINT32_MAX && r > now.get(u)) racing = u;
-  });
-  if (racing != UINT32_MAX)
-    return report(RaceKind::ReadWrite, racing, loc.reads.get(racing), loc.read_sites.get(racing));
+    return report(RaceKind::WriteWrite, loc.last_write.slot, loc.last_write.clock, loc.last_write_site, false);
+  if (const int64_t u = loc.atomic_writes.first_concurrent(now); u >= 0)
+    return report_from(RaceKind::WriteWrite, loc.atomic_writes, u, true);
+  if (const int64_t u = loc.atomic_reads.first_concurrent(now); u >= 0)
+    return report_from(RaceKind::ReadWrite, loc.atomic_reads, u, true);
+  if (const int64_t u = loc.reads.first_concurrent(now); u >= 0)
+    return report_from(RaceKind::ReadWrite, loc.reads, u, false);
   loc.writes.set(t, local);
   loc.last_write = {t, local};
   loc.last_write_site = e.site;
 }
 
+// An atomic access never races with another atomic access: an atomic read
+// checks the plain writes, an atomic write (store, or an RMW, which reads
+// and writes) the plain writes and the plain reads.
+void DjitDetector::atomic_access(const Event& e, uint64_t index, uint32_t t, uint64_t addr) {
+  const VectorClock& now = sync_.clock(t);
+  const uint64_t local = now.get(t);
+  Location& loc = locations_[addr];
+  if (loc.raced) return;
+
+  auto report = [&](RaceKind kind, uint32_t prev_slot, uint64_t prev_clock, uint64_t prev_site) {
+    races_.push_back({addr, index, kind, e.tid, e.site, sync_.tid_of(prev_slot), prev_clock, prev_site,
+                      /*atomic=*/true, /*prev_atomic=*/false});
+    loc.raced = true;
+  };
+  const bool reads = e.op != Op::AtomicStore;
+  const bool writes = e.op != Op::AtomicLoad;
+  // [SAME EPOCH]: nothing to check or record.
+  if ((!reads || loc.atomic_reads.clock.get(t) == local) && (!writes || loc.atomic_writes.clock.get(t) == local))
+    return;
+  if (!loc.writes.leq(now)) {
+    return report(writes ? RaceKind::WriteWrite : RaceKind::WriteRead, loc.last_write.slot, loc.last_write.clock,
+                  loc.last_write_site);
+  }
+  if (writes) {
+    if (const int64_t u = loc.reads.first_concurrent(now); u >= 0) {
+      const auto slot = static_cast<uint32_t>(u);
+      return report(RaceKind::ReadWrite, slot, loc.reads.clock.get(slot), loc.reads.sites.get(slot));
+    }
+  }
+  if (reads) loc.atomic_reads.set(t, local, e.site);
+  if (writes) loc.atomic_writes.set(t, local, e.site);
+}
+
 VectorClock DjitDetector::read_clock(uint64_t addr) const {
   auto it = locations_.find(addr);
-  return it == locations_.end() ? VectorClock{} : it->second.reads;
+  return it == locations_.end() ? VectorClock{} : it->second.reads.clock;
 }
 
 VectorClock DjitDetector::write_clock(uint64_t addr) const {
   auto it = locations_.find(addr);
   return it == locations_.end() ? VectorClock{} : it->second.writes;
+}
+
+}  // namespace raceaccel
+
+namespace raceaccel {
+
+VectorClock DjitDetector::atomic_read_clock(uint64_t addr) const {
+  auto it = locations_.find(addr);
+  return it == locations_.end() ? VectorClock{} : it->second.atomic_reads.clock;
+}
+
+VectorClock DjitDetector::atomic_write_clock(uint64_t addr) const {
+  auto it = locations_.find(addr);
+  return it == locations_.end() ? VectorClock{} : it->second.atomic_writes.clock;
 }
 
 }  // namespace raceaccel

@@ -25,17 +25,30 @@ class DjitDetector final : public Detector {
   VectorClock thread_clock(ThreadId tid) { return sync_.clock(sync_.thread(tid)); }
   VectorClock read_clock(uint64_t addr) const;
   VectorClock write_clock(uint64_t addr) const;
+  VectorClock atomic_read_clock(uint64_t addr) const;
+  VectorClock atomic_write_clock(uint64_t addr) const;
 
  private:
+  // A vector clock with the site of each thread's entry: the first access
+  // of that thread in that epoch ([SAME EPOCH] rules keep it).
+  struct SitedClock {
+    VectorClock clock;
+    VectorClock sites;  // by slot (a site per entry, held as compactly as a clock)
+    void set(uint32_t slot, uint64_t time, uint64_t site);
+    // The lowest slot whose entry C does not cover, or -1.
+    int64_t first_concurrent(const VectorClock& now) const;
+  };
   struct Location {
-    VectorClock reads;       // R_x
-    VectorClock writes;      // W_x
-    VectorClock read_sites;  // by slot (a site per reader, held like a clock)
-    Epoch last_write;        // for reporting: writes are totally ordered until the first race
+    SitedClock reads;          // R_x: plain reads
+    VectorClock writes;        // W_x: plain writes
+    SitedClock atomic_reads;   // AR_x: AtomicLoad and AtomicRmw
+    SitedClock atomic_writes;  // AW_x: AtomicStore and AtomicRmw
+    Epoch last_write;          // for reporting: plain writes are totally ordered until the first race
     uint64_t last_write_site = 0;
     bool raced = false;  // first race reported; later accesses are not checked
   };
   void access(const Event& e, uint64_t index, uint32_t slot, uint64_t addr);
+  void atomic_access(const Event& e, uint64_t index, uint32_t slot, uint64_t addr);
 
   ReferenceSyncState sync_;
   std::unordered_map<uint64_t, Location> locations_;

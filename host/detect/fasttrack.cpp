@@ -24,8 +24,20 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
     case Op::Free:
       sync_.thread(e.tid);
       shadow_.clear(e.addr, e.size);
+      atomics_.erase(e.addr, e.size);
       sync_.forget_atomics(e.addr, e.size);
       break;
+    case Op::AtomicLoad:
+    case Op::AtomicStore:
+    case Op::AtomicRmw: {
+      // The access sees the acquire part's clock and precedes the release
+      // part's increment (docs/event-model.md, "Atomic accesses").
+      const uint32_t t = sync_.thread(e.tid);
+      sync_.atomic_acquire(e, t);
+      access(e, index);
+      sync_.atomic_release(e, t);
+      break;
+    }
     default: {
       const uint32_t t = sync_.thread(e.tid);
       sync_.apply(e, t);
@@ -39,6 +51,7 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   const auto [clock, len] = sync_.dense_view(t);
   const uint64_t epoch = sync_.packed_epoch(t);
   const bool is_read = e.op == Op::Read;
+  const bool is_atomic_op = is_atomic(e.op);
 
   uint64_t addr = e.addr;
   uint64_t remaining = e.size;
@@ -48,7 +61,9 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
     ShadowCell& cell = shadow_.granule(g);
     if (n == 8 && !cell.split()) {
-      if (is_read) {
+      if (is_atomic_op) {
+        check_atomic(cell, addr, 8, e, index, t, clock, len);
+      } else if (is_read) {
         check_read(cell, addr, 8, e, index, t, clock, len, epoch);
       } else {
         check_write(cell, addr, 8, e, index, clock, len, epoch);
@@ -61,7 +76,9 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
       const unsigned width = 1u << shift;
       const uint64_t base = g << Shadow::kGranuleShift;
       for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
-        if (is_read) {
+        if (is_atomic_op) {
+          check_atomic(parts[i], base + i * width, width, e, index, t, clock, len);
+        } else if (is_read) {
           check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
         } else {
           check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
@@ -69,8 +86,9 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
       }
       // Only a write of the whole granule is worth a merge attempt: it makes
       // the parts' write histories equal. (Merging after narrower writes
-      // thrashes between split and merged forms on mixed-size code.)
-      if (!is_read && n == 8) shadow_.try_merge(cell);
+      // thrashes between split and merged forms on mixed-size code.) Not an
+      // atomic write: parts equal as cells may differ in atomic history.
+      if (e.op == Op::Write && n == 8) shadow_.try_merge(cell);
     }
     addr += n;
     remaining -= n;
@@ -81,6 +99,8 @@ void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t siz
                                    uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
   if (cell.raced()) return;
   if (cell.r == epoch) return;  // [FT READ SAME EPOCH]
+  if (cell.atomic()) [[unlikely]]
+    return check_read_beside_atomics(cell, addr, size, e, index, t, clock, len, epoch);
   if (!covered(cell.w, clock, len)) {
     report(addr, size, e, index, RaceKind::WriteRead, cell.w, cell.write_site);
     cell.w |= ShadowCell::kRaced;
@@ -114,6 +134,8 @@ void FastTrackDetector::check_write(ShadowCell& cell, uint64_t addr, uint64_t si
                                     const uint64_t* clock, size_t len, uint64_t epoch) {
   if (cell.raced()) return;
   if (cell.w == epoch) return;  // [FT WRITE SAME EPOCH]
+  if (cell.atomic()) [[unlikely]]
+    return check_write_beside_atomics(cell, addr, size, e, index, clock, len, epoch);
   if (!covered(cell.w, clock, len)) {
     report(addr, size, e, index, RaceKind::WriteWrite, cell.w, cell.write_site);
     cell.w |= ShadowCell::kRaced;
@@ -140,11 +162,102 @@ void FastTrackDetector::check_write(ShadowCell& cell, uint64_t addr, uint64_t si
   cell.write_site = e.site;
 }
 
-void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind,
-                               uint64_t prev_epoch, uint64_t prev_site) {
-  const ThreadId prev_tid = sync_.tid_of(eb::slot(prev_epoch));
+// The checks run in the order docs/event-model.md gives: the last plain
+// write, atomic writes, atomic reads, plain reads. A cell's bytes share one
+// atomic history, so its first byte's stands for all of them.
+void FastTrackDetector::check_read_beside_atomics(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e,
+                                                  uint64_t index, uint32_t t, const uint64_t* clock, size_t len,
+                                                  uint64_t epoch) {
+  cell.r &= ~ShadowCell::kAtomic;  // the plain rules below see R_x alone
+  if (cell.r != epoch) {           // [FT READ SAME EPOCH]
+    const AtomicHistory* h = atomics_.find(addr);
+    const int64_t u = covered(cell.w, clock, len) && h != nullptr ? first_concurrent(h->writes, clock, len) : -1;
+    if (u >= 0) {
+      const auto slot = static_cast<uint32_t>(u);
+      report(addr, size, e, index, RaceKind::WriteRead, eb::pack(slot, h->writes.clock(slot)), h->writes.site(slot),
+             true);
+      cell.w |= ShadowCell::kRaced;
+    } else {
+      check_read(cell, addr, size, e, index, t, clock, len, epoch);
+    }
+  }
+  cell.r |= ShadowCell::kAtomic;
+}
+
+void FastTrackDetector::check_write_beside_atomics(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e,
+                                                   uint64_t index, const uint64_t* clock, size_t len, uint64_t epoch) {
+  if (covered(cell.w, clock, len)) {
+    if (const AtomicHistory* h = atomics_.find(addr); h != nullptr) {
+      auto race = [&](RaceKind kind, const ReadClock& rc, int64_t u) {
+        const auto slot = static_cast<uint32_t>(u);
+        report(addr, size, e, index, kind, eb::pack(slot, rc.clock(slot)), rc.site(slot), true);
+        cell.w |= ShadowCell::kRaced;
+      };
+      if (const int64_t u = first_concurrent(h->writes, clock, len); u >= 0)
+        return race(RaceKind::WriteWrite, h->writes, u);
+      if (const int64_t u = first_concurrent(h->reads, clock, len); u >= 0)
+        return race(RaceKind::ReadWrite, h->reads, u);
+    }
+  }
+  cell.r &= ~ShadowCell::kAtomic;
+  check_write(cell, addr, size, e, index, clock, len, epoch);
+  if (cell.raced()) {
+    cell.r |= ShadowCell::kAtomic;
+    return;
+  }
+  // Every atomic access to these bytes happens before this write, so any
+  // later access concurrent with one of them is concurrent with this write,
+  // which is checked first: their history can go.
+  atomics_.erase(addr, size);
+}
+
+// An atomic access never races with an atomic one: an atomic read checks
+// W_x, an atomic write (store or RMW) W_x and R_x.
+void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                     uint32_t t, const uint64_t* clock, size_t len) {
+  if (cell.raced()) return;
+  const bool reads = e.op != Op::AtomicStore;
+  const bool writes = e.op != Op::AtomicLoad;
+  const uint64_t now = clock[t];
+  if (cell.atomic()) {
+    const AtomicHistory* h = atomics_.find(addr);
+    if (h != nullptr && (!reads || h->reads.clock(t) == now) && (!writes || h->writes.clock(t) == now)) return;
+  }
+  if (!covered(cell.w, clock, len)) {
+    report(addr, size, e, index, writes ? RaceKind::WriteWrite : RaceKind::WriteRead, cell.w, cell.write_site);
+    cell.w |= ShadowCell::kRaced;
+    return;
+  }
+  if (writes) {
+    if (cell.read_shared()) {
+      const ReadClock& rc = shadow_.read_clock(cell.r);
+      if (const int64_t u = first_concurrent(rc, clock, len); u >= 0) {
+        const auto slot = static_cast<uint32_t>(u);
+        report(addr, size, e, index, RaceKind::ReadWrite, eb::pack(slot, rc.clock(slot)), rc.site(slot));
+        cell.w |= ShadowCell::kRaced;
+        return;
+      }
+    } else if (!covered(cell.r, clock, len)) {
+      report(addr, size, e, index, RaceKind::ReadWrite, cell.r & eb::kEpochMask, cell.read_site);
+      cell.w |= ShadowCell::kRaced;
+      return;
+    }
+  }
   for (uint64_t i = 0; i < size; ++i) {
-    races_.push_back({addr + i, index, kind, e.tid, e.site, prev_tid, eb::clock(prev_epoch), prev_site});
+    AtomicHistory& h = atomics_.at(addr + i);
+    if (reads && h.reads.clock(t) != now) h.reads.set(t, now, e.site);
+    if (writes && h.writes.clock(t) != now) h.writes.set(t, now, e.site);
+  }
+  cell.r |= ShadowCell::kAtomic;
+}
+
+void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind,
+                               uint64_t prev_epoch, uint64_t prev_site, bool prev_atomic) {
+  const ThreadId prev_tid = sync_.tid_of(eb::slot(prev_epoch));
+  const bool atomic = is_atomic(e.op);
+  for (uint64_t i = 0; i < size; ++i) {
+    races_.push_back(
+        {addr + i, index, kind, e.tid, e.site, prev_tid, eb::clock(prev_epoch), prev_site, atomic, prev_atomic});
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/vector_clock.hpp"
 #include "detect/detector.hpp"
+#include "detect/fasttrack_atomics.hpp"
 #include "detect/fasttrack_shadow.hpp"
 #include "detect/fasttrack_sync.hpp"
 
@@ -40,6 +41,8 @@ class FastTrackDetector final : public Detector {
   // How many cells describe the granule holding addr: 1 (whole or never
   // touched), 2 halves, 4 quarters or 8 bytes.
   unsigned granule_parts(uint64_t addr) const;
+  // Bytes with atomic history (AR_x or AW_x kept beside the cells).
+  size_t atomic_bytes() const { return atomics_.bytes(); }
 
  private:
   void access(const Event& e, uint64_t index);
@@ -47,11 +50,20 @@ class FastTrackDetector final : public Detector {
                   const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void check_write(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
                    const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  // Plain accesses to a cell with atomic history (ShadowCell::kAtomic).
+  void check_read_beside_atomics(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                 uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void check_write_beside_atomics(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                  const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  // AtomicLoad, AtomicStore, AtomicRmw.
+  void check_atomic(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
+                    const uint64_t* clock, size_t clock_len);
   void report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind, uint64_t prev_epoch,
-              uint64_t prev_site);
+              uint64_t prev_site, bool prev_atomic = false);
 
   FastTrackSync sync_;
   Shadow shadow_;
+  AtomicShadow atomics_;
   std::vector<Race> races_;
 };
 

@@ -53,7 +53,7 @@ ShadowCell Shadow::copy_of(const ShadowCell& cell) {
   if (cell.read_shared()) {
     const uint32_t rc = alloc_read_clock();  // may move read_clocks_: index, don't hold references
     read_clocks_[rc] = read_clocks_[static_cast<uint32_t>(cell.r)];
-    copy.r = ShadowCell::kReadShared | rc;
+    copy.r = (cell.r & ShadowCell::kAtomic) | ShadowCell::kReadShared | rc;
   }
   return copy;
 }

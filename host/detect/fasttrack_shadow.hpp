@@ -25,8 +25,9 @@ struct ShadowCell {
   // Packed last-write epoch W_x plus flags (bits 62, 63). For a split
   // granule: kSplit | the number of parts (2, 4 or 8).
   uint64_t w = 0;
-  // Packed last-read epoch R_x, or kReadShared | index of a read vector clock.
-  // For a split granule: the index of its parts in the pool of that size.
+  // Packed last-read epoch R_x, or kReadShared | index of a read vector clock,
+  // plus kAtomic. For a split granule: the index of its parts in the pool of
+  // that size.
   uint64_t r = 0;
   uint64_t write_site = 0;
   // The site of the last read while R_x is an epoch. While R_x is a read
@@ -39,11 +40,16 @@ struct ShadowCell {
   static constexpr uint64_t kRaced = uint64_t{1} << 62;  // first race reported; stop checking
   static constexpr uint64_t kSplit = uint64_t{1} << 63;  // r indexes the parts
   static constexpr uint64_t kReadShared = uint64_t{1} << 63;
+  // The bytes have atomic history in FastTrack's AtomicShadow
+  // (fasttrack_atomics.hpp). Bit 62 of r is free: epochs use bits 0..61 and
+  // read-clock indexes 32 bits.
+  static constexpr uint64_t kAtomic = uint64_t{1} << 62;
 
   bool split() const { return (w & kSplit) != 0; }
   unsigned parts() const { return static_cast<unsigned>(w & 15); }  // when split()
   bool raced() const { return (w & kRaced) != 0; }
   bool read_shared() const { return (r & kReadShared) != 0; }
+  bool atomic() const { return (r & kAtomic) != 0; }  // when !split()
   bool operator==(const ShadowCell&) const = default;
 };
 static_assert(sizeof(ShadowCell) == 32);

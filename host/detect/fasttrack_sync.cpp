@@ -120,30 +120,12 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       join(threads_[t].clock, b.released);
       break;
     }
-    case Op::AtomicLoad: {
-      auto it = atomics_.find(e.addr);
-      if (it != atomics_.end()) join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, it->second);
-      break;
-    }
+    case Op::AtomicLoad:
     case Op::AtomicStore:
-      if (releases(e.order)) {
-        atomics_[e.addr] = threads_[t].clock;
-        tick(t);
-      } else {
-        atomics_[e.addr] = threads_[t].release_fence;
-      }
+    case Op::AtomicRmw:
+      atomic_acquire(e, t);
+      atomic_release(e, t);
       break;
-    case Op::AtomicRmw: {
-      Clock& sequence = atomics_[e.addr];
-      join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, sequence);
-      if (releases(e.order)) {
-        join(sequence, threads_[t].clock);
-        tick(t);
-      } else {
-        join(sequence, threads_[t].release_fence);
-      }
-      break;
-    }
     case Op::Fence:
       if (acquires(e.order)) {
         join(threads_[t].clock, threads_[t].pending_acquire);
@@ -155,6 +137,31 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       }
       break;
     default: break;
+  }
+}
+
+void FastTrackSync::atomic_acquire(const Event& e, uint32_t t) {
+  if (e.op == Op::AtomicStore) return;
+  auto it = atomics_.find(e.addr);
+  if (it != atomics_.end()) join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, it->second);
+}
+
+void FastTrackSync::atomic_release(const Event& e, uint32_t t) {
+  if (e.op == Op::AtomicStore) {
+    if (releases(e.order)) {
+      atomics_[e.addr] = threads_[t].clock;
+      tick(t);
+    } else {
+      atomics_[e.addr] = threads_[t].release_fence;
+    }
+  } else if (e.op == Op::AtomicRmw) {
+    Clock& sequence = atomics_[e.addr];  // continued by the RMW
+    if (releases(e.order)) {
+      join(sequence, threads_[t].clock);
+      tick(t);
+    } else {
+      join(sequence, threads_[t].release_fence);
+    }
   }
 }
 

@@ -40,6 +40,10 @@ class FastTrackSync {
   ThreadId tid_of(uint32_t slot) const { return slots_.tid_of(slot); }
 
   void apply(const Event& e, uint32_t t);
+  // An atomic event's two halves; its access is checked between them
+  // (docs/event-model.md). apply() runs both.
+  void atomic_acquire(const Event& e, uint32_t t);
+  void atomic_release(const Event& e, uint32_t t);
   void forget_atomics(uint64_t addr, uint64_t size);
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;

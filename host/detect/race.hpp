@@ -24,6 +24,10 @@ struct Race {
   ThreadId prev_tid = 0;  // earlier access: thread, its clock (epoch) and site
   uint64_t prev_clock = 0;
   uint64_t prev_site = 0;
+  // Which side was an atomic access (AtomicLoad/Store/Rmw); two atomic
+  // accesses never race, so at most one of them is set.
+  bool atomic = false;
+  bool prev_atomic = false;
   bool operator==(const Race&) const = default;
 };
 

@@ -84,42 +84,12 @@ void ReferenceSyncState::apply(const Event& e) {
       threads_[t].clock.join(b.released);
       break;
     }
-    case Op::AtomicLoad: {
-      const auto found = atomics_.find(e.addr);
-      if (found == atomics_.end()) break;
-      if (acquires(e.order)) {
-        threads_[t].clock.join(found->second);
-      } else {
-        threads_[t].pending_acquire.join(found->second);
-      }
+    case Op::AtomicLoad:
+    case Op::AtomicStore:
+    case Op::AtomicRmw:
+      atomic_acquire(e);
+      atomic_release(e);
       break;
-    }
-    case Op::AtomicStore: {
-      // A store starts a new release sequence: it replaces the location's clock.
-      if (releases(e.order)) {
-        atomics_[e.addr] = threads_[t].clock;
-        increment(t);
-      } else {
-        atomics_[e.addr] = threads_[t].release_fence;
-      }
-      break;
-    }
-    case Op::AtomicRmw: {
-      VectorClock& loc = atomics_[e.addr];
-      if (acquires(e.order)) {
-        threads_[t].clock.join(loc);
-      } else {
-        threads_[t].pending_acquire.join(loc);
-      }
-      // A read-modify-write continues the release sequence it reads from.
-      if (releases(e.order)) {
-        loc.join(threads_[t].clock);
-        increment(t);
-      } else {
-        loc.join(threads_[t].release_fence);
-      }
-      break;
-    }
     case Op::Fence:
       if (acquires(e.order)) {
         threads_[t].clock.join(threads_[t].pending_acquire);
@@ -131,6 +101,40 @@ void ReferenceSyncState::apply(const Event& e) {
       }
       break;
     default: break;  // accesses, alloc/free, begin/end: no happens-before
+  }
+}
+
+void ReferenceSyncState::atomic_acquire(const Event& e) {
+  if (e.op != Op::AtomicLoad && e.op != Op::AtomicRmw) return;  // a store has no load part
+  const uint32_t t = thread(e.tid);
+  const auto found = atomics_.find(e.addr);
+  if (found == atomics_.end()) return;
+  if (acquires(e.order)) {
+    threads_[t].clock.join(found->second);
+  } else {
+    threads_[t].pending_acquire.join(found->second);
+  }
+}
+
+void ReferenceSyncState::atomic_release(const Event& e) {
+  const uint32_t t = thread(e.tid);
+  if (e.op == Op::AtomicStore) {
+    // A store starts a new release sequence: it replaces the location's clock.
+    if (releases(e.order)) {
+      atomics_[e.addr] = threads_[t].clock;
+      increment(t);
+    } else {
+      atomics_[e.addr] = threads_[t].release_fence;
+    }
+  } else if (e.op == Op::AtomicRmw) {
+    // A read-modify-write continues the release sequence it reads from.
+    VectorClock& loc = atomics_[e.addr];
+    if (releases(e.order)) {
+      loc.join(threads_[t].clock);
+      increment(t);
+    } else {
+      loc.join(threads_[t].release_fence);
+    }
   }
 }
 

@@ -38,6 +38,11 @@ class ReferenceSyncState {
 
   // Applies a synchronization, fork/join, atomic or fence event.
   void apply(const Event& e);
+  // An atomic event in its two halves: its access is checked between them,
+  // with the clock the acquire part produced and before the release part's
+  // increment (docs/event-model.md, "Atomic accesses"). apply() runs both.
+  void atomic_acquire(const Event& e);
+  void atomic_release(const Event& e);
   // Forgets atomic release clocks in [addr, addr+size) (alloc/free).
   void forget_atomics(uint64_t addr, uint64_t size);
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).

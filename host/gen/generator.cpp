@@ -14,6 +14,8 @@ constexpr uint64_t kRacyBase = 0x4000'0000;
 constexpr uint64_t kChannelData = 0x5000'0000;  // + channel * 0x10'0000 + generation * 0x40
 constexpr uint64_t kChannelFlag = 0x5800'0000;  // + channel * 8
 constexpr uint64_t kCounter = 0x5900'0000;
+constexpr uint64_t kMixedBase = 0x5A00'0000;  // + variable * 16: atomic and plain accesses (atomic_mixing)
+constexpr uint64_t kMixedVariables = 4;
 constexpr uint64_t kRwBase = 0x6000'0000;
 constexpr uint64_t kBarrierBase = 0x7000'0000;
 constexpr uint64_t kHeapBase = 0x8000'0000;  // blocks of 0x100
@@ -31,7 +33,8 @@ enum SitePattern : uint32_t {
   kSiteChannel,
   kSiteBarrier,
   kSiteHeap,
-  kSiteSync
+  kSiteSync,
+  kSiteMixed
 };
 
 }  // namespace
@@ -260,9 +263,44 @@ void TraceGenerator::barrier_round() {
   ++barrier_rounds_;
 }
 
+// Atomic and plain accesses to the same few variables, of mixed sizes and
+// orders: plain-vs-atomic races, atomic-vs-atomic non-races, and release
+// stores / acquire loads that order plain accesses of the variable itself.
+// A free now and then gives a variable fresh history.
+void TraceGenerator::mixed_access(uint32_t t) {
+  const uint64_t v = kMixedBase + rand(kMixedVariables) * 16;
+  const uint64_t s = site(kSiteMixed, t);
+  const uint64_t roll = rand(100);
+  if (roll < 4) {
+    emit(Event::range(Op::Free, t, v, 16, s));
+    return;
+  }
+  if (roll < 50) {
+    const uint64_t size = chance(70) ? 8 : 4;
+    const uint64_t a = size == 8 ? v : v + 4 * rand(2);
+    const MemoryOrder loads[] = {MemoryOrder::Relaxed, MemoryOrder::Acquire, MemoryOrder::SeqCst};
+    const MemoryOrder stores[] = {MemoryOrder::Relaxed, MemoryOrder::Release, MemoryOrder::SeqCst};
+    const MemoryOrder rmws[] = {MemoryOrder::Relaxed, MemoryOrder::Acquire, MemoryOrder::Release, MemoryOrder::AcqRel,
+                                MemoryOrder::SeqCst};
+    const uint64_t kind = rand(10);
+    if (kind < 5) {
+      emit(Event::atomic(Op::AtomicLoad, t, a, size, loads[rand(3)], s));
+    } else if (kind < 8) {
+      emit(Event::atomic(Op::AtomicStore, t, a, size, stores[rand(3)], s));
+    } else {
+      emit(Event::atomic(Op::AtomicRmw, t, a, size, rmws[rand(5)], s));
+    }
+    return;
+  }
+  const uint64_t size = uint64_t{1} << (rand(4) == 0 ? 0 : 2 + rand(2));  // 1, 4 or 8
+  const uint64_t a = v + size * rand(8 / size);
+  emit(chance(30) ? Event::write(t, a, size, s) : Event::read(t, a, size, s));
+}
+
 void TraceGenerator::extras(uint32_t t) {
   ThreadState& th = threads_[t];
-  switch (rand(7)) {
+  switch (rand(o_.atomic_mixing ? 8 : 7)) {  // the same traces as before without atomic_mixing
+    case 7: mixed_access(t); return;
     case 0: {  // rwlock
       if (rwlock_writer_ == -1 && chance(70)) {
         ++rwlock_readers_;

@@ -9,7 +9,8 @@
 //   racy      unsynchronized reads and writes of a small shared region
 //   extras    rwlocks, atomics publication (release/acquire, relaxed,
 //             fences, release sequences), barrier rounds, heap reuse
-//             through alloc/free
+//             through alloc/free; with atomic_mixing, atomic and plain
+//             accesses to the same variables
 // Thread 0 forks the others at the start and joins them at the end. The
 // generator streams: memory use does not grow with the event count.
 #pragma once
@@ -38,6 +39,12 @@ struct GeneratorOptions {
   // Only operations STD can express (r, w, acq, rel, fork, join), on 1-byte
   // named variables, so the trace converts to RAPID's format.
   bool std_only = false;
+  // Adds a pattern to the extras: atomic and plain accesses of mixed sizes
+  // to the same variables (plain-vs-atomic races, atomic-vs-atomic
+  // non-races). Off by default: without it a seed gives the same trace as
+  // before, and checkers without atomic accesses (the Verilator engine
+  // harness, sim/) still agree with DJIT+.
+  bool atomic_mixing = false;
 };
 
 class TraceGenerator {
@@ -65,6 +72,7 @@ class TraceGenerator {
   void critical_section_access(uint32_t t);
   void release_held(uint32_t t);
   void extras(uint32_t t);
+  void mixed_access(uint32_t t);
   void barrier_round();
   Event access(uint32_t t, uint64_t base, uint64_t region, bool write);
   uint64_t site(uint32_t pattern, uint32_t t);

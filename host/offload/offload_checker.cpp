@@ -168,22 +168,28 @@ void OffloadChecker::send(const driver::CommandWord& word, const SentCommand& in
 
 void OffloadChecker::send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size) {
   const bool access = e.op == Op::Read || e.op == Op::Write;
-  const bool forced = access && (fallback_ || t >= caps_.slots);
+  const bool atomic = is_atomic(e.op);
+  const bool forced = atomic || (access && (fallback_ || t >= caps_.slots));
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;
     const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
     driver::CommandWord c;
-    c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+    if (atomic) {
+      c.op = e.op == Op::AtomicLoad ? regs::kOpRead : regs::kOpWrite;
+    } else {
+      c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+    }
     c.force_sw = forced;
     c.slot = t < caps_.slots ? t : 0;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
     SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
-    if (access) {
-      sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
-      touched_.touch(addr, n);
-    }
+    info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
+    info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
+    if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
+    if (access || atomic) touched_.touch(addr, n);  // atomic sites stay with the host's line
+    if (atomic) ++stats_.atomic_commands;
     if (forced) ++stats_.forced;
     if (c.op == regs::kOpFree) ++stats_.free_commands;
     send(c, info);
@@ -209,6 +215,18 @@ void OffloadChecker::process(const Event& e, uint64_t index) {
   }
   if (e.op == Op::Read || e.op == Op::Write) {
     send_granules(e, index, t, e.addr, e.size);
+    return;
+  }
+  if (is_atomic(e.op)) {
+    // The access lies between the event's acquire and release parts
+    // (docs/event-model.md): its commands are answered with the clock after
+    // the acquire, and later events see the clock after the release.
+    sync_.atomic_acquire(e);
+    note_clock(t, index);
+    send_granules(e, index, t, e.addr, e.size);
+    sync_.atomic_release(e);
+    note_clock(t, index + 1);
+    sync_row(t);
     return;
   }
   if (e.op == Op::Alloc || e.op == Op::Free) {
@@ -471,19 +489,31 @@ void OffloadChecker::check_on_host(SoftLine& line, const SentCommand& c) {
   a.write = c.op == regs::kOpWrite;
   a.mask = c.mask;
   a.clock = &clock_at(c.slot, c.event);
-  HostLines::check(line, a, [&](unsigned byte, RaceKind kind, Epoch prev) {
+  a.atomic_read = c.atomic_read;
+  a.atomic_write = c.atomic_write;
+  a.site = c.site;
+  HostLines::check(line, a, [&](unsigned byte, RaceKind kind, Epoch prev, std::optional<uint64_t> prev_atomic_site) {
     ++stats_.host_races;
-    batch_races_.push_back(make_race(c, byte, kind, prev));
+    batch_races_.push_back(make_race(c, byte, kind, prev, prev_atomic_site));
   });
 }
 
-Race OffloadChecker::make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const {
+Race OffloadChecker::make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
+                               std::optional<uint64_t> prev_atomic_site) const {
   const uint64_t addr = c.granule * 8 + byte;
   const bool earlier_write = kind != RaceKind::ReadWrite;
-  return {addr,       c.event,
-          kind,       c.tid,
-          c.site,     sync_.tid_of(prev.slot),
-          prev.clock, sites_.find(prev.slot, prev.clock, addr, earlier_write, c.event)};
+  const uint64_t prev_site =
+      prev_atomic_site ? *prev_atomic_site : sites_.find(prev.slot, prev.clock, addr, earlier_write, c.event);
+  return {addr,
+          c.event,
+          kind,
+          c.tid,
+          c.site,
+          sync_.tid_of(prev.slot),
+          prev.clock,
+          prev_site,
+          c.atomic_read || c.atomic_write,
+          prev_atomic_site.has_value()};
 }
 
 void OffloadChecker::handle_race(const driver::RaceRecord& r) {

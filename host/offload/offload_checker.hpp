@@ -7,8 +7,10 @@
 //    on the device's sync-object store (SyncObjectStore places the lock
 //    clocks; acquire/release/load-object commands), everything else is sent
 //    as set-row commands;
-//  - threads beyond the device's slots, and every access after a clock
-//    outgrows cap_clock_bits, are sent as forced escalations;
+//  - threads beyond the device's slots, every access after a clock
+//    outgrows cap_clock_bits, and every atomic access are sent as forced
+//    escalations (the device keeps no atomic history: a granule an atomic
+//    access touched is checked on the host until a full free);
 //  - command words collect in large batches (one launch each); after a
 //    launch, escalations are answered in word order with FastTrack on the
 //    host's lines (HostLines), with the clock the thread had at that
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -62,6 +65,7 @@ struct OffloadStats {
   size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
   uint64_t forced = 0;                        // commands sent with force_sw
+  uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
   uint64_t sync_commands = 0;                 // acquire and release commands (one word each)
   uint64_t object_loads = 0;                  // load-object commands (1 + row_words words)
@@ -109,6 +113,9 @@ class OffloadChecker final : public Detector {
     uint32_t slot = 0;  // dense thread slot (may exceed the device's slots)
     uint8_t op = 0;     // regs::kOp*; set-row and its data words: kOpSetRow
     uint8_t mask = 0;
+    // An atomic access, sent as a forced read (load) or write (store, RMW):
+    // what it reads and writes, for the host's check.
+    bool atomic_read = false, atomic_write = false;
   };
 
   void send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row = {});
@@ -121,7 +128,8 @@ class OffloadChecker final : public Detector {
   void age_kept_read_clocks();
   void handle_race(const driver::RaceRecord& r);
   void check_on_host(SoftLine& line, const SentCommand& c);
-  Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev) const;
+  Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
+                 std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
   void sync_row(uint32_t slot);
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);

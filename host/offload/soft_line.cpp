@@ -30,6 +30,49 @@ void HostLines::free_bytes(uint64_t granule, unsigned mask) {
   }
 }
 
+namespace {
+
+// The lowest slot whose entry `now` does not cover, or -1.
+int64_t first_concurrent(const VectorClock& c, const VectorClock& now) {
+  for (uint32_t u = 0; u < c.size(); ++u) {
+    if (c.get(u) > now.get(u)) return u;
+  }
+  return -1;
+}
+
+void record(VectorClock& c, std::vector<uint64_t>& sites, Epoch me, uint64_t site) {
+  if (c.get(me.slot) == me.clock) return;  // the same epoch keeps the first site
+  c.set(me.slot, me.clock);
+  if (sites.size() <= me.slot) sites.resize(me.slot + 1, 0);
+  sites[me.slot] = site;
+}
+
+// An atomic access: checks the plain history only (two atomic accesses
+// never race), in the order of docs/event-model.md.
+void check_atomic(SoftByte& s, const SoftAccess& a, Epoch me, const std::function<void(RaceKind, Epoch)>& race) {
+  const VectorClock& now = *a.clock;
+  if (s.atomics && (!a.atomic_read || s.atomics->reads.get(me.slot) == me.clock) &&
+      (!a.atomic_write || s.atomics->writes.get(me.slot) == me.clock)) {
+    return;  // [SAME EPOCH]
+  }
+  if (!now.covers(s.w)) return race(a.atomic_write ? RaceKind::WriteWrite : RaceKind::WriteRead, s.w);
+  if (a.atomic_write) {
+    if (s.shared) {
+      if (const int64_t u = first_concurrent(s.rvc, now); u >= 0) {
+        const auto slot = static_cast<uint32_t>(u);
+        return race(RaceKind::ReadWrite, {slot, s.rvc.get(slot)});
+      }
+    } else if (!now.covers(s.r)) {
+      return race(RaceKind::ReadWrite, s.r);
+    }
+  }
+  if (!s.atomics) s.atomics = std::make_unique<SoftAtomics>();
+  if (a.atomic_read) record(s.atomics->reads, s.atomics->read_sites, me, a.site);
+  if (a.atomic_write) record(s.atomics->writes, s.atomics->write_sites, me, a.site);
+}
+
+}  // namespace
+
 void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink) {
   const VectorClock& now = *a.clock;
   const Epoch me{a.slot, now.get(a.slot)};
@@ -39,13 +82,28 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
     if (s.raced) continue;
     const auto race = [&](RaceKind kind, Epoch prev) {
       s.raced = true;
-      sink(b, kind, prev);
+      sink(b, kind, prev, std::nullopt);
     };
+    // An earlier atomic access of this byte concurrent with `now`.
+    const auto atomic_race = [&](RaceKind kind, const VectorClock& c, const std::vector<uint64_t>& sites) {
+      const int64_t u = first_concurrent(c, now);
+      if (u < 0) return false;
+      const auto slot = static_cast<uint32_t>(u);
+      s.raced = true;
+      sink(b, kind, {slot, c.get(slot)}, sites[slot]);
+      return true;
+    };
+    if (a.atomic()) {
+      check_atomic(s, a, me, race);
+      continue;
+    }
     if (!a.write) {
       const bool same_epoch = s.shared ? s.rvc.get(a.slot) == me.clock : s.r == me;
       if (same_epoch) continue;
       if (!now.covers(s.w)) {
         race(RaceKind::WriteRead, s.w);
+      } else if (s.atomics && atomic_race(RaceKind::WriteRead, s.atomics->writes, s.atomics->write_sites)) {
+        continue;
       } else if (s.shared) {
         s.rvc.set(a.slot, me.clock);
       } else if (now.covers(s.r)) {
@@ -61,6 +119,10 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
     if (s.w == me) continue;
     if (!now.covers(s.w)) {
       race(RaceKind::WriteWrite, s.w);
+      continue;
+    }
+    if (s.atomics && (atomic_race(RaceKind::WriteWrite, s.atomics->writes, s.atomics->write_sites) ||
+                      atomic_race(RaceKind::ReadWrite, s.atomics->reads, s.atomics->read_sites))) {
       continue;
     }
     if (s.shared) {
@@ -80,6 +142,10 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
       continue;
     }
     s.w = me;
+    // Every atomic access of the byte happens before this write: a later
+    // access concurrent with one of them is concurrent with this write,
+    // which is checked first.
+    s.atomics.reset();
   }
 }
 

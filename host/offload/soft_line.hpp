@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "core/vector_clock.hpp"
 #include "detect/race.hpp"
@@ -14,11 +17,20 @@
 
 namespace raceaccel::offload {
 
+// The atomic history of a byte (docs/event-model.md, "Atomic accesses"):
+// full clocks of its atomic reads and writes with each entry's site. Only
+// the host has it: atomic accesses are always checked here.
+struct SoftAtomics {
+  VectorClock reads, writes;
+  std::vector<uint64_t> read_sites, write_sites;  // by slot
+};
+
 struct SoftByte {
   bool raced = false;
   Epoch w, r;
   bool shared = false;  // r is superseded by rvc (concurrent reads)
   VectorClock rvc;
+  std::unique_ptr<SoftAtomics> atomics;  // none until an atomic access
 };
 
 struct SoftLine {
@@ -31,11 +43,19 @@ struct SoftAccess {
   bool write = false;
   unsigned mask = 0;
   const VectorClock* clock = nullptr;  // the thread's clock at the access
+  // An atomic access (AtomicLoad reads, AtomicStore writes, AtomicRmw both),
+  // with its site; `write` is then unused.
+  bool atomic_read = false, atomic_write = false;
+  uint64_t site = 0;
+  bool atomic() const { return atomic_read || atomic_write; }
 };
 
 class HostLines {
  public:
-  using RaceSink = std::function<void(unsigned byte, RaceKind kind, Epoch prev)>;
+  // prev_atomic_site: the earlier access was atomic, with this site (the
+  // host keeps atomic sites; plain ones come from the SiteLog).
+  using RaceSink =
+      std::function<void(unsigned byte, RaceKind kind, Epoch prev, std::optional<uint64_t> prev_atomic_site)>;
 
   bool owns(uint64_t granule) const { return lines_.count(granule) != 0; }
   // Takes the device's line unless the host already owns the granule (its
@@ -47,7 +67,8 @@ class HostLines {
   std::pair<SoftLine*, bool> adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock);
   void drop(uint64_t granule) { lines_.erase(granule); }
   void free_bytes(uint64_t granule, unsigned mask);
-  // FastTrack on the line; reports first races per byte through `sink`.
+  // FastTrack on the line, with the atomic access kind as FastTrackDetector
+  // has it; reports first races per byte through `sink`.
   static void check(SoftLine& line, const SoftAccess& access, const RaceSink& sink);
   size_t size() const { return lines_.size(); }
 

@@ -11,13 +11,18 @@ std::string_view current_access(RaceKind kind) {
   return kind == RaceKind::ReadWrite || kind == RaceKind::WriteWrite ? "write" : "read";
 }
 std::string_view earlier_access(RaceKind kind) { return kind == RaceKind::ReadWrite ? "read" : "write"; }
+// "atomic write" when that side was an atomic access (an RMW is named by
+// the part that conflicts: its write).
+std::string access_text(std::string_view access, bool atomic) {
+  return atomic ? fmt::format("atomic {}", access) : std::string(access);
+}
 
 // Adjacent bytes of one access merge when they race with the same earlier
 // access. For an earlier read, detectors may name different (equally valid)
 // concurrent readers per byte, so only the event and kind must match: the
 // report count is then the same whatever detector or backend produced it.
 bool same_origin(const Race& a, const Race& b) {
-  if (a.event != b.event || a.kind != b.kind) return false;
+  if (a.event != b.event || a.kind != b.kind || a.prev_atomic != b.prev_atomic) return false;
   if (a.kind == RaceKind::ReadWrite) return true;
   return a.prev_tid == b.prev_tid && a.prev_clock == b.prev_clock && a.prev_site == b.prev_site;
 }
@@ -51,8 +56,9 @@ std::string format_race_text(const RaceReport& rep, const SymbolTable& symbols, 
   const Race& r = rep.race;
   return fmt::format("{}: event {}: {} race on {} ({} byte{}): {} by {} at site {}; earlier {} by {}@{} at site {}",
                      trace, r.event, race_kind_name(r.kind), symbols.location_name(rep.addr), rep.size,
-                     rep.size == 1 ? "" : "s", current_access(r.kind), symbols.thread_name(r.tid), r.site,
-                     earlier_access(r.kind), symbols.thread_name(r.prev_tid), r.prev_clock, r.prev_site);
+                     rep.size == 1 ? "" : "s", access_text(current_access(r.kind), r.atomic),
+                     symbols.thread_name(r.tid), r.site, access_text(earlier_access(r.kind), r.prev_atomic),
+                     symbols.thread_name(r.prev_tid), r.prev_clock, r.prev_site);
 }
 
 nlohmann::json race_to_json(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {
@@ -66,10 +72,12 @@ nlohmann::json race_to_json(const RaceReport& rep, const SymbolTable& symbols, c
       {"kind", race_kind_name(r.kind)},
       {"thread", symbols.thread_name(r.tid)},
       {"access", current_access(r.kind)},
+      {"atomic", r.atomic},
       {"site", r.site},
       {"previous",
        {{"thread", symbols.thread_name(r.prev_tid)},
         {"access", earlier_access(r.kind)},
+        {"atomic", r.prev_atomic},
         {"clock", r.prev_clock},
         {"epoch", fmt::format("{}@{}", symbols.thread_name(r.prev_tid), r.prev_clock)},
         {"site", r.prev_site}}},

@@ -40,10 +40,11 @@ class StackTrie {
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, KeyHash> index_;
 };
 
-// How a buffered entry came about. AtomicRead is checked as a Read, FreeWrite
-// (free) and AllocWrite (malloc: the block is written by its allocator) as a
-// Write; the kind only changes how reports describe them.
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Alloc = 2, AtomicRead = 3, FreeWrite = 4, AllocWrite = 5 };
+// How an access came about. FreeWrite (free) and AllocWrite (malloc: the
+// block is written by its allocator) are checked as a Write; the kind only
+// changes how reports describe them. Atomic marks the site of an atomic
+// operation's event (never buffered: the detector checks the event itself).
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Alloc = 2, Atomic = 3, FreeWrite = 4, AllocWrite = 5 };
 inline bool is_write(AccessKind k) {
   return k == AccessKind::Write || k == AccessKind::FreeWrite || k == AccessKind::AllocWrite;
 }

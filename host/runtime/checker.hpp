@@ -63,6 +63,12 @@ class Checker {
     return result;
   }
 
+  // The site id of an access by ts at pc (its current call stack); only with
+  // the lock held (emit_with's operation).
+  uint64_t site_locked(ThreadState* ts, uint64_t pc, uint32_t size_kind) {
+    return site_of(ts, {0, pc, ts->node, size_kind});
+  }
+
   // Runs f() with the checker's lock held.
   template <typename F>
   void with_lock(F&& f) {

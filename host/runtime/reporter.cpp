@@ -19,12 +19,13 @@ std::string module_of_this_library() {
   return slash != nullptr ? slash + 1 : info.dli_fname;
 }
 
-// "Read", "Atomic read", "Write", "Free" (a free is checked as a write of the block).
+// "Read", "Atomic read", "Atomic write", "Write", "Free" (a free is checked
+// as a write of the block).
 std::string access_word(bool write, AccessKind kind, bool capital) {
-  std::string w = kind == AccessKind::FreeWrite    ? "free"
-                  : kind == AccessKind::AtomicRead ? "atomic read"
-                  : write                          ? "write"
-                                                   : "read";
+  std::string w = kind == AccessKind::FreeWrite ? "free"
+                  : kind == AccessKind::Atomic  ? (write ? "atomic write" : "atomic read")
+                  : write                       ? "write"
+                                                : "read";
   if (capital) w[0] = static_cast<char>(w[0] - 32);
   return w;
 }

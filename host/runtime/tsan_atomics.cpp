@@ -45,33 +45,34 @@ struct Cell<__int128> {
 };
 
 // Runs op (returning {result, op kind, order}) with its event, or just op
-// when the thread is not traced. An operation that reads the location is
-// also checked as a read of it, placed before its synchronization: a plain
-// write concurrent with an atomic load or read-modify-write is a data race
-// (two atomic operations never race: stores are not checked as writes).
+// when the thread is not traced. The detector checks the event itself as an
+// atomic access (a load reads, a store writes, a read-modify-write does
+// both): atomic accesses race only with plain ones (docs/event-model.md).
+// The event carries the access's site, so reports show its stack.
 template <typename T, typename Op>
-auto atomic_op(volatile T* a, bool reads, uint64_t pc, Op&& op) {
+auto atomic_op(volatile T* a, uint64_t pc, Op&& op) {
   ThreadState* ts = traced_thread();
   const uint64_t addr = reinterpret_cast<uint64_t>(a);
   // Untraced, or inside AnnotateIgnoreSync / a custom mutex's own code: the
   // operation creates no happens-before and is not checked.
   if (ts == nullptr || ts->ignore_sync != 0) return std::get<0>(op());
-  if (reads && ts->ignore_reads == 0) append_access(ts, addr, sizeof(T), AccessKind::AtomicRead, pc);
   RuntimeScope scope;
-  return runtime_if_started()->checker().emit_with(ts, [&] {
+  Checker& checker = runtime_if_started()->checker();
+  return checker.emit_with(ts, [&] {
     auto [result, kind, order] = op();
-    return std::pair{result, Event::atomic(kind, ts->tid, addr, sizeof(T), order)};
+    const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
+    return std::pair{result, Event::atomic(kind, ts->tid, addr, sizeof(T), order, site)};
   });
 }
 
 template <typename T>
 T load(volatile T* a, int mo, uint64_t pc) {
-  return atomic_op(a, true, pc, [&] { return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order_of(mo)}; });
+  return atomic_op(a, pc, [&] { return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order_of(mo)}; });
 }
 
 template <typename T>
 void store(volatile T* a, T v, int mo, uint64_t pc) {
-  atomic_op(a, false, pc, [&] {
+  atomic_op(a, pc, [&] {
     Cell<T>::store(a, v);
     return std::tuple{0, Op::AtomicStore, order_of(mo)};
   });
@@ -81,7 +82,7 @@ void store(volatile T* a, T v, int mo, uint64_t pc) {
 // operation and width, performed while the detector's lock is held.
 template <typename T, typename F>
 T rmw(volatile T* a, int mo, uint64_t pc, F&& update) {
-  return atomic_op(a, true, pc, [&] {
+  return atomic_op(a, pc, [&] {
     T old = Cell<T>::load(a);
     while (!Cell<T>::cas(a, &old, update(old))) {
     }
@@ -91,7 +92,7 @@ T rmw(volatile T* a, int mo, uint64_t pc, F&& update) {
 
 template <typename T>
 bool compare_exchange(volatile T* a, T* expected, T desired, int mo, int fail_mo, uint64_t pc) {
-  return atomic_op(a, true, pc, [&] {
+  return atomic_op(a, pc, [&] {
     const bool ok = Cell<T>::cas(a, expected, desired);
     return std::tuple{ok, ok ? Op::AtomicRmw : Op::AtomicLoad, order_of(ok ? mo : fail_mo)};
   });

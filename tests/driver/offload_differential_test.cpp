@@ -97,7 +97,13 @@ GeneratorOptions random_trace(uint64_t seed, uint32_t max_threads) {
   o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
   o.locks = static_cast<uint32_t>(pick(1, 12));
   o.std_only = pick(0, 7) == 0;
+  o.atomic_mixing = pick(0, 1) == 0;  // atomic and plain accesses to the same variables
   return o;
+}
+
+size_t atomic_races(const std::vector<Race>& races) {
+  return static_cast<size_t>(
+      std::count_if(races.begin(), races.end(), [](const Race& r) { return r.atomic || r.prev_atomic; }));
 }
 
 template <typename Backend>
@@ -157,6 +163,30 @@ void run_random_suite(const RandomSuite& suite, uint64_t seed_base) {
 
 TYPED_TEST(OffloadDifferential, RandomTracesMatchDjit) {
   run_random_suite<TypeParam>({"default", RunShape{}, 24, 60}, 0xD15C'0000);
+}
+
+// Atomic accesses mixed with plain ones on the same variables: the device
+// keeps no atomic history, so their granules are checked on the host
+// (forced commands) and must give exactly DJIT+'s races, atomic side
+// included.
+TYPED_TEST(OffloadDifferential, AtomicsMixedWithPlainAccessesMatchDjit) {
+  size_t with_atomic_side = 0;
+  uint64_t atomic_commands = 0;
+  for (uint64_t seed = 0xA70C'0000; seed < 0xA70C'0000 + 20; ++seed) {
+    GeneratorOptions o = random_trace(seed, 12);
+    o.atomic_mixing = true;
+    o.extras_weight = 40;
+    o.std_only = false;
+    TraceGenerator generator(o);
+    const RunResult r = run_both<TypeParam>(RunShape{}, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "atomic mixing, seed " + std::to_string(seed));
+    if (::testing::Test::HasFatalFailure()) return;
+    with_atomic_side += atomic_races(r.golden);
+    atomic_commands += r.stats.atomic_commands;
+  }
+  EXPECT_GT(with_atomic_side, 0u);
+  EXPECT_GT(atomic_commands, 0u);
+  ::testing::Test::RecordProperty("atomic_races", static_cast<int>(with_atomic_side));
 }
 
 TYPED_TEST(OffloadDifferential, TinyBatchesMatchDjit) {

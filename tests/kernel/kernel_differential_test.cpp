@@ -73,6 +73,7 @@ Totals run_suite(const Suite& s) {
     g.mistake_percent = static_cast<uint32_t>(pick(0, 4));
     g.locks = static_cast<uint32_t>(pick(1, 10));
     g.std_only = i % 5 == 4;
+    g.atomic_mixing = i % 2 == 1;  // atomic and plain accesses on the same variables: forced to the host
     g.shared_weight = s.shared_weight;
 
     driver::DeviceOptions d;

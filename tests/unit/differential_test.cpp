@@ -23,6 +23,7 @@ constexpr int kTracesPerShard = 14;  // 224 traces per run
 struct Outcome {
   uint64_t events = 0;
   size_t races = 0;
+  size_t atomic_races = 0;  // an atomic access on one side
 };
 
 using test::race_keys;
@@ -43,6 +44,7 @@ GeneratorOptions options_for(uint64_t trace_seed) {
   o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
   o.locks = static_cast<uint32_t>(pick(1, 12));
   o.std_only = pick(0, 7) == 0;
+  o.atomic_mixing = pick(0, 1) == 0;  // atomic and plain accesses to the same variables
   return o;
 }
 
@@ -72,26 +74,32 @@ Outcome compare_on(const GeneratorOptions& options) {
       EXPECT_EQ(g[i], f[i]) << "seed " << options.seed << " race " << i;
     }
   }
-  return {index, expected.size()};
+  const auto atomic_races =
+      static_cast<size_t>(std::count_if(g.begin(), g.end(), [](const Race& r) { return r.atomic || r.prev_atomic; }));
+  return {index, expected.size(), atomic_races};
 }
 
 class Differential : public ::testing::TestWithParam<int> {};
 
 TEST_P(Differential, FastTrackAgreesWithDjitOnRandomTraces) {
   uint64_t events = 0;
-  size_t racy_traces = 0;
+  size_t racy_traces = 0, atomic_races = 0;
   for (int i = 0; i < kTracesPerShard; ++i) {
     const uint64_t seed = 0x5eed'0000 + static_cast<uint64_t>(GetParam()) * 1000 + i;
     const Outcome out = compare_on(options_for(seed));
     events += out.events;
     if (out.races > 0) ++racy_traces;
+    atomic_races += out.atomic_races;
   }
   // Together the shards cover at least 1 M events and 200 traces.
   EXPECT_GE(events * kShards, 1'000'000u);
   // Agreement on race-free traces alone would mean little (race-free
   // verdicts are covered by DifferentialClean below).
   EXPECT_GT(racy_traces, 0u);
+  // And the traces with atomic_mixing must exercise plain-vs-atomic races.
+  EXPECT_GT(atomic_races, 0u);
   RecordProperty("events", static_cast<int>(events));
+  RecordProperty("atomic_races", static_cast<int>(atomic_races));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, Differential, ::testing::Range(0, kShards));

@@ -1,7 +1,8 @@
 // FastTrack's split granules (whole, 2 halves, 4 quarters, 8 bytes) against
 // the golden DJIT+ detector: random traces of 1/2/3/4/8/16-byte accesses at
-// every offset of a few neighbouring granules, frees of sub-ranges (which
-// split and merge), and enough synchronization that most accesses are
+// every offset of a few neighbouring granules, atomic loads, stores and RMWs
+// of 1 to 8 bytes over the same bytes, frees of sub-ranges (which split and
+// merge), and enough synchronization that most accesses are
 // ordered, so a granule goes through many refinements and merges before its
 // bytes race. Both detectors must report the same (byte, event, kind) and
 // the same earlier write.
@@ -38,6 +39,12 @@ class RandomTrace {
       return Event::sync(op, t, 1);
     }
     if (roll < 14) return Event::range(Op::Free, t, kBase + pick(0, kWindow - 1), pick(1, 12));
+    if (roll < 26) {  // an atomic access, naturally aligned, over the same bytes as plain ones
+      const uint64_t size = uint64_t{1} << pick(0, 3);
+      const auto order = static_cast<MemoryOrder>(pick(0, kMemoryOrderCount - 1));
+      const Op op = std::array{Op::AtomicLoad, Op::AtomicStore, Op::AtomicRmw}[pick(0, 2)];
+      return Event::atomic(op, t, kBase + pick(0, kWindow / size - 1) * size, size, order, 1 + pick(0, 5));
+    }
     const uint64_t size = kSizes[pick(0, kSizes.size() - 1)];
     uint64_t offset;
     if (size <= 8 && pick(0, 3) != 0) {

@@ -545,3 +545,79 @@ TEST(FastTrackShadow, HugeFreeClearsOnlyWhatWasTouched) {
 
 }  // namespace
 }  // namespace raceaccel
+
+namespace raceaccel {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Atomic history beside the cells (fasttrack_atomics.hpp): kept per byte from
+// the first atomic access, dropped by a plain write ordered after all of it
+// and by a free; it leaves W_x and R_x alone.
+class FastTrackAtomics : public FastTrackBase, public ::testing::Test {
+ protected:
+  static constexpr uint64_t A = 0x4000;
+  void TearDown() override { check_agreement(); }
+};
+
+TEST_F(FastTrackAtomics, AtomicAccessesKeepHistoryBesideTheCell) {
+  f.store(0, A, MemoryOrder::Relaxed, 8);
+  f.load(1, A, MemoryOrder::Relaxed, 4);
+  EXPECT_EQ(ft.atomic_bytes(), 8u);
+  expect_w(A, 8, ep(0, 0));  // atomic writes are not W_x
+  expect_r_epoch(A, 8, ep(0, 0));
+  EXPECT_EQ(ft.granule_parts(A), 2u);  // the 4-byte load split the granule
+  EXPECT_EQ(djit.atomic_write_clock(A + 7).get(0), 1u);
+  EXPECT_EQ(djit.atomic_read_clock(A + 3).get(1), 1u);
+  EXPECT_EQ(djit.atomic_read_clock(A + 4).get(1), 0u);
+  expect_no_races();
+}
+
+TEST_F(FastTrackAtomics, OrderedPlainWriteDropsTheHistory) {
+  f.store(0, A, MemoryOrder::Release, 8);
+  f.load(1, A, MemoryOrder::Acquire, 8);
+  f.write(1, A, 8);
+  EXPECT_EQ(ft.atomic_bytes(), 0u);
+  expect_w(A, 8, ep(1, 1));
+  const uint64_t l = f.load(2, A, MemoryOrder::Relaxed, 8);  // races with the plain write it names
+  std::vector<Race> want;
+  for (uint64_t b = A; b < A + 8; ++b) want.push_back({b, l, RaceKind::WriteRead, 2, 0, 1, 1, 0, true, false});
+  expect_races(want);
+}
+
+TEST_F(FastTrackAtomics, RacingPlainWriteKeepsTheHistory) {
+  f.store(0, A, MemoryOrder::Relaxed, 8);
+  f.write(1, A + 2, 2);  // races with the store: those bytes stop
+  EXPECT_EQ(ft.atomic_bytes(), 8u);
+  f.write(1, A, 2);  // so does this
+  EXPECT_EQ(ft.races().size(), 4u);
+}
+
+TEST_F(FastTrackAtomics, FreeDropsTheHistory) {
+  f.rmw(0, A, MemoryOrder::AcqRel, 8);
+  f.free(0, A, 4);
+  EXPECT_EQ(ft.atomic_bytes(), 4u);
+  f.read(1, A, 8);  // races with the RMW's write on the 4 bytes not freed
+  std::vector<Race> want;
+  for (uint64_t b = A + 4; b < A + 8; ++b) want.push_back({b, 2, RaceKind::WriteRead, 1, 0, 0, 1, 0, false, true});
+  expect_races(want);
+}
+
+// A plain read shares R_x with a concurrent reader while the cell has
+// atomic history: the flag survives READ SHARE and a split.
+TEST_F(FastTrackAtomics, SharedReadsBesideAtomics) {
+  f.load(0, A, MemoryOrder::Relaxed, 8);
+  f.read(1, A, 8);
+  f.read(2, A, 8);
+  VectorClock both;
+  both.set(1, 1);
+  both.set(2, 1);
+  expect_r_vc(A, 8, both);
+  f.read(1, A + 1, 1);  // splits into bytes, each with a copy of the clock and the flag
+  const uint64_t s = f.store(3, A, MemoryOrder::Relaxed, 8);  // races with reader slot 1 on every byte
+  std::vector<Race> want;
+  for (uint64_t b = A; b < A + 8; ++b) want.push_back({b, s, RaceKind::ReadWrite, 3, 0, 1, 1, 0, true, false});
+  expect_races(want);
+}
+
+}  // namespace
+}  // namespace raceaccel
