@@ -40,13 +40,53 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint64_t epoch = sync_.packed_epoch(t);
   const bool is_read = e.op == Op::Read;
 
+  // Page by page: a uniform page that the access covers whole is checked
+  // once for all its granules when that leaves them equal (see
+  // access_uniform); otherwise granule by granule in its cells.
   uint64_t addr = e.addr;
   uint64_t remaining = e.size;
+  while (remaining > 0) {
+    const uint64_t in_page = std::min(Shadow::kPageBytes - (addr & (Shadow::kPageBytes - 1)), remaining);
+    Shadow::Page& page = shadow_.page(addr >> Shadow::kPageByteShift);
+    const bool whole_page = in_page == Shadow::kPageBytes;
+    if (!(whole_page && page.is_uniform() && access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))) {
+      access_cells(shadow_.cells(page), addr, in_page, e, index, t, clock, len, epoch);
+      // A write of the whole page may leave its granules equal again.
+      if (whole_page && !is_read) shadow_.try_make_uniform(page);
+    }
+    addr += in_page;
+    remaining -= in_page;
+  }
+}
+
+// Every granule of the page is `cell` (whole, no read clock). Checking it
+// once, for the page's 4096 bytes, is exactly checking each granule: they
+// take the same rule, report the same earlier access (one race per byte, in
+// address order, as granule by granule would) and end equal, unless a read
+// would give each of them a read vector clock of its own (READ SHARE): then
+// nothing is done and false returned, and the caller materializes the page.
+bool FastTrackDetector::access_uniform(ShadowCell& cell, uint64_t addr, const Event& e, uint64_t index, uint32_t t,
+                                       const uint64_t* clock, size_t len, uint64_t epoch) {
+  if (e.op == Op::Write) {
+    check_write(cell, addr, Shadow::kPageBytes, e, index, clock, len, epoch);
+    return true;
+  }
+  const bool shares = !cell.raced() && cell.r != epoch && covered(cell.w, clock, len) && !covered(cell.r, clock, len);
+  if (shares) return false;
+  check_read(cell, addr, Shadow::kPageBytes, e, index, t, clock, len, epoch);
+  return true;
+}
+
+// [addr, addr+size) lies inside the page whose cells are page_cells.
+void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e,
+                                     uint64_t index, uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
+  const bool is_read = e.op == Op::Read;
+  uint64_t remaining = size;
   while (remaining > 0) {
     const uint64_t g = addr >> Shadow::kGranuleShift;
     const unsigned offset = addr & 7;
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
-    ShadowCell& cell = shadow_.granule(g);
+    ShadowCell& cell = page_cells[g & (Shadow::kGranulesPerPage - 1)];
     if (n == 8 && !cell.split()) {
       if (is_read) {
         check_read(cell, addr, 8, e, index, t, clock, len, epoch);

@@ -1,4 +1,5 @@
-// FastTrack shadow memory: byte-precise, compact for aligned accesses.
+// FastTrack shadow memory: byte-precise, compact for aligned accesses and
+// for large ranges.
 //
 // The address space is divided into 8-byte granules. A granule is described
 // by one ShadowCell while its 8 bytes have identical history ("whole"). An
@@ -8,12 +9,21 @@
 // the bytes it covers, which all share one history, so the per-byte state is
 // exactly the same as with 8 byte cells; the parts only spare the copies.
 // A write of the whole granule merges the parts back when they agree.
-// Cells live in 4 KiB-of-address pages (512 cells) allocated on first touch,
-// found through an open-addressed page table (PageTable).
+//
+// Granules are grouped in pages of 512 (4 KiB of address), found through an
+// open-addressed page table (PageTable). A page is "uniform" while all its
+// granules are equal, whole and own no read vector clock: one ShadowCell
+// then stands for all 512 and no cell array exists. Large allocations,
+// frees, memsets and copies (the runtime turns malloc/free of n bytes into a
+// write of n bytes) keep pages uniform, so a 2 GiB block costs a few dozen
+// bytes per page instead of 16 KiB. An access that would make the granules
+// differ materializes the page (512 copies of the cell) first; a write of the
+// whole page that leaves the cells equal makes it uniform again.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -94,7 +104,7 @@ class ReadClock {
 };
 
 // Page number -> page, open addressing with linear probing. Pages are never
-// removed (a cleared page holds ⊥ cells), so there are no tombstones; the
+// removed (a cleared page is uniform ⊥), so there are no tombstones; the
 // table doubles at half load. A lookup is a multiply, a shift and, almost
 // always, one probe.
 template <typename Page>
@@ -169,19 +179,47 @@ class Shadow {
  public:
   static constexpr unsigned kGranuleShift = 3;
   static constexpr unsigned kPageShift = 9;  // granules per page = 512
+  static constexpr unsigned kGranulesPerPage = 1u << kPageShift;
+  static constexpr unsigned kPageByteShift = kPageShift + kGranuleShift;
+  static constexpr uint64_t kPageBytes = uint64_t{1} << kPageByteShift;  // 4 KiB
 
-  // The cell of granule g (address >> 3), created zero (⊥) on first touch.
-  ShadowCell& granule(uint64_t g) {
-    const uint64_t page = g >> kPageShift;
+  using Cells = std::array<ShadowCell, kGranulesPerPage>;
+  struct Page {
+    // While `cells` is null the page is uniform: every granule is `uniform`,
+    // which is whole (not split) and owns no read clock.
+    ShadowCell uniform{};
+    std::unique_ptr<Cells> cells;
+    bool is_uniform() const { return cells == nullptr; }
+  };
+
+  // The page with number `page` (address >> 12), created uniform ⊥ on first touch.
+  Page& page(uint64_t page) {
     if (page != cached_page_) {
       Page* p = table_.find(page);
       if (p == nullptr) p = add_page(page);
       cached_page_ = page;
       cached_ = p;
     }
-    return cached_->cells[g & ((1u << kPageShift) - 1)];
+    return *cached_;
   }
+  // The page's 512 cells, materializing a uniform page (each cell a copy of
+  // the uniform one, which owns nothing, so plain copies are exact).
+  ShadowCell* cells(Page& p) {
+    if (p.is_uniform()) materialize(p);
+    return p.cells->data();
+  }
+  // Makes a materialized page uniform again when its cells are all equal,
+  // whole and own no read clock (after a write of the whole page).
+  void try_make_uniform(Page& p);
+
+  // The cell describing granule g (a uniform page's one cell), or null when
+  // its page was never touched.
   const ShadowCell* find_granule(uint64_t g) const;
+  // Whether the page holding addr is uniform (never touched counts as uniform ⊥).
+  bool page_is_uniform(uint64_t addr) const;
+  // Pages with a cell array, and pages in the table.
+  size_t materialized_pages() const { return materialized_; }
+  size_t pages() const { return pages_.size(); }
 
   // The number of parts (1, 2, 4 or 8) that bytes [offset, offset+n) of a
   // granule need: the coarsest split whose part boundaries include both ends.
@@ -221,14 +259,16 @@ class Shadow {
   const ReadClock& read_clock(uint64_t r) const { return read_clocks_[static_cast<uint32_t>(r)]; }
   size_t read_clocks_in_use() const { return read_clocks_.size() - free_read_clocks_.size(); }
 
-  // Resets [addr, addr+size) to ⊥, releasing read clocks and parts.
+  // Resets [addr, addr+size) to ⊥, releasing read clocks and parts. Whole
+  // pages become uniform ⊥ in O(1) (O(512) if materialized).
   void clear(uint64_t addr, uint64_t size);
 
  private:
-  struct Page {
-    std::array<ShadowCell, 1u << kPageShift> cells{};
-  };
   Page* add_page(uint64_t page);
+  void materialize(Page& p);
+  void release_cells(Page& p);  // back to uniform ⊥, releasing what the cells own
+  // clear() of [addr, addr+size), which lies inside page `page`.
+  void clear_in_page(uint64_t page, uint64_t addr, uint64_t size);
   ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
   uint32_t alloc_parts(unsigned parts);
   void release_parts(unsigned parts, uint32_t index);
@@ -236,12 +276,13 @@ class Shadow {
   // Fills to[0, n) with from's state: to[0] takes from's read clock over (from
   // is abandoned), the others get copies of it.
   void spread(const ShadowCell& from, ShadowCell* to, unsigned n);
-  void reset(ShadowCell& cell);                      // releases what the cell owns, then ⊥
-  void clear_touched(uint64_t addr, uint64_t size);  // clear() by walking the range
+  void reset(ShadowCell& cell);  // releases what the cell owns, then ⊥
 
   PageTable<Page> table_;
-  std::vector<std::unique_ptr<Page>> pages_;
-  std::vector<uint64_t> page_numbers_;   // of pages_, for clearing large ranges
+  std::deque<Page> pages_;                           // stable addresses; pages are never removed
+  std::vector<uint64_t> page_numbers_;               // of pages_, for clearing large ranges
+  std::vector<std::unique_ptr<Cells>> spare_cells_;  // a few released arrays, for reuse
+  size_t materialized_ = 0;
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
   PartPool<2> halves_;
