@@ -204,6 +204,9 @@ void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size) {
     addr += n;
     remaining -= n;
   }
+  // Freeing what was left of a page makes it uniform ⊥ again. (The scan stops
+  // at the first granule that differs, usually a live neighbour's.)
+  try_make_uniform(*p);
 }
 
 }  // namespace raceaccel
