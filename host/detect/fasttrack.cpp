@@ -34,11 +34,53 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   }
 }
 
+// Bytes [offset, offset+n) of the granule whose cell is `cell`, at addr.
+[[gnu::always_inline]] inline void FastTrackDetector::access_granule(ShadowCell& cell, uint64_t addr, unsigned offset, unsigned n,
+                                              const Event& e, uint64_t index, uint32_t t, const uint64_t* clock,
+                                              size_t len, uint64_t epoch) {
+  const bool is_read = e.op == Op::Read;
+  const uint64_t g = addr >> Shadow::kGranuleShift;
+  if (n == 8 && !cell.split()) {
+    if (is_read) {
+      check_read(cell, addr, 8, e, index, t, clock, len, epoch);
+    } else {
+      check_write(cell, addr, 8, e, index, clock, len, epoch);
+    }
+  } else {
+    // Only the parts covering [offset, offset+n) are checked; each part
+    // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
+    ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
+    const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
+    const unsigned width = 1u << shift;
+    const uint64_t base = g << Shadow::kGranuleShift;
+    for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
+      if (is_read) {
+        check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
+      } else {
+        check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
+      }
+    }
+    // Only a write of the whole granule is worth a merge attempt: it makes
+    // the parts' write histories equal. (Merging after narrower writes
+    // thrashes between split and merged forms on mixed-size code.)
+    if (!is_read && n == 8) shadow_.try_merge(cell);
+  }
+}
+
 void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
   const auto [clock, len] = sync_.dense_view(t);
   const uint64_t epoch = sync_.packed_epoch(t);
   const bool is_read = e.op == Op::Read;
+
+  // The common case, an access inside one granule: straight to its cell.
+  const unsigned first_offset = e.addr & 7;
+  if (first_offset + e.size <= 8) {
+    ShadowCell* page_cells = shadow_.page_cells(e.addr >> Shadow::kPageByteShift);
+    access_granule(page_cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
+                   static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);
+    return;
+  }
 
   // Page by page: a uniform page that the access covers whole is checked
   // once for all its granules when that leaves them equal (see
@@ -80,38 +122,12 @@ bool FastTrackDetector::access_uniform(ShadowCell& cell, uint64_t addr, const Ev
 // [addr, addr+size) lies inside the page whose cells are page_cells.
 void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e,
                                      uint64_t index, uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
-  const bool is_read = e.op == Op::Read;
   uint64_t remaining = size;
   while (remaining > 0) {
     const uint64_t g = addr >> Shadow::kGranuleShift;
     const unsigned offset = addr & 7;
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
-    ShadowCell& cell = page_cells[g & (Shadow::kGranulesPerPage - 1)];
-    if (n == 8 && !cell.split()) {
-      if (is_read) {
-        check_read(cell, addr, 8, e, index, t, clock, len, epoch);
-      } else {
-        check_write(cell, addr, 8, e, index, clock, len, epoch);
-      }
-    } else {
-      // Only the parts covering [offset, offset+n) are checked; each part
-      // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
-      ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
-      const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
-      const unsigned width = 1u << shift;
-      const uint64_t base = g << Shadow::kGranuleShift;
-      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
-        if (is_read) {
-          check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
-        } else {
-          check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
-        }
-      }
-      // Only a write of the whole granule is worth a merge attempt: it makes
-      // the parts' write histories equal. (Merging after narrower writes
-      // thrashes between split and merged forms on mixed-size code.)
-      if (!is_read && n == 8) shadow_.try_merge(cell);
-    }
+    access_granule(page_cells[g & (Shadow::kGranulesPerPage - 1)], addr, offset, n, e, index, t, clock, len, epoch);
     addr += n;
     remaining -= n;
   }

@@ -48,6 +48,7 @@ void Shadow::try_make_uniform(Page& p) {
     if (!(c[i] == c[0])) return;
   }
   p.uniform = c[0];
+  if (&p == cached_) cached_cells_ = nullptr;
   if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
   p.cells.reset();
   --materialized_;
@@ -56,6 +57,7 @@ void Shadow::try_make_uniform(Page& p) {
 void Shadow::release_cells(Page& p) {
   if (!p.is_uniform()) {
     for (ShadowCell& cell : *p.cells) reset(cell);
+    if (&p == cached_) cached_cells_ = nullptr;
     if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
     p.cells.reset();
     --materialized_;

@@ -199,6 +199,7 @@ class Shadow {
       if (p == nullptr) p = add_page(page);
       cached_page_ = page;
       cached_ = p;
+      cached_cells_ = p->is_uniform() ? nullptr : p->cells->data();
     }
     return *cached_;
   }
@@ -206,7 +207,15 @@ class Shadow {
   // the uniform one, which owns nothing, so plain copies are exact).
   ShadowCell* cells(Page& p) {
     if (p.is_uniform()) materialize(p);
-    return p.cells->data();
+    ShadowCell* c = p.cells->data();
+    if (&p == cached_) cached_cells_ = c;
+    return c;
+  }
+  // cells(page(page_number)), for the common case of consecutive small
+  // accesses to one materialized page in one compare.
+  ShadowCell* page_cells(uint64_t page_number) {
+    if (page_number == cached_page_ && cached_cells_ != nullptr) return cached_cells_;
+    return cells(page(page_number));
   }
   // Makes a materialized page uniform again when its cells are all equal,
   // whole and own no read clock (after a write of the whole page).
@@ -285,6 +294,7 @@ class Shadow {
   size_t materialized_ = 0;
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
+  ShadowCell* cached_cells_ = nullptr;  // cached_'s cells, null while it is uniform
   PartPool<2> halves_;
   PartPool<4> quarters_;
   PartPool<8> bytes_;
