@@ -35,9 +35,10 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
 }
 
 // Bytes [offset, offset+n) of the granule whose cell is `cell`, at addr.
-[[gnu::always_inline]] inline void FastTrackDetector::access_granule(ShadowCell& cell, uint64_t addr, unsigned offset, unsigned n,
-                                              const Event& e, uint64_t index, uint32_t t, const uint64_t* clock,
-                                              size_t len, uint64_t epoch) {
+[[gnu::always_inline]] inline void FastTrackDetector::access_granule(ShadowCell& cell, uint64_t addr, unsigned offset,
+                                                                     unsigned n, const Event& e, uint64_t index,
+                                                                     uint32_t t, const uint64_t* clock, size_t len,
+                                                                     uint64_t epoch) {
   const bool is_read = e.op == Op::Read;
   const uint64_t g = addr >> Shadow::kGranuleShift;
   if (n == 8 && !cell.split()) {
@@ -67,6 +68,21 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   }
 }
 
+// [addr, addr+size) lies inside the page whose cells are page_cells.
+[[gnu::always_inline]] inline void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size,
+                                                                   const Event& e, uint64_t index, uint32_t t,
+                                                                   const uint64_t* clock, size_t len, uint64_t epoch) {
+  uint64_t remaining = size;
+  while (remaining > 0) {
+    const uint64_t g = addr >> Shadow::kGranuleShift;
+    const unsigned offset = addr & 7;
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
+    access_granule(page_cells[g & (Shadow::kGranulesPerPage - 1)], addr, offset, n, e, index, t, clock, len, epoch);
+    addr += n;
+    remaining -= n;
+  }
+}
+
 void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
   const auto [clock, len] = sync_.dense_view(t);
@@ -89,12 +105,16 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   uint64_t remaining = e.size;
   while (remaining > 0) {
     const uint64_t in_page = std::min(Shadow::kPageBytes - (addr & (Shadow::kPageBytes - 1)), remaining);
-    Shadow::Page& page = shadow_.page(addr >> Shadow::kPageByteShift);
-    const bool whole_page = in_page == Shadow::kPageBytes;
-    if (!(whole_page && page.is_uniform() && access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))) {
-      access_cells(shadow_.cells(page), addr, in_page, e, index, t, clock, len, epoch);
-      // A write of the whole page may leave its granules equal again.
-      if (whole_page && !is_read) shadow_.try_make_uniform(page);
+    const uint64_t page_number = addr >> Shadow::kPageByteShift;
+    if (in_page < Shadow::kPageBytes) {
+      access_cells(shadow_.page_cells(page_number), addr, in_page, e, index, t, clock, len, epoch);
+    } else {
+      Shadow::Page& page = shadow_.page(page_number);
+      if (!(page.is_uniform() && access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))) {
+        access_cells(shadow_.cells(page), addr, in_page, e, index, t, clock, len, epoch);
+        // A write of the whole page may leave its granules equal again.
+        if (!is_read) shadow_.try_make_uniform(page);
+      }
     }
     addr += in_page;
     remaining -= in_page;
@@ -117,20 +137,6 @@ bool FastTrackDetector::access_uniform(ShadowCell& cell, uint64_t addr, const Ev
   if (shares) return false;
   check_read(cell, addr, Shadow::kPageBytes, e, index, t, clock, len, epoch);
   return true;
-}
-
-// [addr, addr+size) lies inside the page whose cells are page_cells.
-void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e,
-                                     uint64_t index, uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
-  uint64_t remaining = size;
-  while (remaining > 0) {
-    const uint64_t g = addr >> Shadow::kGranuleShift;
-    const unsigned offset = addr & 7;
-    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
-    access_granule(page_cells[g & (Shadow::kGranulesPerPage - 1)], addr, offset, n, e, index, t, clock, len, epoch);
-    addr += n;
-    remaining -= n;
-  }
 }
 
 void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,

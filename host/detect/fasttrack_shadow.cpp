@@ -9,33 +9,47 @@ constexpr size_t kMaxSpareCells = 16;  // released cell arrays kept for the next
 }
 
 const ShadowCell* Shadow::find_granule(uint64_t g) const {
-  const Page* p = table_.find(g >> kPageShift);
-  if (p == nullptr) return nullptr;
+  const auto* slot = table_.find(g >> kPageShift);
+  if (slot == nullptr) return nullptr;
+  const Page* p = slot->page;
   if (p->is_uniform()) return &p->uniform;
   return &(*p->cells)[g & (kGranulesPerPage - 1)];
 }
 
 bool Shadow::page_is_uniform(uint64_t addr) const {
-  const Page* p = table_.find(addr >> kPageByteShift);
-  return p == nullptr || p->is_uniform();
+  const auto* slot = table_.find(addr >> kPageByteShift);
+  return slot == nullptr || slot->page->is_uniform();
 }
 
 Shadow::Page* Shadow::add_page(uint64_t page) {
   Page* p = &pages_.emplace_back();
-  page_numbers_.push_back(page);
+  p->number = page;
   table_.insert(page, p);
   return p;
 }
 
+void Shadow::set_cells(Page& p, std::unique_ptr<Cells> cells) {
+  if (p.cells != nullptr) {
+    --materialized_;
+    if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
+  }
+  if (cells != nullptr) ++materialized_;
+  p.cells = std::move(cells);
+  ShadowCell* data = p.is_uniform() ? nullptr : p.cells->data();
+  table_.set_cells(p.number, data);
+  if (&p == cached_) cached_cells_ = data;
+}
+
 void Shadow::materialize(Page& p) {
+  std::unique_ptr<Cells> cells;
   if (spare_cells_.empty()) {
-    p.cells = std::make_unique<Cells>();
+    cells = std::make_unique<Cells>();
   } else {
-    p.cells = std::move(spare_cells_.back());
+    cells = std::move(spare_cells_.back());
     spare_cells_.pop_back();
   }
-  p.cells->fill(p.uniform);
-  ++materialized_;
+  cells->fill(p.uniform);
+  set_cells(p, std::move(cells));
 }
 
 void Shadow::try_make_uniform(Page& p) {
@@ -44,23 +58,19 @@ void Shadow::try_make_uniform(Page& p) {
   // Split cells and read clocks have one owner each, so equal cells own
   // neither; checking the first says so for all.
   if (c[0].split() || c[0].read_shared()) return;
+  constexpr unsigned kLast = kGranulesPerPage - 1;
+  if (!(c[kLast] == c[0]) || !(c[kLast / 2] == c[0])) return;  // cheap probes first: most pages differ there
   for (unsigned i = 1; i < kGranulesPerPage; ++i) {
     if (!(c[i] == c[0])) return;
   }
   p.uniform = c[0];
-  if (&p == cached_) cached_cells_ = nullptr;
-  if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
-  p.cells.reset();
-  --materialized_;
+  set_cells(p, nullptr);
 }
 
 void Shadow::release_cells(Page& p) {
   if (!p.is_uniform()) {
     for (ShadowCell& cell : *p.cells) reset(cell);
-    if (&p == cached_) cached_cells_ = nullptr;
-    if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
-    p.cells.reset();
-    --materialized_;
+    set_cells(p, nullptr);
   }
   p.uniform = ShadowCell{};
 }
@@ -164,13 +174,13 @@ void Shadow::clear(uint64_t addr, uint64_t size) {
   auto clear_page = [&](uint64_t page) {
     const uint64_t lo = std::max(addr, page << kPageByteShift);
     const uint64_t hi = std::min(last, ((page + 1) << kPageByteShift) - 1);  // the top page wraps to ~0: last
-    clear_in_page(page, lo, hi - lo + 1);
+    clear_in_page(page, lo, hi - lo + 1, size > kPageBytes / 2);
   };
   // A range spanning more pages than were ever touched (a large free): visit
   // just the touched pages inside it. clear_in_page adds no pages.
-  if (last_page - first_page >= page_numbers_.size()) {
-    for (uint64_t page : page_numbers_) {
-      if (page >= first_page && page <= last_page) clear_page(page);
+  if (last_page - first_page >= pages_.size()) {
+    for (const Page& p : pages_) {
+      if (p.number >= first_page && p.number <= last_page) clear_page(p.number);
     }
     return;
   }
@@ -180,9 +190,10 @@ void Shadow::clear(uint64_t addr, uint64_t size) {
   }
 }
 
-void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size) {
-  Page* p = table_.find(page_number);
-  if (p == nullptr) return;  // never touched: already ⊥
+void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size, bool large) {
+  const auto* slot = table_.find(page_number);
+  if (slot == nullptr) return;  // never touched: already ⊥
+  Page* p = slot->page;
   if (size == kPageBytes) {
     release_cells(*p);
     return;
@@ -206,9 +217,11 @@ void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size) {
     addr += n;
     remaining -= n;
   }
-  // Freeing what was left of a page makes it uniform ⊥ again. (The scan stops
-  // at the first granule that differs, usually a live neighbour's.)
-  try_make_uniform(*p);
+  // A large free (half a page or more: a big block, a thread's stack) often
+  // frees what was left of a page at its ends: then the page is uniform ⊥
+  // again and its cells go. Small frees inside a page, frequent and rarely
+  // its last live block, skip the scan.
+  if (large) try_make_uniform(*p);
 }
 
 }  // namespace raceaccel

@@ -106,45 +106,50 @@ class ReadClock {
 // Page number -> page, open addressing with linear probing. Pages are never
 // removed (a cleared page is uniform ⊥), so there are no tombstones; the
 // table doubles at half load. A lookup is a multiply, a shift and, almost
-// always, one probe.
+// always, one probe. Each slot also holds the page's cell array (null while
+// the page is uniform), so reaching a cell costs the slot and the cell, as
+// when pages were plain arrays; the owner keeps it current (set_cells).
 template <typename Page>
 class PageTable {
  public:
+  struct Slot {
+    uint64_t key = 0;
+    Page* page = nullptr;
+    ShadowCell* cells = nullptr;
+  };
   PageTable() : slots_(kInitialSlots) {}
-  Page* find(uint64_t page) const {
+  const Slot* find(uint64_t page) const {
     const uint64_t key = page + 1;  // 0 marks an empty slot; page numbers are below 2^61
     for (size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
       const Slot& s = slots_[i];
-      if (s.key == key) return s.page;
+      if (s.key == key) return &s;
       if (s.key == 0) return nullptr;
     }
   }
   void insert(uint64_t page, Page* p) {
     if (2 * (used_ + 1) > slots_.size()) rehash(2 * slots_.size());
-    place(page + 1, p);
+    place({page + 1, p, nullptr});
     ++used_;
   }
+  // Records the cell array of a page that is in the table.
+  void set_cells(uint64_t page, ShadowCell* cells) { const_cast<Slot*>(find(page))->cells = cells; }
 
  private:
   static constexpr size_t kInitialSlots = 64;
-  struct Slot {
-    uint64_t key = 0;
-    Page* page = nullptr;
-  };
   size_t home(uint64_t key) const {
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_) & (slots_.size() - 1);
   }
-  void place(uint64_t key, Page* p) {
-    size_t i = home(key);
+  void place(const Slot& slot) {
+    size_t i = home(slot.key);
     while (slots_[i].key != 0) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = {key, p};
+    slots_[i] = slot;
   }
   void rehash(size_t n) {
     std::vector<Slot> old(n);
     old.swap(slots_);
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
     for (const Slot& s : old) {
-      if (s.key != 0) place(s.key, s.page);
+      if (s.key != 0) place(s);
     }
   }
   std::vector<Slot> slots_;
@@ -189,17 +194,22 @@ class Shadow {
     // which is whole (not split) and owns no read clock.
     ShadowCell uniform{};
     std::unique_ptr<Cells> cells;
+    uint64_t number = 0;  // address >> 12
     bool is_uniform() const { return cells == nullptr; }
   };
 
   // The page with number `page` (address >> 12), created uniform ⊥ on first touch.
   Page& page(uint64_t page) {
     if (page != cached_page_) {
-      Page* p = table_.find(page);
-      if (p == nullptr) p = add_page(page);
+      const auto* slot = table_.find(page);
+      if (slot == nullptr) {
+        cached_ = add_page(page);
+        cached_cells_ = nullptr;
+      } else {
+        cached_ = slot->page;
+        cached_cells_ = slot->cells;
+      }
       cached_page_ = page;
-      cached_ = p;
-      cached_cells_ = p->is_uniform() ? nullptr : p->cells->data();
     }
     return *cached_;
   }
@@ -207,15 +217,15 @@ class Shadow {
   // the uniform one, which owns nothing, so plain copies are exact).
   ShadowCell* cells(Page& p) {
     if (p.is_uniform()) materialize(p);
-    ShadowCell* c = p.cells->data();
-    if (&p == cached_) cached_cells_ = c;
-    return c;
+    return p.cells->data();
   }
-  // cells(page(page_number)), for the common case of consecutive small
-  // accesses to one materialized page in one compare.
+  // cells(page(page_number)), for the common case of small accesses: one
+  // compare while they stay in one page, the table slot (not the Page) when
+  // they move to another materialized page.
   ShadowCell* page_cells(uint64_t page_number) {
-    if (page_number == cached_page_ && cached_cells_ != nullptr) return cached_cells_;
-    return cells(page(page_number));
+    if (page_number != cached_page_) page(page_number);
+    if (cached_cells_ != nullptr) return cached_cells_;
+    return cells(*cached_);
   }
   // Makes a materialized page uniform again when its cells are all equal,
   // whole and own no read clock (after a write of the whole page).
@@ -275,9 +285,11 @@ class Shadow {
  private:
   Page* add_page(uint64_t page);
   void materialize(Page& p);
-  void release_cells(Page& p);  // back to uniform ⊥, releasing what the cells own
+  void set_cells(Page& p, std::unique_ptr<Cells> cells);  // keeps the table slot and the cache current
+  void release_cells(Page& p);                            // back to uniform ⊥, releasing what the cells own
   // clear() of [addr, addr+size), which lies inside page `page`.
-  void clear_in_page(uint64_t page, uint64_t addr, uint64_t size);
+  // `large`: the whole range cleared is half a page or more.
+  void clear_in_page(uint64_t page, uint64_t addr, uint64_t size, bool large);
   ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
   uint32_t alloc_parts(unsigned parts);
   void release_parts(unsigned parts, uint32_t index);
@@ -289,7 +301,6 @@ class Shadow {
 
   PageTable<Page> table_;
   std::deque<Page> pages_;                           // stable addresses; pages are never removed
-  std::vector<uint64_t> page_numbers_;               // of pages_, for clearing large ranges
   std::vector<std::unique_ptr<Cells>> spare_cells_;  // a few released arrays, for reuse
   size_t materialized_ = 0;
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52

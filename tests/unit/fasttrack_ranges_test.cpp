@@ -126,8 +126,8 @@ TEST(FastTrackRanges, SharedReadsOfAWholePageMaterializeIt) {
 }
 
 // A free of whole pages drops their cells, read clocks and split parts; a
-// free of part of a page leaves the rest alone, and the page uniform ⊥ once
-// nothing in it is left.
+// free of part of a page leaves the rest alone, and a large free (half a
+// page or more) that leaves nothing in a page makes it uniform ⊥.
 TEST(FastTrackRanges, FreeingWholePagesDropsTheirCells) {
   constexpr uint64_t kBase = 0x30'0000;
   FastTrackDetector ft;
@@ -144,9 +144,13 @@ TEST(FastTrackRanges, FreeingWholePagesDropsTheirCells) {
   EXPECT_EQ(ft.read_clocks_in_use(), 0u);
   EXPECT_EQ(ft.granule_parts(kBase), 1u);
   EXPECT_EQ(ft.write_epoch(kBase + 3), (Epoch{}));
-  f.free(0, kBase + kPage + 8, 32);  // the page's only written granule
-  EXPECT_EQ(ft.materialized_pages(), 0u);
+  f.free(0, kBase + kPage + 8, 32);  // the page's only written granule: a small free keeps the cells
+  EXPECT_EQ(ft.materialized_pages(), 1u);
   EXPECT_EQ(ft.write_epoch(kBase + kPage + 16), (Epoch{}));
+  f.write(0, kBase + kPage + 2000, 8);
+  f.free(0, kBase + kPage - 2048, 4096);  // a large free that empties the page
+  EXPECT_EQ(ft.materialized_pages(), 0u);
+  EXPECT_EQ(ft.write_epoch(kBase + kPage + 2000), (Epoch{}));
 }
 
 // Random traces over five pages: whole-page, multi-page and partial-page
