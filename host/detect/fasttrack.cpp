@@ -90,8 +90,9 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   const bool is_read = e.op == Op::Read;
 
   // The common case, an access inside one granule: straight to its cell.
+  // (An empty access, which no reader produces, touches nothing.)
   const unsigned first_offset = e.addr & 7;
-  if (first_offset + e.size <= 8) {
+  if (first_offset + e.size <= 8 && e.size != 0) {
     ShadowCell* page_cells = shadow_.page_cells(e.addr >> Shadow::kPageByteShift);
     access_granule(page_cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
                    static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);

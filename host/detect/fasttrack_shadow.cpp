@@ -174,7 +174,7 @@ void Shadow::clear(uint64_t addr, uint64_t size) {
   auto clear_page = [&](uint64_t page) {
     const uint64_t lo = std::max(addr, page << kPageByteShift);
     const uint64_t hi = std::min(last, ((page + 1) << kPageByteShift) - 1);  // the top page wraps to ~0: last
-    clear_in_page(page, lo, hi - lo + 1, size > kPageBytes / 2);
+    clear_in_page(page, lo, hi - lo + 1, size >= kPageBytes / 2);
   };
   // A range spanning more pages than were ever touched (a large free): visit
   // just the touched pages inside it. clear_in_page adds no pages.

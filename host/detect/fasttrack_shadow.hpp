@@ -236,9 +236,8 @@ class Shadow {
   const ShadowCell* find_granule(uint64_t g) const;
   // Whether the page holding addr is uniform (never touched counts as uniform ⊥).
   bool page_is_uniform(uint64_t addr) const;
-  // Pages with a cell array, and pages in the table.
+  // Pages with a cell array (the others are uniform).
   size_t materialized_pages() const { return materialized_; }
-  size_t pages() const { return pages_.size(); }
 
   // The number of parts (1, 2, 4 or 8) that bytes [offset, offset+n) of a
   // granule need: the coarsest split whose part boundaries include both ends.
