@@ -46,6 +46,61 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   }
 }
 
+// Bytes [offset, offset+n) of the granule whose cell is `cell`, at addr.
+[[gnu::always_inline]] inline void FastTrackDetector::access_granule(ShadowCell& cell, uint64_t addr, unsigned offset,
+                                                                     unsigned n, const Event& e, uint64_t index,
+                                                                     uint32_t t, const uint64_t* clock, size_t len,
+                                                                     uint64_t epoch) {
+  const bool is_read = e.op == Op::Read;
+  const bool is_atomic_op = is_atomic(e.op);
+  const uint64_t g = addr >> Shadow::kGranuleShift;
+  if (n == 8 && !cell.split()) {
+    if (is_atomic_op) {
+      check_atomic(cell, addr, 8, e, index, t, clock, len);
+    } else if (is_read) {
+      check_read(cell, addr, 8, e, index, t, clock, len, epoch);
+    } else {
+      check_write(cell, addr, 8, e, index, clock, len, epoch);
+    }
+  } else {
+    // Only the parts covering [offset, offset+n) are checked; each part
+    // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
+    ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
+    const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
+    const unsigned width = 1u << shift;
+    const uint64_t base = g << Shadow::kGranuleShift;
+    for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
+      if (is_atomic_op) {
+        check_atomic(parts[i], base + i * width, width, e, index, t, clock, len);
+      } else if (is_read) {
+        check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
+      } else {
+        check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
+      }
+    }
+    // Only a write of the whole granule is worth a merge attempt: it makes
+    // the parts' write histories equal. (Merging after narrower writes
+    // thrashes between split and merged forms on mixed-size code.) Not an
+    // atomic write: parts equal as cells may differ in atomic history.
+    if (e.op == Op::Write && n == 8) shadow_.try_merge(cell);
+  }
+}
+
+// [addr, addr+size) lies inside the page whose cells are page_cells.
+[[gnu::always_inline]] inline void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size,
+                                                                   const Event& e, uint64_t index, uint32_t t,
+                                                                   const uint64_t* clock, size_t len, uint64_t epoch) {
+  uint64_t remaining = size;
+  while (remaining > 0) {
+    const uint64_t g = addr >> Shadow::kGranuleShift;
+    const unsigned offset = addr & 7;
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
+    access_granule(page_cells[g & (Shadow::kGranulesPerPage - 1)], addr, offset, n, e, index, t, clock, len, epoch);
+    addr += n;
+    remaining -= n;
+  }
+}
+
 void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
   const auto [clock, len] = sync_.dense_view(t);
@@ -53,46 +108,56 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   const bool is_read = e.op == Op::Read;
   const bool is_atomic_op = is_atomic(e.op);
 
+  // The common case, an access inside one granule: straight to its cell.
+  // (An empty access, which no reader produces, touches nothing.)
+  const unsigned first_offset = e.addr & 7;
+  if (first_offset + e.size <= 8 && e.size != 0) {
+    ShadowCell* page_cells = shadow_.page_cells(e.addr >> Shadow::kPageByteShift);
+    access_granule(page_cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
+                   static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);
+    return;
+  }
+
+  // Page by page: a uniform page that the access covers whole is checked
+  // once for all its granules when that leaves them equal (see
+  // access_uniform); otherwise granule by granule in its cells.
   uint64_t addr = e.addr;
   uint64_t remaining = e.size;
   while (remaining > 0) {
-    const uint64_t g = addr >> Shadow::kGranuleShift;
-    const unsigned offset = addr & 7;
-    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
-    ShadowCell& cell = shadow_.granule(g);
-    if (n == 8 && !cell.split()) {
-      if (is_atomic_op) {
-        check_atomic(cell, addr, 8, e, index, t, clock, len);
-      } else if (is_read) {
-        check_read(cell, addr, 8, e, index, t, clock, len, epoch);
-      } else {
-        check_write(cell, addr, 8, e, index, clock, len, epoch);
-      }
+    const uint64_t in_page = std::min(Shadow::kPageBytes - (addr & (Shadow::kPageBytes - 1)), remaining);
+    const uint64_t page_number = addr >> Shadow::kPageByteShift;
+    if (in_page < Shadow::kPageBytes) {
+      access_cells(shadow_.page_cells(page_number), addr, in_page, e, index, t, clock, len, epoch);
     } else {
-      // Only the parts covering [offset, offset+n) are checked; each part
-      // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
-      ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
-      const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
-      const unsigned width = 1u << shift;
-      const uint64_t base = g << Shadow::kGranuleShift;
-      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
-        if (is_atomic_op) {
-          check_atomic(parts[i], base + i * width, width, e, index, t, clock, len);
-        } else if (is_read) {
-          check_read(parts[i], base + i * width, width, e, index, t, clock, len, epoch);
-        } else {
-          check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
-        }
+      Shadow::Page& page = shadow_.page(page_number);
+      if (!(page.is_uniform() && access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))) {
+        access_cells(shadow_.cells(page), addr, in_page, e, index, t, clock, len, epoch);
+        // A write of the whole page may leave its granules equal again.
+        if (e.op == Op::Write) shadow_.try_make_uniform(page);
       }
-      // Only a write of the whole granule is worth a merge attempt: it makes
-      // the parts' write histories equal. (Merging after narrower writes
-      // thrashes between split and merged forms on mixed-size code.) Not an
-      // atomic write: parts equal as cells may differ in atomic history.
-      if (e.op == Op::Write && n == 8) shadow_.try_merge(cell);
     }
-    addr += n;
-    remaining -= n;
+    addr += in_page;
+    remaining -= in_page;
   }
+}
+
+// Every granule of the page is `cell` (whole, no read clock). Checking it
+// once, for the page's 4096 bytes, is exactly checking each granule: they
+// take the same rule, report the same earlier access (one race per byte, in
+// address order, as granule by granule would) and end equal, unless a read
+// would give each of them a read vector clock of its own (READ SHARE): then
+// nothing is done and false returned, and the caller materializes the page.
+bool FastTrackDetector::access_uniform(ShadowCell& cell, uint64_t addr, const Event& e, uint64_t index, uint32_t t,
+                                       const uint64_t* clock, size_t len, uint64_t epoch) {
+  if (is_atomic(e.op)) return false;  // atomic history lives per byte beside the cells
+  if (e.op == Op::Write) {
+    check_write(cell, addr, Shadow::kPageBytes, e, index, clock, len, epoch);
+    return true;
+  }
+  const bool shares = !cell.raced() && cell.r != epoch && covered(cell.w, clock, len) && !covered(cell.r, clock, len);
+  if (shares) return false;
+  check_read(cell, addr, Shadow::kPageBytes, e, index, t, clock, len, epoch);
+  return true;
 }
 
 void FastTrackDetector::check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,

@@ -5,7 +5,8 @@
 // Shadow memory: one 32-byte cell per 8-byte granule while all 8 bytes have
 // identical history (aligned 8-byte accesses, the common case); an access
 // that covers only part of a granule splits it into 2, 4 or 8 parts, as
-// coarsely as the access allows.
+// coarsely as the access allows; one cell for a whole 4 KiB page while all
+// its granules are equal (large allocations, frees and copies).
 // See docs/detectors.md for the layout and the capacity limits.
 #pragma once
 
@@ -43,9 +44,19 @@ class FastTrackDetector final : public Detector {
   unsigned granule_parts(uint64_t addr) const;
   // Bytes with atomic history (AR_x or AW_x kept beside the cells).
   size_t atomic_bytes() const { return atomics_.bytes(); }
+  // Whether the shadow page (4 KiB) holding addr is one uniform cell, and how
+  // many pages hold all 512 cells (see fasttrack_shadow.hpp).
+  bool page_is_uniform(uint64_t addr) const { return shadow_.page_is_uniform(addr); }
+  size_t materialized_pages() const { return shadow_.materialized_pages(); }
 
  private:
   void access(const Event& e, uint64_t index);
+  void access_granule(ShadowCell& cell, uint64_t addr, unsigned offset, unsigned n, const Event& e, uint64_t index,
+                      uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  bool access_uniform(ShadowCell& cell, uint64_t addr, const Event& e, uint64_t index, uint32_t t,
+                      const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
+                    const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
                   const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void check_write(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index,

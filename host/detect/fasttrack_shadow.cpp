@@ -4,17 +4,76 @@
 
 namespace raceaccel {
 
+namespace {
+constexpr size_t kMaxSpareCells = 16;  // released cell arrays kept for the next materialization
+}
+
 const ShadowCell* Shadow::find_granule(uint64_t g) const {
-  const Page* p = table_.find(g >> kPageShift);
-  if (p == nullptr) return nullptr;
-  return &p->cells[g & ((1u << kPageShift) - 1)];
+  const auto* slot = table_.find(g >> kPageShift);
+  if (slot == nullptr) return nullptr;
+  const Page* p = slot->page;
+  if (p->is_uniform()) return &p->uniform;
+  return &(*p->cells)[g & (kGranulesPerPage - 1)];
+}
+
+bool Shadow::page_is_uniform(uint64_t addr) const {
+  const auto* slot = table_.find(addr >> kPageByteShift);
+  return slot == nullptr || slot->page->is_uniform();
 }
 
 Shadow::Page* Shadow::add_page(uint64_t page) {
-  Page* p = pages_.emplace_back(std::make_unique<Page>()).get();
-  page_numbers_.push_back(page);
+  Page* p = &pages_.emplace_back();
+  p->number = page;
   table_.insert(page, p);
   return p;
+}
+
+void Shadow::set_cells(Page& p, std::unique_ptr<Cells> cells) {
+  if (p.cells != nullptr) {
+    --materialized_;
+    if (spare_cells_.size() < kMaxSpareCells) spare_cells_.push_back(std::move(p.cells));
+  }
+  if (cells != nullptr) ++materialized_;
+  p.cells = std::move(cells);
+  ShadowCell* data = p.is_uniform() ? nullptr : p.cells->data();
+  table_.set_cells(p.number, data);
+  if (&p == cached_) cached_cells_ = data;
+}
+
+void Shadow::materialize(Page& p) {
+  std::unique_ptr<Cells> cells;
+  if (spare_cells_.empty()) {
+    cells = std::make_unique<Cells>();
+  } else {
+    cells = std::move(spare_cells_.back());
+    spare_cells_.pop_back();
+  }
+  cells->fill(p.uniform);
+  set_cells(p, std::move(cells));
+}
+
+void Shadow::try_make_uniform(Page& p) {
+  if (p.is_uniform()) return;
+  const ShadowCell* c = p.cells->data();
+  // Split cells and read clocks have one owner each, so equal cells own
+  // neither; checking the first says so for all.
+  // Cells with atomic history (kept per byte beside the cells) stay cells.
+  if (c[0].split() || c[0].read_shared() || c[0].atomic()) return;
+  constexpr unsigned kLast = kGranulesPerPage - 1;
+  if (!(c[kLast] == c[0]) || !(c[kLast / 2] == c[0])) return;  // cheap probes first: most pages differ there
+  for (unsigned i = 1; i < kGranulesPerPage; ++i) {
+    if (!(c[i] == c[0])) return;
+  }
+  p.uniform = c[0];
+  set_cells(p, nullptr);
+}
+
+void Shadow::release_cells(Page& p) {
+  if (!p.is_uniform()) {
+    for (ShadowCell& cell : *p.cells) reset(cell);
+    set_cells(p, nullptr);
+  }
+  p.uniform = ShadowCell{};
 }
 
 uint32_t Shadow::alloc_read_clock() {
@@ -110,53 +169,60 @@ void Shadow::reset(ShadowCell& cell) {
 
 void Shadow::clear(uint64_t addr, uint64_t size) {
   if (size == 0) return;
-  // A range spanning more pages than were ever touched (a large free): clear
-  // just the touched pages inside it, in address order.
   const uint64_t last = addr + (size - 1);
-  const uint64_t first_page = addr >> (kPageShift + kGranuleShift);
-  const uint64_t last_page = last >> (kPageShift + kGranuleShift);
-  if (last_page - first_page >= page_numbers_.size()) {
-    std::vector<uint64_t> touched;
-    for (uint64_t page : page_numbers_) {
-      if (page >= first_page && page <= last_page) touched.push_back(page);
-    }
-    std::sort(touched.begin(), touched.end());
-    for (uint64_t page : touched) {
-      const uint64_t lo = std::max(addr, page << (kPageShift + kGranuleShift));
-      const uint64_t hi = std::min(last, ((page + 1) << (kPageShift + kGranuleShift)) - 1);
-      clear_touched(lo, hi - lo + 1);
+  const uint64_t first_page = addr >> kPageByteShift;
+  const uint64_t last_page = last >> kPageByteShift;
+  auto clear_page = [&](uint64_t page) {
+    const uint64_t lo = std::max(addr, page << kPageByteShift);
+    const uint64_t hi = std::min(last, ((page + 1) << kPageByteShift) - 1);  // the top page wraps to ~0: last
+    clear_in_page(page, lo, hi - lo + 1, size >= kPageBytes / 2);
+  };
+  // A range spanning more pages than were ever touched (a large free): visit
+  // just the touched pages inside it. clear_in_page adds no pages.
+  if (last_page - first_page >= pages_.size()) {
+    for (const Page& p : pages_) {
+      if (p.number >= first_page && p.number <= last_page) clear_page(p.number);
     }
     return;
   }
-  clear_touched(addr, size);
+  for (uint64_t page = first_page;; ++page) {
+    clear_page(page);
+    if (page == last_page) break;
+  }
 }
 
-void Shadow::clear_touched(uint64_t addr, uint64_t size) {
+void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size, bool large) {
+  const auto* slot = table_.find(page_number);
+  if (slot == nullptr) return;  // never touched: already ⊥
+  Page* p = slot->page;
+  if (size == kPageBytes) {
+    release_cells(*p);
+    return;
+  }
+  if (p->is_uniform() && p->uniform == ShadowCell{}) return;
+  ShadowCell* page_cells = cells(*p);
   uint64_t remaining = size;
   while (remaining > 0) {
     const uint64_t g = addr >> kGranuleShift;
     const unsigned offset = addr & 7;
     const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
-    // Untouched pages hold only ⊥ cells: skip the rest of such a page.
-    if (table_.find(g >> kPageShift) == nullptr) {
-      const uint64_t page_end = ((g >> kPageShift) + 1) << (kPageShift + kGranuleShift);
-      const uint64_t skip = page_end == 0 ? remaining : std::min(remaining, page_end - addr);
-      addr += skip;
-      remaining -= skip;
-      continue;
-    }
-    ShadowCell& cell = granule(g);
+    ShadowCell& cell = page_cells[g & (kGranulesPerPage - 1)];
     if (n == 8) {
       reset(cell);
     } else if (cell.split() || !(cell == ShadowCell{})) {
-      ShadowCell* p = refine(cell, parts_needed(offset, static_cast<unsigned>(n)));
+      ShadowCell* part = refine(cell, parts_needed(offset, static_cast<unsigned>(n)));
       const unsigned shift = part_shift(cell);
-      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) reset(p[i]);
+      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) reset(part[i]);
       try_merge(cell);
     }
     addr += n;
     remaining -= n;
   }
+  // A large free (half a page or more: a big block, a thread's stack) often
+  // frees what was left of a page at its ends: then the page is uniform ⊥
+  // again and its cells go. Small frees inside a page, frequent and rarely
+  // its last live block, skip the scan.
+  if (large) try_make_uniform(*p);
 }
 
 }  // namespace raceaccel

@@ -1,4 +1,5 @@
-// FastTrack shadow memory: byte-precise, compact for aligned accesses.
+// FastTrack shadow memory: byte-precise, compact for aligned accesses and
+// for large ranges.
 //
 // The address space is divided into 8-byte granules. A granule is described
 // by one ShadowCell while its 8 bytes have identical history ("whole"). An
@@ -8,12 +9,21 @@
 // the bytes it covers, which all share one history, so the per-byte state is
 // exactly the same as with 8 byte cells; the parts only spare the copies.
 // A write of the whole granule merges the parts back when they agree.
-// Cells live in 4 KiB-of-address pages (512 cells) allocated on first touch,
-// found through an open-addressed page table (PageTable).
+//
+// Granules are grouped in pages of 512 (4 KiB of address), found through an
+// open-addressed page table (PageTable). A page is "uniform" while all its
+// granules are equal, whole and own no read vector clock: one ShadowCell
+// then stands for all 512 and no cell array exists. Large allocations,
+// frees, memsets and copies (the runtime turns malloc/free of n bytes into a
+// write of n bytes) keep pages uniform, so a 2 GiB block costs a few dozen
+// bytes per page instead of 16 KiB. An access that would make the granules
+// differ materializes the page (512 copies of the cell) first; a write of the
+// whole page that leaves the cells equal makes it uniform again.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -100,47 +110,52 @@ class ReadClock {
 };
 
 // Page number -> page, open addressing with linear probing. Pages are never
-// removed (a cleared page holds ⊥ cells), so there are no tombstones; the
+// removed (a cleared page is uniform ⊥), so there are no tombstones; the
 // table doubles at half load. A lookup is a multiply, a shift and, almost
-// always, one probe.
+// always, one probe. Each slot also holds the page's cell array (null while
+// the page is uniform), so reaching a cell costs the slot and the cell, as
+// when pages were plain arrays; the owner keeps it current (set_cells).
 template <typename Page>
 class PageTable {
  public:
+  struct Slot {
+    uint64_t key = 0;
+    Page* page = nullptr;
+    ShadowCell* cells = nullptr;
+  };
   PageTable() : slots_(kInitialSlots) {}
-  Page* find(uint64_t page) const {
+  const Slot* find(uint64_t page) const {
     const uint64_t key = page + 1;  // 0 marks an empty slot; page numbers are below 2^61
     for (size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
       const Slot& s = slots_[i];
-      if (s.key == key) return s.page;
+      if (s.key == key) return &s;
       if (s.key == 0) return nullptr;
     }
   }
   void insert(uint64_t page, Page* p) {
     if (2 * (used_ + 1) > slots_.size()) rehash(2 * slots_.size());
-    place(page + 1, p);
+    place({page + 1, p, nullptr});
     ++used_;
   }
+  // Records the cell array of a page that is in the table.
+  void set_cells(uint64_t page, ShadowCell* cells) { const_cast<Slot*>(find(page))->cells = cells; }
 
  private:
   static constexpr size_t kInitialSlots = 64;
-  struct Slot {
-    uint64_t key = 0;
-    Page* page = nullptr;
-  };
   size_t home(uint64_t key) const {
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_) & (slots_.size() - 1);
   }
-  void place(uint64_t key, Page* p) {
-    size_t i = home(key);
+  void place(const Slot& slot) {
+    size_t i = home(slot.key);
     while (slots_[i].key != 0) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = {key, p};
+    slots_[i] = slot;
   }
   void rehash(size_t n) {
     std::vector<Slot> old(n);
     old.swap(slots_);
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
     for (const Slot& s : old) {
-      if (s.key != 0) place(s.key, s.page);
+      if (s.key != 0) place(s);
     }
   }
   std::vector<Slot> slots_;
@@ -175,19 +190,60 @@ class Shadow {
  public:
   static constexpr unsigned kGranuleShift = 3;
   static constexpr unsigned kPageShift = 9;  // granules per page = 512
+  static constexpr unsigned kGranulesPerPage = 1u << kPageShift;
+  static constexpr unsigned kPageByteShift = kPageShift + kGranuleShift;
+  static constexpr uint64_t kPageBytes = uint64_t{1} << kPageByteShift;  // 4 KiB
 
-  // The cell of granule g (address >> 3), created zero (⊥) on first touch.
-  ShadowCell& granule(uint64_t g) {
-    const uint64_t page = g >> kPageShift;
+  using Cells = std::array<ShadowCell, kGranulesPerPage>;
+  struct Page {
+    // While `cells` is null the page is uniform: every granule is `uniform`,
+    // which is whole (not split) and owns no read clock.
+    ShadowCell uniform{};
+    std::unique_ptr<Cells> cells;
+    uint64_t number = 0;  // address >> 12
+    bool is_uniform() const { return cells == nullptr; }
+  };
+
+  // The page with number `page` (address >> 12), created uniform ⊥ on first touch.
+  Page& page(uint64_t page) {
     if (page != cached_page_) {
-      Page* p = table_.find(page);
-      if (p == nullptr) p = add_page(page);
+      const auto* slot = table_.find(page);
+      if (slot == nullptr) {
+        cached_ = add_page(page);
+        cached_cells_ = nullptr;
+      } else {
+        cached_ = slot->page;
+        cached_cells_ = slot->cells;
+      }
       cached_page_ = page;
-      cached_ = p;
     }
-    return cached_->cells[g & ((1u << kPageShift) - 1)];
+    return *cached_;
   }
+  // The page's 512 cells, materializing a uniform page (each cell a copy of
+  // the uniform one, which owns nothing, so plain copies are exact).
+  ShadowCell* cells(Page& p) {
+    if (p.is_uniform()) materialize(p);
+    return p.cells->data();
+  }
+  // cells(page(page_number)), for the common case of small accesses: one
+  // compare while they stay in one page, the table slot (not the Page) when
+  // they move to another materialized page.
+  ShadowCell* page_cells(uint64_t page_number) {
+    if (page_number != cached_page_) page(page_number);
+    if (cached_cells_ != nullptr) return cached_cells_;
+    return cells(*cached_);
+  }
+  // Makes a materialized page uniform again when its cells are all equal,
+  // whole and own no read clock (after a write of the whole page).
+  void try_make_uniform(Page& p);
+
+  // The cell describing granule g (a uniform page's one cell), or null when
+  // its page was never touched.
   const ShadowCell* find_granule(uint64_t g) const;
+  // Whether the page holding addr is uniform (never touched counts as uniform ⊥).
+  bool page_is_uniform(uint64_t addr) const;
+  // Pages with a cell array (the others are uniform).
+  size_t materialized_pages() const { return materialized_; }
 
   // The number of parts (1, 2, 4 or 8) that bytes [offset, offset+n) of a
   // granule need: the coarsest split whose part boundaries include both ends.
@@ -227,14 +283,18 @@ class Shadow {
   const ReadClock& read_clock(uint64_t r) const { return read_clocks_[static_cast<uint32_t>(r)]; }
   size_t read_clocks_in_use() const { return read_clocks_.size() - free_read_clocks_.size(); }
 
-  // Resets [addr, addr+size) to ⊥, releasing read clocks and parts.
+  // Resets [addr, addr+size) to ⊥, releasing read clocks and parts. Whole
+  // pages become uniform ⊥ in O(1) (O(512) if materialized).
   void clear(uint64_t addr, uint64_t size);
 
  private:
-  struct Page {
-    std::array<ShadowCell, 1u << kPageShift> cells{};
-  };
   Page* add_page(uint64_t page);
+  void materialize(Page& p);
+  void set_cells(Page& p, std::unique_ptr<Cells> cells);  // keeps the table slot and the cache current
+  void release_cells(Page& p);                            // back to uniform ⊥, releasing what the cells own
+  // clear() of [addr, addr+size), which lies inside page `page`.
+  // `large`: the whole range cleared is half a page or more.
+  void clear_in_page(uint64_t page, uint64_t addr, uint64_t size, bool large);
   ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
   uint32_t alloc_parts(unsigned parts);
   void release_parts(unsigned parts, uint32_t index);
@@ -242,14 +302,15 @@ class Shadow {
   // Fills to[0, n) with from's state: to[0] takes from's read clock over (from
   // is abandoned), the others get copies of it.
   void spread(const ShadowCell& from, ShadowCell* to, unsigned n);
-  void reset(ShadowCell& cell);                      // releases what the cell owns, then ⊥
-  void clear_touched(uint64_t addr, uint64_t size);  // clear() by walking the range
+  void reset(ShadowCell& cell);  // releases what the cell owns, then ⊥
 
   PageTable<Page> table_;
-  std::vector<std::unique_ptr<Page>> pages_;
-  std::vector<uint64_t> page_numbers_;   // of pages_, for clearing large ranges
+  std::deque<Page> pages_;                           // stable addresses; pages are never removed
+  std::vector<std::unique_ptr<Cells>> spare_cells_;  // a few released arrays, for reuse
+  size_t materialized_ = 0;
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
+  ShadowCell* cached_cells_ = nullptr;  // cached_'s cells, null while it is uniform
   PartPool<2> halves_;
   PartPool<4> quarters_;
   PartPool<8> bytes_;

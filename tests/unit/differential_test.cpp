@@ -48,13 +48,67 @@ GeneratorOptions options_for(uint64_t trace_seed) {
   return o;
 }
 
-Outcome compare_on(const GeneratorOptions& options) {
+// Interleaves a generated trace with large range events, as the runtime
+// sends them for malloc/free, memset/memcpy and thread stacks: whole pages,
+// several pages, and unaligned ranges within or across pages, over the
+// generator's regions (host/gen/generator.cpp: each thread's private page at
+// 0x1000'0000 + thread * 0x1000, the lock-protected, shared, racy and heap
+// regions), by the thread of the event just generated. Mostly a thread's
+// own page (ordered with its small accesses: no races), sometimes another
+// region or its neighbour's page (races inside the ranges).
+class RangeMixer {
+ public:
+  RangeMixer(const GeneratorOptions& options, uint32_t one_in)
+      : generator_(options), rng_(options.seed), one_in_(one_in) {}
+
+  bool next(Event& e) {
+    if (last_tid_ != kNone && pick(1, one_in_) == 1) {
+      e = range_event(last_tid_);
+      return true;
+    }
+    if (!generator_.next(e)) return false;
+    last_tid_ = e.tid;
+    return true;
+  }
+  uint64_t ranges() const { return ranges_; }
+
+ private:
+  static constexpr ThreadId kNone = ~ThreadId{0};
+  static constexpr uint64_t kPage = 4096;
+
+  Event range_event(ThreadId t) {
+    ++ranges_;
+    const uint64_t own_page = 0x1000'0000 + uint64_t{t} * kPage;
+    const uint64_t roll = pick(0, 99);
+    const uint64_t site = 900 + pick(0, 3);
+    const Op access = pick(0, 2) == 0 ? Op::Read : Op::Write;
+    if (roll < 45) return Event::range(access, t, own_page, kPage, site);
+    if (roll < 55) return Event::range(pick(0, 1) == 0 ? Op::Free : Op::Alloc, t, own_page, kPage);
+    if (roll < 65) return Event::range(access, t, own_page + pick(0, kPage - 1), pick(1, 2 * kPage), site);
+    static constexpr uint64_t kRegions[] = {0x2000'0000, 0x3000'0000, 0x4000'0000, 0x8000'0000, 0x1000'0000};
+    const uint64_t base = kRegions[pick(0, 4)];
+    if (roll < 75) return Event::range(pick(0, 3) == 0 ? Op::Alloc : Op::Free, t, base + pick(0, 2) * kPage, kPage);
+    if (roll < 88) return Event::range(access, t, base + pick(0, 2) * kPage, pick(1, 3) * kPage, site);
+    return Event::range(access, t, base + pick(0, 3 * kPage), pick(1, 3 * kPage), site);
+  }
+  uint64_t pick(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_); }
+
+  TraceGenerator generator_;
+  std::mt19937_64 rng_;
+  uint32_t one_in_;
+  ThreadId last_tid_ = kNone;
+  uint64_t ranges_ = 0;
+};
+
+// one_in = 0: the generated trace alone; otherwise one range event in about one_in events.
+Outcome compare_on(const GeneratorOptions& options, uint32_t one_in = 0) {
   TraceGenerator generator(options);
+  RangeMixer mixer(options, one_in);
   DjitDetector golden;
   FastTrackDetector fast;
   Event e;
   uint64_t index = 0;
-  while (generator.next(e)) {
+  while (one_in == 0 ? generator.next(e) : mixer.next(e)) {
     golden.process(e, index);
     fast.process(e, index);
     ++index;
@@ -103,6 +157,23 @@ TEST_P(Differential, FastTrackAgreesWithDjitOnRandomTraces) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, Differential, ::testing::Range(0, kShards));
+
+// The same with range events mixed in (FastTrack's uniform shadow pages,
+// their materialization and their frees against DJIT+'s bytes).
+class DifferentialRanges : public ::testing::TestWithParam<int> {};
+
+TEST_P(DifferentialRanges, FastTrackAgreesWithDjitOnTracesWithRanges) {
+  size_t racy_traces = 0;
+  for (int i = 0; i < 12; ++i) {
+    const uint64_t seed = 0x7a9e'0000 + static_cast<uint64_t>(GetParam()) * 1000 + i;
+    GeneratorOptions o = options_for(seed);
+    o.threads = std::min<uint32_t>(o.threads, 64);  // DJIT+ visits every byte of a range
+    if (compare_on(o, 60 + static_cast<uint32_t>(seed % 140)).races > 0) ++racy_traces;
+  }
+  EXPECT_GT(racy_traces, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shards, DifferentialRanges, ::testing::Range(0, 8));
 
 // Clean corpus: with no racy pattern and no mistakes nothing may be reported.
 TEST(DifferentialClean, RaceFreeTracesReportNothing) {
