@@ -141,12 +141,14 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
 }
 
 void FastTrackSync::atomic_acquire(const Event& e, uint32_t t) {
+  scratch_slot_ = kNoSlot;  // the acquire may change C_t: dense_view must spread it again
   if (e.op == Op::AtomicStore) return;
   auto it = atomics_.find(e.addr);
   if (it != atomics_.end()) join(acquires(e.order) ? threads_[t].clock : threads_[t].pending_acquire, it->second);
 }
 
 void FastTrackSync::atomic_release(const Event& e, uint32_t t) {
+  scratch_slot_ = kNoSlot;  // the release may tick C_t
   if (e.op == Op::AtomicStore) {
     if (releases(e.order)) {
       atomics_[e.addr] = threads_[t].clock;
