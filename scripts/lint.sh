@@ -6,3 +6,14 @@ cd "$(dirname "$0")/.."
 files=$(git ls-files '*.cpp' '*.hpp' | grep -v '^driver/rac_kernel_regs.hpp$')
 clang-format --dry-run --Werror $files
 echo "lint: $(echo "$files" | wc -w) files clean"
+# Layering: lower layers never include upper ones. The runtime and the
+# libraries below it must not include the CLI's headers (shared contracts
+# such as exit statuses live in host/common/).
+layering=$(git grep -nE '#include "cli/' -- host/common host/core host/trace host/detect host/report host/gen \
+  host/offload host/runtime driver || true)
+if [ -n "$layering" ]; then
+  echo "lint: lower layers include host/cli headers:" >&2
+  echo "$layering" >&2
+  exit 1
+fi
+echo "lint: layering clean"

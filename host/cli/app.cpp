@@ -5,7 +5,7 @@
 #include <charconv>
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 
 namespace raceaccel {
 

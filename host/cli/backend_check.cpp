@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 
 namespace raceaccel {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "cli/device_status.hpp"
+#include "common/device_status.hpp"
 #include "driver/device.hpp"
 #include "offload/offload_checker.hpp"
 

@@ -5,8 +5,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/output_file.hpp"
+#include "common/exit_codes.hpp"
 #include "trace/binary_format.hpp"
 #include "trace/std_format.hpp"
 #include "trace/trace_error.hpp"

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "driver/device.hpp"
 
 namespace raceaccel {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "detect/race.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_writer.hpp"

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "runtime/options.hpp"
 
 namespace raceaccel {

@@ -11,8 +11,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/json_output.hpp"
+#include "common/exit_codes.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "runtime/runtime.hpp"
 #include "trace/trace_error.hpp"
 

@@ -1,6 +1,6 @@
 #include "runtime/device_backend.hpp"
 
-#include "cli/device_status.hpp"
+#include "common/device_status.hpp"
 #include "driver/registry.hpp"
 #include "offload/offload_checker.hpp"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 
 namespace raceaccel::rt {
 

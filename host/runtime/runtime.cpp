@@ -1,6 +1,6 @@
 #include "runtime/runtime.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "runtime/device_backend.hpp"
 #include "runtime/internal_heap.hpp"
 #include "runtime/signals.hpp"

@@ -14,8 +14,8 @@
 #include <fstream>
 #include <string>
 
-#include "cli/device_status.hpp"
 #include "cli/shared_device.hpp"
+#include "common/device_status.hpp"
 #include "driver/device.hpp"
 #include "driver/rac_kernel_regs.hpp"
 #include "offload/offload_checker.hpp"

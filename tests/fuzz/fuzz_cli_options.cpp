@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> words{"raceaccel"};

@@ -1,4 +1,6 @@
-// Exit statuses of the raceaccel CLI (documented in docs/cli.md).
+// Exit statuses shared by the raceaccel CLI and the instrumentation runtime
+// (documented in docs/cli.md and docs/runtime.md). In host/common/ because
+// both use them and the runtime must not include the CLI's headers.
 #pragma once
 
 namespace raceaccel::exit_code {

@@ -1,8 +1,8 @@
 // The exit status of a device failure (docs/cli.md), shared by `check
-// --backend` and the runtime's backend=verilator|xrt.
+// --backend` and the runtime's backend=verilator|xrt (hence in host/common/).
 #pragma once
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_codes.hpp"
 #include "driver/device.hpp"
 
 namespace raceaccel {
