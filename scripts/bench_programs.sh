@@ -1,15 +1,20 @@
 #!/bin/sh
-# Program benchmark (issue 5): the kernels of bench/programs built three
-# ways -- native (clang-19 -O2), stock ThreadSanitizer (clang-19 -O2
+# Program benchmark (issues 5 and 10): the kernels of bench/programs built
+# three ways -- native (clang-19 -O2), stock ThreadSanitizer (clang-19 -O2
 # -fsanitize=thread) and raceaccel (build/bin/raceaccel-cc -O2) -- and run
-# RUNS times each, interleaved, in this one session. Prints the median wall
-# time, the slowdown over native and the median peak RSS. A benchmark, not a
-# test: nothing here fails on a number.
+# RUNS times each, interleaved (run 1 of every kernel and variant, then run
+# 2, ...), in this one session. Prints, per kernel and variant, the median
+# wall time, CPU time (user + system) and peak RSS, and raceaccel's ratios to
+# TSan with their geometric means. A benchmark, not a test: nothing here
+# fails on a number.
 #
 # Usage: scripts/bench_programs.sh [BUILD_DIR] [RUNS]
-#   Without BUILD_DIR/bin/raceaccel-cc the raceaccel column is left out.
+#   Without BUILD_DIR/bin/raceaccel-cc the raceaccel rows are left out.
 #   KERNELS="matmul lookup" restricts the kernels; each kernel's size can be
 #   changed with <NAME>_ARGS, e.g. matmul_ARGS="1200 4" (defaults: default_args below).
+#   ABLATIONS="filter_across_drains=0 ..." adds one raceaccel row per word,
+#   the same binary run with RACEACCEL_OPTIONS=<word> (a switch of
+#   docs/runtime.md turned off), interleaved with the other runs.
 set -eu
 build=${1:-build}
 runs=${2:-5}
@@ -19,26 +24,27 @@ out=$build/bench-programs
 mkdir -p "$out"
 cc=${BENCH_CC:-clang-19}
 cxx=${BENCH_CXX:-clang++-19}
-kernels=${KERNELS:-matmul histogram prodcons mergesort lookup atomic_pipeline}
+kernels=${KERNELS:-matmul histogram prodcons mergesort lookup atomic_pipeline bytescan stencil chase}
+ablations=${ABLATIONS:-}
 
-variants="native tsan"
+builds="native tsan"
 if [ -x "$build/bin/raceaccel-cc" ] && [ -x "$build/bin/raceaccel-c++" ]; then
-  variants="$variants raceaccel"
+  builds="$builds raceaccel"
 else
   echo "note: $build/bin/raceaccel-cc not found; measuring native and TSan only" >&2
+  ablations=
 fi
+# A variant is a build plus, for the ablation rows, one RACEACCEL_OPTIONS word.
+variants=$builds
+for a in $ablations; do variants="$variants raceaccel:$a"; done
 
-# Peak RSS: /usr/bin/time -f %M where it exists, else our own getrusage wrapper.
-if [ -x /usr/bin/time ]; then
-  rss_tool=usr_bin_time
-else
-  rss_tool=wrapper
-  "$cc" -O2 "$src/peak_rss.c" -o "$out/peak_rss"
-fi
+# Wall time, CPU time and peak RSS of each run, measured by our own wrapper
+# (fork, wait4, getrusage of the child).
+"$cc" -std=c11 -O2 "$src/peak_rss.c" -o "$out/peak_rss"
 
 source_of() { if [ -f "$src/$1.c" ]; then echo "$src/$1.c"; else echo "$src/$1.cpp"; fi; }
 
-build_kernel() { # kernel variant
+build_kernel() { # kernel build
   file=$(source_of "$1")
   case $file in
     *.c) lang_flags="-std=c11" compiler=$cc wrapper=$build/bin/raceaccel-cc ;;
@@ -51,17 +57,20 @@ build_kernel() { # kernel variant
   esac
 }
 
-# Default sizes keep `make bench` to minutes (a few hundred ms per native
-# run on 2 cores would take raceaccel's access-heavy kernels an hour):
-# override with <NAME>_ARGS for the large sizes the kernels default to.
+# Default sizes keep `make bench` to a few minutes on 2 cores (5 runs of
+# every kernel, TSan and raceaccel included): override with <NAME>_ARGS for
+# the large sizes the kernels default to.
 default_args() {
   case $1 in
-    matmul) echo "300 2" ;;
-    histogram) echo "500000 2" ;;
+    matmul) echo "200 2" ;;
+    histogram) echo "200000 2" ;;
     prodcons) echo "100000 1" ;;
-    mergesort) echo "1000000 1" ;;
-    lookup) echo "2000000 2" ;;
-    atomic_pipeline) echo "200000 2" ;;
+    mergesort) echo "200000 1" ;;
+    lookup) echo "500000 2 4096" ;; # 4-byte random reads of a 4 K-entry table
+    atomic_pipeline) echo "100000 2" ;;
+    bytescan) echo "4 2" ;;
+    stencil) echo "100000 40 2" ;;
+    chase) echo "200000 2" ;;
   esac
 }
 args_of() {
@@ -69,37 +78,33 @@ args_of() {
   if [ -n "$given" ]; then echo "$given"; else default_args "$1"; fi
 }
 
-# run_once kernel variant -> appends "ms kib" to $out/kernel.variant.samples
+# run_once kernel variant: appends "wall_ms cpu_ms rss_kib" to $out/kernel.variant.samples
 run_once() {
-  bin=$out/$1.$2
-  # shellcheck disable=SC2046 # the kernel's arguments are a word list
-  set -- "$1" "$2" $(args_of "$1")
   kernel=$1 variant=$2
-  shift 2
-  start=$(date +%s%N)
-  if [ $rss_tool = usr_bin_time ]; then
-    /usr/bin/time -f %M -o "$out/rss" "$bin" "$@" >/dev/null 2>"$out/$kernel.$variant.stderr" && status=0 || status=$?
+  build_of=${variant%%:*}
+  options=
+  case $variant in *:*) options=${variant#*:} ;; esac
+  tag=$(echo "$variant" | tr ':=' '__')
+  bin=$out/$kernel.$build_of
+  # shellcheck disable=SC2046 # the kernel's arguments are a word list
+  set -- $(args_of "$kernel")
+  if RACEACCEL_OPTIONS=$options "$out/peak_rss" "$out/$kernel.$tag.samples" "$bin" "$@" \
+    >/dev/null 2>"$out/$kernel.$tag.stderr"; then
+    :
   else
-    "$out/peak_rss" "$out/rss" "$bin" "$@" >/dev/null 2>"$out/$kernel.$variant.stderr" && status=0 || status=$?
+    echo "warning: $kernel ($variant) exited $?; first lines of its stderr:" >&2
+    head -5 "$out/$kernel.$tag.stderr" >&2
   fi
-  end=$(date +%s%N)
-  if [ "$status" -ne 0 ]; then
-    echo "warning: $kernel ($variant) exited $status; first lines of its stderr:" >&2
-    head -5 "$out/$kernel.$variant.stderr" >&2
-  fi
-  echo "$(((end - start) / 1000000)) $(tail -1 "$out/rss")" >>"$out/$kernel.$variant.samples"
 }
 
 median() { # column file
   sort -n -k "$1" "$2" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
 }
 
-echo "building kernels ($variants)..." >&2
+echo "building kernels ($builds)..." >&2
 for k in $kernels; do
-  for v in $variants; do
-    build_kernel "$k" "$v"
-    rm -f "$out/$k.$v.samples"
-  done
+  for b in $builds; do build_kernel "$k" "$b"; done
+  for v in $variants; do rm -f "$out/$k.$(echo "$v" | tr ':=' '__').samples"; done
 done
 
 for r in $(seq 1 "$runs"); do
@@ -109,27 +114,41 @@ for r in $(seq 1 "$runs"); do
   done
 done
 
-echo "machine: $(nproc) cores, $(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1); $("$cc" --version | head -1)"
-echo "median of $runs runs; slowdown = median / native median; RSS = median peak resident set"
-printf '| kernel | native | TSan | raceaccel | native RSS | TSan RSS | raceaccel RSS |\n'
+seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f s", ms / 1000 }'; }
+mib() { awk -v kib="$1" 'BEGIN { printf "%.1f MiB", kib / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+
+echo "machine: $(nproc) cores, $(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg); $("$cc" --version | head -1)"
+echo "median of $runs interleaved runs; CPU = user + system; RSS = peak resident set; ratios = raceaccel / TSan"
+printf '| kernel (args) | variant | wall | CPU | peak RSS | CPU / TSan | RSS / TSan |\n'
 printf '|---|---|---|---|---|---|---|\n'
+: >"$out/ratios"
 for k in $kernels; do
-  native_ms=$(median 1 "$out/$k.native.samples")
-  row="| $k | ${native_ms} ms"
-  for v in tsan raceaccel; do
-    if [ -f "$out/$k.$v.samples" ]; then
-      ms=$(median 1 "$out/$k.$v.samples")
-      row="$row | $ms ms ($(awk -v a="$ms" -v b="$native_ms" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')x)"
-    else
-      row="$row | n/a"
-    fi
+  tsan_cpu=$(median 2 "$out/$k.tsan.samples")
+  tsan_rss=$(median 3 "$out/$k.tsan.samples")
+  for v in $variants; do
+    file=$out/$k.$(echo "$v" | tr ':=' '__').samples
+    wall=$(median 1 "$file")
+    cpu=$(median 2 "$file")
+    rss=$(median 3 "$file")
+    cpu_ratio= rss_ratio=
+    case $v in
+      raceaccel*)
+        cpu_ratio=$(ratio "$cpu" "$tsan_cpu")
+        rss_ratio=$(ratio "$rss" "$tsan_rss")
+        echo "$v $cpu_ratio $rss_ratio" >>"$out/ratios"
+        ;;
+    esac
+    echo "| $k ($(args_of "$k")) | $(echo "$v" | tr ':' ' ') | $(seconds "$wall") | $(seconds "$cpu") | $(mib "$rss") | $cpu_ratio | $rss_ratio |"
   done
-  for v in native tsan raceaccel; do
-    if [ -f "$out/$k.$v.samples" ]; then
-      row="$row | $(awk -v kib="$(median 2 "$out/$k.$v.samples")" 'BEGIN { printf "%.1f MiB", kib / 1024 }')"
-    else
-      row="$row | n/a"
-    fi
-  done
-  echo "$row |"
+done
+echo
+for v in $variants; do
+  case $v in
+    raceaccel*)
+      awk -v v="$v" '$1 == v && $2 > 0 && $3 > 0 { c += log($2); r += log($3); n++ }
+        END { if (n) printf "geometric mean over %d kernels, %s / TSan: CPU %.2fx, peak RSS %.2fx\n", n, v, exp(c / n), exp(r / n) }' \
+        "$out/ratios"
+      ;;
+  esac
 done
