@@ -11,8 +11,8 @@ VectorClock::VectorClock(std::initializer_list<uint64_t> clocks) : c_(clocks) {
   for (uint64_t v : c_) nonzero_ += v != 0 ? 1 : 0;
 }
 
-uint64_t VectorClock::sparse_get(size_t slot) const {
-  size_t lo = 0, hi = nonzero_;  // binary search over the pairs
+size_t VectorClock::pair_index(size_t slot) const {
+  size_t lo = 0, hi = nonzero_;  // binary search over the (slot, value) pairs
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
     if (c_[2 * mid] < slot) {
@@ -21,7 +21,12 @@ uint64_t VectorClock::sparse_get(size_t slot) const {
       hi = mid;
     }
   }
-  return lo < nonzero_ && c_[2 * lo] == slot ? c_[2 * lo + 1] : 0;
+  return lo;
+}
+
+uint64_t VectorClock::sparse_get(size_t slot) const {
+  const size_t i = pair_index(slot);
+  return i < nonzero_ && c_[2 * i] == slot ? c_[2 * i + 1] : 0;
 }
 
 void VectorClock::set(size_t slot, uint64_t value) {
@@ -41,15 +46,7 @@ void VectorClock::set(size_t slot, uint64_t value) {
     to_sparse();
   }
   // Sparse: find the pair, or where it goes.
-  size_t lo = 0, hi = nonzero_;
-  while (lo < hi) {
-    const size_t mid = (lo + hi) / 2;
-    if (c_[2 * mid] < slot) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
+  const size_t lo = pair_index(slot);
   const bool found = lo < nonzero_ && c_[2 * lo] == slot;
   if (found && value != 0) {
     c_[2 * lo + 1] = value;

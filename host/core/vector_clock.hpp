@@ -81,6 +81,8 @@ class VectorClock {
 
  private:
   uint64_t sparse_get(size_t slot) const;
+  // Sparse form: the index of the first pair whose slot is >= slot.
+  size_t pair_index(size_t slot) const;
   // Whether a clock with `nonzero` entries over `span` slots is held densely.
   static bool dense_fits(size_t nonzero, size_t span) { return span <= kSmallSpan || span <= 2 * nonzero; }
   // Re-forms the clock from sorted non-zero (slot, value) pairs.

@@ -95,10 +95,11 @@ void before_exec() {
   }
 }
 
-// execl* take their arguments as a list: gathered into an argv on the stack.
+// execl* take their arguments as a list: gathered into an argv on the stack
+// (4 KiB of it, so that small thread stacks do not overflow).
 template <typename Exec>
 int exec_list(const char* first, va_list ap, bool with_envp, Exec&& exec) {
-  constexpr int kMaxArgs = 4096;
+  constexpr int kMaxArgs = 511;
   const char* argv[kMaxArgs + 1];
   int n = 0;
   argv[n++] = first;
@@ -139,30 +140,19 @@ RACEACCEL_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noe
   before_exec();
   return RACEACCEL_REAL(fexecve)(fd, argv, envp);
 }
-RACEACCEL_EXPORT int execl(const char* path, const char* arg, ...) noexcept {
-  va_list ap;
-  va_start(ap, arg);
-  const int r =
-      exec_list(arg, ap, false, [&](char* const* argv, char* const* envp) { return execve(path, argv, envp); });
-  va_end(ap);
-  return r;
-}
-RACEACCEL_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
-  va_list ap;
-  va_start(ap, arg);
-  const int r =
-      exec_list(arg, ap, true, [&](char* const* argv, char* const* envp) { return execve(path, argv, envp); });
-  va_end(ap);
-  return r;
-}
-RACEACCEL_EXPORT int execlp(const char* file, const char* arg, ...) noexcept {
-  va_list ap;
-  va_start(ap, arg);
-  const int r =
-      exec_list(arg, ap, false, [&](char* const* argv, char* const* envp) { return execvpe(file, argv, envp); });
-  va_end(ap);
-  return r;
-}
+// execl, execle, execlp: the list gathered into an argv, then the vector form.
+#define RACEACCEL_EXEC_LIST(name, with_envp, exec_vector)                                                           \
+  RACEACCEL_EXPORT int name(const char* target, const char* arg, ...) noexcept {                                    \
+    va_list ap;                                                                                                     \
+    va_start(ap, arg);                                                                                              \
+    const int r = exec_list(arg, ap, with_envp,                                                                     \
+                            [&](char* const* argv, char* const* envp) { return exec_vector(target, argv, envp); }); \
+    va_end(ap);                                                                                                     \
+    return r;                                                                                                       \
+  }
+RACEACCEL_EXEC_LIST(execl, false, execve)
+RACEACCEL_EXEC_LIST(execle, true, execve)
+RACEACCEL_EXEC_LIST(execlp, false, execvpe)
 
 RACEACCEL_EXPORT pid_t fork() noexcept {
   Runtime* rt = runtime_if_started();
