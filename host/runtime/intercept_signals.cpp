@@ -123,7 +123,7 @@ void trampoline(int sig, siginfo_t* info, void* context) {
   if (handler == reinterpret_cast<uintptr_t>(SIG_IGN)) return;
   const uint8_t saved_state = t_in_runtime;
   ThreadState* ts = t_thread;
-  if (saved_state != 0 && ts != nullptr && !is_fault(sig)) {
+  if ((saved_state & kRuntimeCode) != 0 && ts != nullptr && !is_fault(sig)) {
     // Interrupted runtime code: the handler (or the reporting default
     // action) runs when the thread leaves it.
     ts->deferred_info[sig] = *info;
