@@ -354,8 +354,10 @@ SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const dri
 // Nothing else can make a kept clock stale (see import_line).
 void ProtocolCore::age_kept_read_clocks(uint64_t next) {
   if (kept_read_clocks_.empty()) return;
-  for (uint64_t n = table_base_; n < next && n - table_base_ < table_.size(); ++n) {
-    const SentCommand& c = table_[n - table_base_];
+  const uint64_t end = std::min<uint64_t>(next - table_base_, table_.size());
+  for (uint64_t i = 0; i < end; ++i) {
+    const uint64_t n = table_base_ + i;
+    const SentCommand& c = table_[i];
     if (c.op != regs::kOpFree || c.mask != 0xFF) continue;
     const auto kept = kept_read_clocks_.find(c.granule);
     if (kept != kept_read_clocks_.end() && kept->second.command < n) kept_read_clocks_.erase(kept);
@@ -414,9 +416,10 @@ void ProtocolCore::on_race(const driver::RaceRecord& r) {
 
 void ProtocolCore::answered(uint64_t next) {
   age_kept_read_clocks(next);
-  while (table_base_ < next && !table_.empty()) {
-    table_.pop_front();
-    ++table_base_;
+  if (next > table_base_) {
+    const uint64_t done = std::min<uint64_t>(next - table_base_, table_.size());
+    table_.erase(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(done));
+    table_base_ += done;
   }
   std::sort(pending_races_.begin(), pending_races_.end(),
             [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });

@@ -181,8 +181,9 @@ class ProtocolCore final : public RecordSink {
   size_t history_entries_ = 0;
 
   // The sent-command table: commands numbered table_base_ onwards, not yet
-  // answered.
-  std::deque<SentCommand> table_;
+  // answered (a vector: answering a batch clears it but for the command
+  // being sent, keeping its capacity).
+  std::vector<SentCommand> table_;
   uint64_t table_base_ = 0;
   HostLines host_lines_;
   std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;
