@@ -36,7 +36,15 @@ struct OffloadStats : ProtocolStats {
   std::chrono::nanoseconds records_time{0};  // reading back and answering the records
   driver::Capabilities capabilities;
   driver::Statistics device;  // the stat_* registers, counted since this checker was made
+  // Host time: inside process() and finish(), less the launches (to_device
+  // of the words to ap_done); answering records is host time.
+  std::chrono::nanoseconds host_time{0};
 };
+
+// The host's own cost per event, in ns (0 without events).
+inline double host_ns_per_event(const OffloadStats& s) {
+  return s.events == 0 ? 0.0 : static_cast<double>(s.host_time.count()) / static_cast<double>(s.events);
+}
 
 // The metadata cache's lookups: every read, write and free command looks
 // its granule up (and may miss), while the device's `accesses` counts reads
@@ -55,11 +63,11 @@ class OffloadChecker final : public Detector {
  public:
   explicit OffloadChecker(driver::Device& device, const OffloadOptions& options = {});
   std::string_view name() const override { return "offload"; }
-  void process(const Event& e, uint64_t index) override { core_.process(e, index); }
+  void process(const Event& e, uint64_t index) override;
   // Races of every launched batch; call finish() first for the whole trace.
   const std::vector<Race>& races() const override { return core_.races(); }
   // Launches the last, partial batch.
-  void finish() { core_.finish(); }
+  void finish();
   OffloadStats stats();
   size_t batch_words() const { return transport_.batch_words(); }
 
@@ -67,7 +75,8 @@ class OffloadChecker final : public Detector {
   driver::Device& device_;
   DeviceTransport transport_;
   ProtocolCore core_;
-  driver::Statistics device_at_start_;  // stats() reports the device's counts since then
+  driver::Statistics device_at_start_;    // stats() reports the device's counts since then
+  std::chrono::nanoseconds in_calls_{0};  // time inside process() and finish()
 };
 
 }  // namespace raceaccel::offload

@@ -10,6 +10,24 @@
 
 namespace raceaccel::offload {
 
+std::string_view escalation_cause_name(EscalationCause cause) {
+  switch (cause) {
+    case EscalationCause::Slotless: return "slotless";
+    case EscalationCause::Atomic: return "atomic";
+    case EscalationCause::Overflow: return "overflow";
+    case EscalationCause::HostOwned: return "host_owned";
+    case EscalationCause::NoPool: return "no_pool";
+    case EscalationCause::SecondShare: return "second_share";
+    case EscalationCause::PartialRead: return "partial_read";
+    case EscalationCause::LastWrite: return "lastwrite";
+    case EscalationCause::DifferentReads: return "different_reads";
+    case EscalationCause::BucketSpill: return "bucket_spill";
+    case EscalationCause::ReadClockSpill: return "read_clock_spill";
+    case EscalationCause::Other: return "other";
+  }
+  return "other";
+}
+
 ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects)
     : transport_(transport),
       shape_(shape),
@@ -131,6 +149,8 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
     info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
+    info.fell_back = fallback_;
+    if (access || atomic) ++stats_.access_commands;
     if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
     if (access || atomic) touched_.touch(addr, n);  // atomic sites stay with the host's line
     if (atomic) ++stats_.atomic_commands;
@@ -264,6 +284,7 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
       return;
     case regs::kReasonSpill:  // the host keeps the evicted line from now on
       ++stats_.spills;
+      ++stats_.causes[static_cast<size_t>(EscalationCause::BucketSpill)];
       import_line(r, line);
       return;
     case regs::kReasonReadVcSpill: {  // the granule's line is LASTWRITE from now on
@@ -272,6 +293,7 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
         protocol_error(fmt::format("read-clock spill record for command {} without a pool or a clock", r.word));
       }
       ++stats_.read_clock_spills;
+      ++stats_.causes[static_cast<size_t>(EscalationCause::ReadClockSpill)];
       kept_read_clocks_[r.granule] = KeptReadClock{read_clock_of(r), r.word};
       stats_.kept_read_clocks_peak = std::max(stats_.kept_read_clocks_peak, kept_read_clocks_.size());
       return;
@@ -284,12 +306,53 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
   if (c.op > regs::kOpFree || c.granule != r.granule) {  // only accesses and frees escalate
     protocol_error(fmt::format("escalation for command {} names granule {:#x}, not its command's", r.word, r.granule));
   }
+  if (c.op != regs::kOpFree) {
+    ++stats_.escalated_accesses;
+    ++stats_.causes[static_cast<size_t>(cause_of(r, line, c))];
+  }
   SoftLine& soft = import_line(r, line);
   if (c.op == regs::kOpFree) {
     host_lines_.free_bytes(r.granule, c.mask);
     return;
   }
   check_on_host(soft, c);
+}
+
+// The first cause of an access escalation, from the command and the line
+// as it was before it (before import: a line the host owns says so).
+EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const driver::Line& line,
+                                       const SentCommand& c) const {
+  if (r.reason == regs::kReasonForced) {
+    if (c.atomic_read || c.atomic_write) return EscalationCause::Atomic;
+    if (c.slot >= shape_.slots) return EscalationCause::Slotless;
+    if (c.fell_back) return EscalationCause::Overflow;
+    return EscalationCause::Other;
+  }
+  if (r.reason == regs::kReasonInSoftware || line.in_software || host_lines_.owns(r.granule)) {
+    return EscalationCause::HostOwned;
+  }
+  if (r.reason != regs::kReasonReadShare) return EscalationCause::Other;
+  if (shape_.read_vcs == 0) return EscalationCause::NoPool;
+  if (line.shared != 0) {
+    if (!r.read_clock_valid) return EscalationCause::LastWrite;  // its clock left the pool earlier
+    unsigned checked = 0;                                        // shared bytes still checked (raced ones are not)
+    for (unsigned b = 0; b < 8; ++b) {
+      if (((line.shared >> b) & 1u) && !line.bytes[b].raced) checked |= 1u << b;
+    }
+    return (checked & ~unsigned{c.mask}) != 0 ? EscalationCause::PartialRead : EscalationCause::SecondShare;
+  }
+  // A first READ SHARE the pool could not take: the bytes' earlier reads differ.
+  bool seen = false;
+  uint32_t slot = 0, clock = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    const driver::ByteState& s = line.bytes[b];
+    if (!((c.mask >> b) & 1u) || s.raced || s.r_clock == 0) continue;
+    if (seen && (s.r_slot != slot || s.r_clock != clock)) return EscalationCause::DifferentReads;
+    seen = true;
+    slot = s.r_slot;
+    clock = s.r_clock;
+  }
+  return EscalationCause::Other;
 }
 
 // The engine hands a line over (escalation or bucket spill). Its shared

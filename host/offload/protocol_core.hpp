@@ -48,6 +48,26 @@
 
 namespace raceaccel::offload {
 
+// Why an access was not decided on chip (or, for the two spills, why
+// state left it): the first cause the host can tell from the command and
+// the line the record carries (docs/driver.md, "Statistics").
+enum class EscalationCause : uint8_t {
+  Slotless,        // forced: the thread has no hardware slot
+  Atomic,          // forced: atomic accesses are always checked on the host
+  Overflow,        // forced: a clock outgrew the device's width (fallback)
+  HostOwned,       // the line was already the host's (a consequence of an earlier cause)
+  NoPool,          // READ SHARE on a device without a read-VC pool
+  SecondShare,     // READ SHARE on a line whose shared bytes already hold a clock
+  PartialRead,     // a read of some, not all, of a line's shared bytes
+  LastWrite,       // a LASTWRITE line (its clock was spilled) needed its reads
+  DifferentReads,  // READ SHARE of bytes whose earlier reads differ
+  BucketSpill,     // an evicted line found its bucket taken (reason 4 record)
+  ReadClockSpill,  // a read clock left the pool (reason 5 record)
+  Other,
+};
+inline constexpr size_t kEscalationCauses = 12;
+std::string_view escalation_cause_name(EscalationCause cause);  // snake_case, for JSON and text
+
 // What the core counts (the same for every transport).
 struct ProtocolStats {
   uint64_t events = 0;
@@ -75,6 +95,12 @@ struct ProtocolStats {
   // (a lookup that can miss), but its `accesses` counts reads and writes only.
   uint64_t free_commands = 0;
   std::array<uint64_t, 8> records_by_reason{};  // escalation records by regs::kReason*
+  // Read and write commands (atomic ones included), and of those the ones
+  // the device escalated (reasons 0-2): the rest were decided on chip.
+  uint64_t access_commands = 0, escalated_accesses = 0;
+  // Escalated accesses by first cause, plus the spill records.
+  std::array<uint64_t, kEscalationCauses> causes{};
+  uint64_t on_chip() const { return access_commands - escalated_accesses; }
 };
 
 // Where a transport delivers the records of the commands it carried.
@@ -139,6 +165,7 @@ class ProtocolCore final : public RecordSink {
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
     bool atomic_read = false, atomic_write = false;
+    bool fell_back = false;  // sent after the clock-overflow fallback
   };
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
@@ -167,6 +194,7 @@ class ProtocolCore final : public RecordSink {
   void prune_history();
   const SentCommand* command_at(uint64_t number) const;
   VectorClock read_clock_of(const driver::EscalationRecord& r) const;
+  EscalationCause cause_of(const driver::EscalationRecord& r, const driver::Line& line, const SentCommand& c) const;
 
   Transport& transport_;
   driver::LineShape shape_;
