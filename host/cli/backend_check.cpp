@@ -4,7 +4,6 @@
 
 #include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
-#include "driver/rac_kernel_regs.hpp"
 
 namespace raceaccel {
 
