@@ -1,15 +1,15 @@
 # ctest regmap.generated_files_current: the checked-in register-map outputs
-# (RTL package, C++ header, Vitis kernel.xml) must equal what
+# (RTL packages, C++ header, Vitis kernel.xml) must equal what
 # cmake/gen_regmap.cmake makes from the JSON source.
 #   cmake -DWORK=<dir> -P cmake/check_regmap.cmake
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 file(MAKE_DIRECTORY "${WORK}")
-execute_process(COMMAND ${CMAKE_COMMAND} -DOUT_SV=${WORK}/regs.sv -DOUT_HPP=${WORK}/regs.hpp -DOUT_XML=${WORK}/kernel.xml
+execute_process(COMMAND ${CMAKE_COMMAND} -DOUT_SV=${WORK}/regs.sv -DOUT_LINE_SV=${WORK}/line.sv -DOUT_HPP=${WORK}/regs.hpp -DOUT_XML=${WORK}/kernel.xml
                         -P ${root}/cmake/gen_regmap.cmake RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "gen_regmap.cmake failed")
 endif()
-foreach(pair "regs.sv;rtl/rac_kernel_regs_pkg.sv" "regs.hpp;driver/rac_kernel_regs.hpp"
+foreach(pair "regs.sv;rtl/rac_kernel_regs_pkg.sv" "line.sv;rtl/rac_line_layout_pkg.sv" "regs.hpp;driver/rac_kernel_regs.hpp"
              "kernel.xml;constraints/vitis/kernel.xml")
   list(GET pair 0 fresh)
   list(GET pair 1 checked_in)

@@ -1,13 +1,17 @@
-# Generates the rac_kernel register map for the RTL, for C++ and for Vitis
-# from its one source, rtl/regmap/rac_kernel_regs.json:
-#   cmake -DOUT_SV=<file.sv> -DOUT_HPP=<file.hpp> -DOUT_XML=<kernel.xml> -P cmake/gen_regmap.cmake
+# Generates the rac_kernel register map and line layout for the RTL, for C++
+# and for Vitis from its one source, rtl/regmap/rac_kernel_regs.json:
+#   cmake -DOUT_SV=<file.sv> -DOUT_LINE_SV=<file.sv> -DOUT_HPP=<file.hpp> -DOUT_XML=<kernel.xml> -P cmake/gen_regmap.cmake
 # Without OUT_* it rewrites the checked-in copies (rtl/rac_kernel_regs_pkg.sv,
-# driver/rac_kernel_regs.hpp, constraints/vitis/kernel.xml); the ctest
-# regmap.generated_files_current fails when they differ from what the JSON gives.
+# rtl/rac_line_layout_pkg.sv, driver/rac_kernel_regs.hpp,
+# constraints/vitis/kernel.xml); the ctest regmap.generated_files_current
+# fails when they differ from what the JSON gives.
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 if(NOT OUT_SV)
   set(OUT_SV "${root}/rtl/rac_kernel_regs_pkg.sv")
+endif()
+if(NOT OUT_LINE_SV)
+  set(OUT_LINE_SV "${root}/rtl/rac_line_layout_pkg.sv")
 endif()
 if(NOT OUT_HPP)
   set(OUT_HPP "${root}/driver/rac_kernel_regs.hpp")
@@ -140,8 +144,84 @@ foreach(i RANGE ${last})
   string(APPEND hpp "inline constexpr uint32_t k${cname} = ${value};  // ${doc}\n")
 endforeach()
 string(APPEND sv "\nendpackage\n")
+
+# ---- The line record (JSON "line"): offset and width functions -----------------
+# Every function takes (slot_bits, clock_bits, read_vcs), so one formula
+# serves every shape; C++ regs::line_<field>_lo/_bits, SV
+# rac_line_layout_pkg::Line<Field>Lo/Bits. A repeated record (the byte
+# states) has line_<field>_lo (record 0), line_<field>_bits (one record),
+# line_<field>_count, and its sub-fields' offsets within one record.
+set(line_sv "// GENERATED from rtl/regmap/rac_kernel_regs.json (\"line\") by cmake/gen_regmap.cmake. Do not edit.\n")
+string(APPEND line_sv "// The line record's layout: bit offsets and widths for any shape.\n")
+string(APPEND line_sv "// Reference as rac_line_layout_pkg::Name (no import: Yosys 0.23).\n")
+string(APPEND line_sv "// Every function takes all three shape arguments, used or not; models\n")
+string(APPEND line_sv "// that read the package without using all of it stay lint-clean.\n")
+string(APPEND line_sv "/* verilator lint_off UNUSEDSIGNAL */\n/* verilator lint_off UNUSEDPARAM */\n")
+string(APPEND line_sv "package rac_line_layout_pkg;\n")
+string(APPEND hpp "\n// The line record (docs/kernel-interface.md): a little-endian bit string.\n")
+string(APPEND hpp "// Offsets and widths in bits for slot_bits = ceil(log2 slots) (at least\n")
+string(APPEND hpp "// 1), clock_bits and read_vcs (cap_read_vcs).\n")
+set(line_args_cpp "[[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs")
+set(line_args_sv "input int unsigned slot_bits, input int unsigned clock_bits, input int unsigned read_vcs")
+# line_fn(<snake name> <expression> <doc>)
+macro(line_fn name expr doc)
+  camel(line_cname "${name}")
+  string(APPEND hpp "// ${doc}\ninline constexpr uint32_t ${name}(${line_args_cpp}) { return ${expr}; }\n")
+  string(APPEND line_sv "\n  // ${doc}\n  function automatic int unsigned ${line_cname}(${line_args_sv});\n")
+  string(APPEND line_sv "    ${line_cname} = ${expr};\n  endfunction\n")
+endmacro()
+# "a" + "b" as an expression ("0" is the empty sum).
+function(sum_expr out a b)
+  if(a STREQUAL "0")
+    set(${out} "${b}" PARENT_SCOPE)
+  else()
+    set(${out} "${a} + ${b}" PARENT_SCOPE)
+  endif()
+endfunction()
+string(JSON nfields LENGTH "${json}" line fields)
+math(EXPR last "${nfields} - 1")
+set(line_off "0")
+foreach(i RANGE ${last})
+  string(JSON fname GET "${json}" line fields ${i} name)
+  string(JSON fdoc GET "${json}" line fields ${i} doc)
+  string(JSON repeat ERROR_VARIABLE no_repeat GET "${json}" line fields ${i} repeat)
+  if(no_repeat)
+    string(JSON fbits GET "${json}" line fields ${i} bits)
+    string(JSON pool_only ERROR_VARIABLE no_pool GET "${json}" line fields ${i} pool_only)
+    if(NOT no_pool AND pool_only)
+      set(fbits "(read_vcs > 0 ? ${fbits} : 0)")
+      set(fdoc "${fdoc} (0 bits without a read-VC pool)")
+    endif()
+  else()
+    string(JSON nsub LENGTH "${json}" line fields ${i} fields)
+    math(EXPR sublast "${nsub} - 1")
+    set(sub_off "0")
+    foreach(j RANGE ${sublast})
+      string(JSON sname GET "${json}" line fields ${i} fields ${j} name)
+      string(JSON sbits GET "${json}" line fields ${i} fields ${j} bits)
+      string(JSON sdoc GET "${json}" line fields ${i} fields ${j} doc)
+      line_fn(line_${fname}_${sname}_lo "${sub_off}" "${fname} record: ${sdoc}, offset in the record")
+      line_fn(line_${fname}_${sname}_bits "${sbits}" "${fname} record: ${sdoc}, width")
+      sum_expr(sub_off "${sub_off}" "${sbits}")
+    endforeach()
+    line_fn(line_${fname}_bits "${sub_off}" "bits of one ${fname} record")
+    string(APPEND hpp "inline constexpr uint32_t line_${fname}_count = ${repeat};  // ${fname} records per line\n")
+    camel(count_cname "line_${fname}_count")
+    string(APPEND line_sv "\n  localparam int unsigned ${count_cname} = ${repeat};  // ${fname} records per line\n")
+    set(fbits "${repeat} * (${sub_off})")
+    set(fdoc "${fdoc} (record k at lo + k * line_${fname}_bits)")
+  endif()
+  line_fn(line_${fname}_lo "${line_off}" "${fdoc}: offset")
+  if(no_repeat)
+    line_fn(line_${fname}_bits "${fbits}" "${fdoc}: width")
+  endif()
+  sum_expr(line_off "${line_off}" "${fbits}")
+endforeach()
+line_fn(line_bits "${line_off}" "bits of one line record (cap_line_bits)")
+string(APPEND line_sv "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n/* verilator lint_on UNUSEDSIGNAL */\n")
 string(APPEND hpp "\n}  // namespace raceaccel::regs\n")
 
 file(WRITE "${OUT_SV}" "${sv}")
+file(WRITE "${OUT_LINE_SV}" "${line_sv}")
 file(WRITE "${OUT_HPP}" "${hpp}")
 file(WRITE "${OUT_XML}" "${xml}")

@@ -165,4 +165,43 @@ inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
 inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
 
+// The line record (docs/kernel-interface.md): a little-endian bit string.
+// Offsets and widths in bits for slot_bits = ceil(log2 slots) (at least
+// 1), clock_bits and read_vcs (cap_read_vcs).
+// INSOFTWARE: the host owns the line: offset
+inline constexpr uint32_t line_in_software_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 0; }
+// INSOFTWARE: the host owns the line: width
+inline constexpr uint32_t line_in_software_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1; }
+// byte record: a race on this byte was reported, offset in the record
+inline constexpr uint32_t line_byte_raced_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 0; }
+// byte record: a race on this byte was reported, width
+inline constexpr uint32_t line_byte_raced_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1; }
+// byte record: last write: slot, offset in the record
+inline constexpr uint32_t line_byte_w_slot_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1; }
+// byte record: last write: slot, width
+inline constexpr uint32_t line_byte_w_slot_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return slot_bits; }
+// byte record: last write: clock, offset in the record
+inline constexpr uint32_t line_byte_w_clock_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + slot_bits; }
+// byte record: last write: clock, width
+inline constexpr uint32_t line_byte_w_clock_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return clock_bits; }
+// byte record: last read: slot, offset in the record
+inline constexpr uint32_t line_byte_r_slot_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + slot_bits + clock_bits; }
+// byte record: last read: slot, width
+inline constexpr uint32_t line_byte_r_slot_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return slot_bits; }
+// byte record: last read: clock, offset in the record
+inline constexpr uint32_t line_byte_r_clock_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + slot_bits + clock_bits + slot_bits; }
+// byte record: last read: clock, width
+inline constexpr uint32_t line_byte_r_clock_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return clock_bits; }
+// bits of one byte record
+inline constexpr uint32_t line_byte_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + slot_bits + clock_bits + slot_bits + clock_bits; }
+inline constexpr uint32_t line_byte_count = 8;  // byte records per line
+// the state of byte b of the granule (record k at lo + k * line_byte_bits): offset
+inline constexpr uint32_t line_byte_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1; }
+// bytes whose reads are the line's read clock (read-VC pool) (0 bits without a read-VC pool): offset
+inline constexpr uint32_t line_shared_lo([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + 8 * (1 + slot_bits + clock_bits + slot_bits + clock_bits); }
+// bytes whose reads are the line's read clock (read-VC pool) (0 bits without a read-VC pool): width
+inline constexpr uint32_t line_shared_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return (read_vcs > 0 ? 8 : 0); }
+// bits of one line record (cap_line_bits)
+inline constexpr uint32_t line_bits([[maybe_unused]] uint32_t slot_bits, [[maybe_unused]] uint32_t clock_bits, [[maybe_unused]] uint32_t read_vcs) { return 1 + 8 * (1 + slot_bits + clock_bits + slot_bits + clock_bits) + (read_vcs > 0 ? 8 : 0); }
+
 }  // namespace raceaccel::regs

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 
 namespace raceaccel::driver {
 namespace {
@@ -46,20 +47,17 @@ void set_bits(std::span<std::byte> bytes, size_t pos, unsigned width, uint64_t v
 
 namespace {
 
-// Sequential little-endian bit string writer and reader (lines are written
-// and read field after field, so no field needs a read-modify-write).
+// Little-endian bit strings written and read field after field in
+// increasing bit position (the line layout's order), so no field needs a
+// read-modify-write. A field may start past the previous one's end: the
+// gap is zeros (writer) or skipped (reader).
 class BitWriter {
  public:
   explicit BitWriter(std::span<std::byte> out) : out_(out) {}
-  void put(uint64_t value, unsigned width) {
-    const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
-    acc_ |= static_cast<unsigned __int128>(value & mask) << held_;
-    held_ += width;
-    while (held_ >= 8) {
-      out_[pos_++] = static_cast<std::byte>(acc_);
-      acc_ >>= 8;
-      held_ -= 8;
-    }
+  void put(size_t pos, uint64_t value, unsigned width) {
+    if (pos < at_) throw std::logic_error("line layout fields out of order");
+    while (at_ < pos) put_bits(0, static_cast<unsigned>(std::min<size_t>(pos - at_, 64)));
+    put_bits(value, width);
   }
   void flush() {
     if (held_ > 0) out_[pos_++] = static_cast<std::byte>(acc_);
@@ -67,8 +65,19 @@ class BitWriter {
   }
 
  private:
+  void put_bits(uint64_t value, unsigned width) {
+    const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+    acc_ |= static_cast<unsigned __int128>(value & mask) << held_;
+    held_ += width;
+    at_ += width;
+    while (held_ >= 8) {
+      out_[pos_++] = static_cast<std::byte>(acc_);
+      acc_ >>= 8;
+      held_ -= 8;
+    }
+  }
   std::span<std::byte> out_;
-  size_t pos_ = 0;
+  size_t pos_ = 0, at_ = 0;
   unsigned __int128 acc_ = 0;
   unsigned held_ = 0;
 };
@@ -76,7 +85,14 @@ class BitWriter {
 class BitReader {
  public:
   explicit BitReader(std::span<const std::byte> in) : in_(in) {}
-  uint64_t get(unsigned width) {
+  uint64_t get(size_t pos, unsigned width) {
+    if (pos < at_) throw std::logic_error("line layout fields out of order");
+    while (at_ < pos) get_bits(static_cast<unsigned>(std::min<size_t>(pos - at_, 64)));
+    return get_bits(width);
+  }
+
+ private:
+  uint64_t get_bits(unsigned width) {
     while (held_ < width) {
       acc_ |= static_cast<unsigned __int128>(in_[pos_++]) << held_;
       held_ += 8;
@@ -85,47 +101,62 @@ class BitReader {
     const uint64_t value = static_cast<uint64_t>(acc_) & mask;
     acc_ >>= width;
     held_ -= width;
+    at_ += width;
     return value;
   }
-
- private:
   std::span<const std::byte> in_;
-  size_t pos_ = 0;
+  size_t pos_ = 0, at_ = 0;
   unsigned __int128 acc_ = 0;
   unsigned held_ = 0;
 };
 
 }  // namespace
 
+// Field by field at the offsets the register-map JSON gives (regs::line_*),
+// in increasing position.
 void encode_line(const Line& line, const LineShape& shape, std::span<std::byte, kLineBytes> out) {
   std::memset(out.data(), 0, out.size());
-  const unsigned sw = shape.slot_bits(), cw = shape.clock_bits;
+  const unsigned sb = shape.slot_bits(), cb = shape.clock_bits, rv = shape.read_vcs;
   BitWriter w(out);
-  w.put(line.in_software, 1);
-  for (const ByteState& s : line.bytes) {
-    w.put(s.raced, 1);
-    w.put(s.w_slot, sw);
-    w.put(s.w_clock, cw);
-    w.put(s.r_slot, sw);
-    w.put(s.r_clock, cw);
+  w.put(regs::line_in_software_lo(sb, cb, rv), line.in_software, regs::line_in_software_bits(sb, cb, rv));
+  const size_t byte_lo = regs::line_byte_lo(sb, cb, rv), byte_bits = regs::line_byte_bits(sb, cb, rv);
+  for (unsigned b = 0; b < regs::line_byte_count; ++b) {
+    const ByteState& s = line.bytes[b];
+    const size_t lo = byte_lo + b * byte_bits;
+    w.put(lo + regs::line_byte_raced_lo(sb, cb, rv), s.raced, regs::line_byte_raced_bits(sb, cb, rv));
+    w.put(lo + regs::line_byte_w_slot_lo(sb, cb, rv), s.w_slot, regs::line_byte_w_slot_bits(sb, cb, rv));
+    w.put(lo + regs::line_byte_w_clock_lo(sb, cb, rv), s.w_clock, regs::line_byte_w_clock_bits(sb, cb, rv));
+    w.put(lo + regs::line_byte_r_slot_lo(sb, cb, rv), s.r_slot, regs::line_byte_r_slot_bits(sb, cb, rv));
+    w.put(lo + regs::line_byte_r_clock_lo(sb, cb, rv), s.r_clock, regs::line_byte_r_clock_bits(sb, cb, rv));
   }
-  if (shape.read_vcs > 0) w.put(line.shared & 0xFF, 8);
+  if (regs::line_shared_bits(sb, cb, rv) > 0) {
+    w.put(regs::line_shared_lo(sb, cb, rv), line.shared, regs::line_shared_bits(sb, cb, rv));
+  }
   w.flush();
 }
 
 Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& shape) {
-  const unsigned sw = shape.slot_bits(), cw = shape.clock_bits;
+  const unsigned sb = shape.slot_bits(), cb = shape.clock_bits, rv = shape.read_vcs;
   BitReader r(in);
   Line line;
-  line.in_software = r.get(1) != 0;
-  for (ByteState& s : line.bytes) {
-    s.raced = r.get(1) != 0;
-    s.w_slot = static_cast<uint32_t>(r.get(sw));
-    s.w_clock = static_cast<uint32_t>(r.get(cw));
-    s.r_slot = static_cast<uint32_t>(r.get(sw));
-    s.r_clock = static_cast<uint32_t>(r.get(cw));
+  line.in_software = r.get(regs::line_in_software_lo(sb, cb, rv), regs::line_in_software_bits(sb, cb, rv)) != 0;
+  const size_t byte_lo = regs::line_byte_lo(sb, cb, rv), byte_bits = regs::line_byte_bits(sb, cb, rv);
+  for (unsigned b = 0; b < regs::line_byte_count; ++b) {
+    ByteState& s = line.bytes[b];
+    const size_t lo = byte_lo + b * byte_bits;
+    s.raced = r.get(lo + regs::line_byte_raced_lo(sb, cb, rv), regs::line_byte_raced_bits(sb, cb, rv)) != 0;
+    s.w_slot = static_cast<uint32_t>(
+        r.get(lo + regs::line_byte_w_slot_lo(sb, cb, rv), regs::line_byte_w_slot_bits(sb, cb, rv)));
+    s.w_clock = static_cast<uint32_t>(
+        r.get(lo + regs::line_byte_w_clock_lo(sb, cb, rv), regs::line_byte_w_clock_bits(sb, cb, rv)));
+    s.r_slot = static_cast<uint32_t>(
+        r.get(lo + regs::line_byte_r_slot_lo(sb, cb, rv), regs::line_byte_r_slot_bits(sb, cb, rv)));
+    s.r_clock = static_cast<uint32_t>(
+        r.get(lo + regs::line_byte_r_clock_lo(sb, cb, rv), regs::line_byte_r_clock_bits(sb, cb, rv)));
   }
-  if (shape.read_vcs > 0) line.shared = static_cast<unsigned>(r.get(8));
+  if (regs::line_shared_bits(sb, cb, rv) > 0) {
+    line.shared = static_cast<unsigned>(r.get(regs::line_shared_lo(sb, cb, rv), regs::line_shared_bits(sb, cb, rv)));
+  }
   return line;
 }
 

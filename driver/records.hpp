@@ -11,16 +11,20 @@
 #include <span>
 #include <vector>
 
+#include "driver/rac_kernel_regs.hpp"
+
 namespace raceaccel::driver {
 
-// The parameters that fix the line layout and the set-row length.
+// The parameters that fix the line layout and the set-row length. The
+// layout itself (field order, offsets, widths) is generated from the
+// register-map JSON (regs::line_*), as is the RTL's.
 struct LineShape {
   unsigned slots = 64;
   unsigned clock_bits = 32;
   unsigned read_vcs = 0;       // entries of the read-VC pool (0: none; lines then have no shared mask)
   unsigned slot_bits() const;  // ⌈log2 slots⌉, at least 1
-  unsigned byte_bits() const { return 1 + 2 * (slot_bits() + clock_bits); }
-  unsigned line_bits() const { return 1 + 8 * byte_bits() + (read_vcs > 0 ? 8 : 0); }
+  unsigned byte_bits() const { return regs::line_byte_bits(slot_bits(), clock_bits, read_vcs); }
+  unsigned line_bits() const { return regs::line_bits(slot_bits(), clock_bits, read_vcs); }
   // Escalation records: 128 bytes, with a pool followed by the read clock
   // in whole 64-byte beats (cap_esc_record_bytes).
   unsigned esc_record_bytes() const { return read_vcs > 0 ? 128 + 64 * ((slots * clock_bits + 511) / 512) : 128; }

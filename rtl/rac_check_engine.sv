@@ -59,8 +59,10 @@ module rac_check_engine #(
   parameter int unsigned ReadVcs    = 64,  // read vector clocks on chip (0: none, or a power of two)
   // Derived
   parameter int unsigned SlotW  = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned ByteW  = 1 + 2 * (SlotW + ClkW),
-  parameter int unsigned LineW  = 1 + 8 * ByteW + ((ReadVcs > 0) ? 8 : 0),
+  // The line layout's one source is rtl/regmap/rac_kernel_regs.json
+  // (rac_line_layout_pkg, generated; the host's decoders use the same).
+  parameter int unsigned ByteW  = rac_line_layout_pkg::LineByteBits(SlotW, ClkW, ReadVcs),
+  parameter int unsigned LineW  = rac_line_layout_pkg::LineBits(SlotW, ClkW, ReadVcs),
   parameter int unsigned SetW   = (Sets > 1) ? $clog2(Sets) : 1,
   parameter int unsigned WayW   = (Ways > 1) ? $clog2(Ways) : 1,
   parameter int unsigned RowW   = NumSlots * ClkW,
@@ -128,15 +130,19 @@ module rac_check_engine #(
   localparam logic [2:0] OpAcquire = 3'd4, OpRelease = 3'd5, OpLoadObj = 3'd6;
   localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
-  // Byte-state fields
-  localparam int unsigned RacedBit = 0;
-  localparam int unsigned WSlotLo  = 1;
-  localparam int unsigned WClkLo   = 1 + SlotW;
-  localparam int unsigned RSlotLo  = 1 + SlotW + ClkW;
-  localparam int unsigned RClkLo   = 1 + 2 * SlotW + ClkW;
-  // Line layout: [0] INSOFTWARE, then 8 bytes of ByteW bits (the body);
-  // with a read-VC pool, then the shared-byte mask.
-  localparam int unsigned BodyW  = 1 + 8 * ByteW;
+  // Byte-state fields (offsets within a byte state; rac_line_layout_pkg)
+  localparam int unsigned RacedBit = rac_line_layout_pkg::LineByteRacedLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned WSlotLo  = rac_line_layout_pkg::LineByteWSlotLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned WClkLo   = rac_line_layout_pkg::LineByteWClockLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned RSlotLo  = rac_line_layout_pkg::LineByteRSlotLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned RClkLo   = rac_line_layout_pkg::LineByteRClockLo(SlotW, ClkW, ReadVcs);
+  // Line layout: INSOFTWARE, then 8 bytes of ByteW bits from ByteLo (the
+  // body, below SharedLo); with a read-VC pool, then the shared-byte mask
+  // (the static assertions at the bottom check the layout has this shape).
+  localparam int unsigned InSwBit  = rac_line_layout_pkg::LineInSoftwareLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned ByteLo   = rac_line_layout_pkg::LineByteLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned SharedLo = rac_line_layout_pkg::LineSharedLo(SlotW, ClkW, ReadVcs);
+  localparam int unsigned BodyW  = SharedLo;
   localparam int unsigned PoolOn = (ReadVcs > 0) ? 1 : 0;
   localparam int unsigned RvcN   = (ReadVcs > 0) ? ReadVcs : 1;
   localparam int unsigned RvcW   = (RvcN > 1) ? $clog2(RvcN) : 1;
@@ -183,7 +189,7 @@ module rac_check_engine #(
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [7:0] shared_of(input logic [LineW-1:0] l);
     shared_of = '0;
-    if (PoolOn != 0) shared_of = l[LineW-1 -: 8];
+    if (PoolOn != 0) shared_of = l[LineW-1 -: 8];  // SharedLo +: 8 (LineSharedAtTop), in range without a pool too
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   function automatic logic is_access_op(input logic [2:0] op);
@@ -637,13 +643,13 @@ module rac_check_engine #(
   );
   for (genvar b = 0; b < 8; b++) begin : g_byte_check
     vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_w_ok (
-      .epoch_slot_i(s2_line_q[1 + b * ByteW + WSlotLo +: SlotW]),
-      .epoch_clk_i(s2_line_q[1 + b * ByteW + WClkLo +: ClkW]),
+      .epoch_slot_i(s2_line_q[ByteLo + b * ByteW + WSlotLo +: SlotW]),
+      .epoch_clk_i(s2_line_q[ByteLo + b * ByteW + WClkLo +: ClkW]),
       .vc_i(s2_row_q), .leq_o(s2_w_ok[b])
     );
     vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_r_ok (
-      .epoch_slot_i(s2_line_q[1 + b * ByteW + RSlotLo +: SlotW]),
-      .epoch_clk_i(s2_line_q[1 + b * ByteW + RClkLo +: ClkW]),
+      .epoch_slot_i(s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW]),
+      .epoch_clk_i(s2_line_q[ByteLo + b * ByteW + RClkLo +: ClkW]),
       .vc_i(s2_row_q), .leq_o(s2_r_ok[b])
     );
   end
@@ -665,14 +671,14 @@ module rac_check_engine #(
   logic [63:0] s2_r_eq;  // [8*b + c]: bytes b and c have the same R epoch
   always_comb begin
     for (int b = 0; b < 8; b++) begin
-      s2_same_w[b] = s2_line_q[1 + b * ByteW + WSlotLo +: SlotW] == s2_slot_q &&
-                     s2_line_q[1 + b * ByteW + WClkLo +: ClkW] == s2_own_clk;
-      s2_same_r[b] = s2_line_q[1 + b * ByteW + RSlotLo +: SlotW] == s2_slot_q &&
-                     s2_line_q[1 + b * ByteW + RClkLo +: ClkW] == s2_own_clk;
-      s2_byte_set[b] = s2_line_q[1 + b * ByteW +: ByteW] != '0;
+      s2_same_w[b] = s2_line_q[ByteLo + b * ByteW + WSlotLo +: SlotW] == s2_slot_q &&
+                     s2_line_q[ByteLo + b * ByteW + WClkLo +: ClkW] == s2_own_clk;
+      s2_same_r[b] = s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW] == s2_slot_q &&
+                     s2_line_q[ByteLo + b * ByteW + RClkLo +: ClkW] == s2_own_clk;
+      s2_byte_set[b] = s2_line_q[ByteLo + b * ByteW +: ByteW] != '0;
       for (int c = 0; c < 8; c++) begin
-        s2_r_eq[8*b + c] = s2_line_q[1 + b * ByteW + RSlotLo +: SlotW + ClkW] ==
-                           s2_line_q[1 + c * ByteW + RSlotLo +: SlotW + ClkW];
+        s2_r_eq[8*b + c] = s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW + ClkW] ==
+                           s2_line_q[ByteLo + c * ByteW + RSlotLo +: SlotW + ClkW];
       end
     end
   end
@@ -854,7 +860,7 @@ module rac_check_engine #(
   assign own_clk  = s3_own_clk_q;
   assign cur_shared = shared_of(cur_line);
   for (genvar b = 0; b < 8; b++) begin : g_raced_before
-    assign raced_before[b] = cur_body[1 + b * ByteW + RacedBit];
+    assign raced_before[b] = cur_body[ByteLo + b * ByteW + RacedBit];
   end
 
   // The line's status. Its shared bytes' read clock is on chip while the
@@ -905,7 +911,7 @@ module rac_check_engine #(
     same_r = 1'b0;
     same_w = 1'b0;
     for (int b = 0; b < 8; b++) begin
-      st = cur_body[1 + b * ByteW +: ByteW];
+      st = cur_body[ByteLo + b * ByteW +: ByteW];
       w_slot = st[WSlotLo +: SlotW];
       w_clk  = st[WClkLo +: ClkW];
       r_slot = st[RSlotLo +: SlotW];
@@ -916,7 +922,7 @@ module rac_check_engine #(
       same_w = s3_same_w_q[b];
       if (s3_mask_q[b]) begin
         if (s3_op_q == OpFree) begin
-          new_body[1 + b * ByteW +: ByteW] = '0;
+          new_body[ByteLo + b * ByteW +: ByteW] = '0;
         end else if (!st[RacedBit]) begin
           if (s3_op_q == OpRead) begin
             if (cur_shared[b] && has_rvc) begin
@@ -940,8 +946,8 @@ module rac_check_engine #(
             end else if (r_ok) begin
               // [FT READ EXCLUSIVE] (on a LASTWRITE line's shared byte: the
               // latest read since the clock left)
-              new_body[1 + b * ByteW + RSlotLo +: SlotW] = s3_slot_q;
-              new_body[1 + b * ByteW + RClkLo +: ClkW] = own_clk;
+              new_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = s3_slot_q;
+              new_body[ByteLo + b * ByteW + RClkLo +: ClkW] = own_clk;
               r_upd[b] = 1'b1;
             end else if (cur_shared[b]) begin
               lw_esc = 1'b1;  // concurrent with a read since: the host joins them
@@ -971,16 +977,16 @@ module rac_check_engine #(
             end else begin
               // [FT WRITE EXCLUSIVE], or [FT WRITE SHARED] (R := ⊥)
               w_upd[b] = 1'b1;
-              new_body[1 + b * ByteW + WSlotLo +: SlotW] = s3_slot_q;
-              new_body[1 + b * ByteW + WClkLo +: ClkW] = own_clk;
+              new_body[ByteLo + b * ByteW + WSlotLo +: SlotW] = s3_slot_q;
+              new_body[ByteLo + b * ByteW + WClkLo +: ClkW] = own_clk;
               if (cur_shared[b]) begin
                 unshare[b] = 1'b1;
-                new_body[1 + b * ByteW + RSlotLo +: SlotW] = '0;
-                new_body[1 + b * ByteW + RClkLo +: ClkW] = '0;
+                new_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
+                new_body[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
               end
             end
           end
-          if (raced[b]) new_body[1 + b * ByteW + RacedBit] = 1'b1;
+          if (raced[b]) new_body[ByteLo + b * ByteW + RacedBit] = 1'b1;
         end
       end
     end
@@ -998,8 +1004,8 @@ module rac_check_engine #(
     share_same   = 1'b1;
     for (int b = 7; b >= 0; b--) begin
       if (share_b[b]) begin
-        share_r_slot = cur_body[1 + b * ByteW + RSlotLo +: SlotW];
-        share_r_clk  = cur_body[1 + b * ByteW + RClkLo +: ClkW];
+        share_r_slot = cur_body[ByteLo + b * ByteW + RSlotLo +: SlotW];
+        share_r_clk  = cur_body[ByteLo + b * ByteW + RClkLo +: ClkW];
       end
     end
     for (int b = 0; b < 8; b++) begin
@@ -1019,7 +1025,7 @@ module rac_check_engine #(
   // What the command does to its line
   logic       insoftware, escalate, full_free, to_software, clear_line;
   logic [2:0] esc_reason;
-  assign insoftware = cur_line[0];
+  assign insoftware = cur_line[InSwBit];
   assign full_free  = s3_op_q == OpFree && s3_mask_q == 8'hFF;
   rac_line_status_comb u_status (
     .insoftware_i (insoftware),
@@ -1037,7 +1043,7 @@ module rac_check_engine #(
   // any more (all raced), the clock is dead and the mask is cleared.
   logic [7:0] shared_after, raced_after;
   for (genvar b = 0; b < 8; b++) begin : g_raced_after
-    assign raced_after[b] = new_body[1 + b * ByteW + RacedBit];
+    assign raced_after[b] = new_body[ByteLo + b * ByteW + RacedBit];
   end
   always_comb begin
     shared_after = cur_shared & ~unshare;
@@ -1059,15 +1065,15 @@ module rac_check_engine #(
       final_shared = '0;
     end else if (to_software) begin
       final_body    = cur_body;
-      final_body[0] = 1'b1;  // INSOFTWARE
+      final_body[InSwBit] = 1'b1;  // INSOFTWARE
       final_shared  = cur_shared;
     end else begin
       final_body   = new_body;
       final_shared = shared_after;
       for (int b = 0; b < 8; b++) begin
         if (rvc_alloc_ok && share_b[b]) begin  // R is now the clock's
-          final_body[1 + b * ByteW + RSlotLo +: SlotW] = '0;
-          final_body[1 + b * ByteW + RClkLo +: ClkW] = '0;
+          final_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
+          final_body[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
         end
       end
     end
@@ -1257,6 +1263,19 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(ReadVcsFoldable, RvcW <= GranW)
   // The pool index is the low bits of the set (rvc_of).
   `RAC_STATIC_ASSERT(ReadVcsWithinSets, ReadVcs <= Sets)
+  // The shape of the generated line layout this module's indexing assumes:
+  // INSOFTWARE in the body, the byte states contiguous after it, then the
+  // shared mask (with a pool) at the top; each epoch a slot then a clock.
+  `RAC_STATIC_ASSERT(LineEightBytes, rac_line_layout_pkg::LineByteCount == 8)
+  `RAC_STATIC_ASSERT(LineInSoftwareInBody, InSwBit < ByteLo)
+  `RAC_STATIC_ASSERT(LineBytesContiguous, SharedLo == ByteLo + 8 * ByteW)
+  `RAC_STATIC_ASSERT(LineSharedAtTop, LineW == SharedLo + ((PoolOn != 0) ? 8 : 0))
+  `RAC_STATIC_ASSERT(LineWriteEpoch, WClkLo == WSlotLo + SlotW)
+  `RAC_STATIC_ASSERT(LineReadEpoch, RClkLo == RSlotLo + SlotW)
+  `RAC_STATIC_ASSERT(LineWSlotBits, rac_line_layout_pkg::LineByteWSlotBits(SlotW, ClkW, ReadVcs) == SlotW)
+  `RAC_STATIC_ASSERT(LineWClockBits, rac_line_layout_pkg::LineByteWClockBits(SlotW, ClkW, ReadVcs) == ClkW)
+  `RAC_STATIC_ASSERT(LineRSlotBits, rac_line_layout_pkg::LineByteRSlotBits(SlotW, ClkW, ReadVcs) == SlotW)
+  `RAC_STATIC_ASSERT(LineRClockBits, rac_line_layout_pkg::LineByteRClockBits(SlotW, ClkW, ReadVcs) == ClkW)
   // The host falls back to software before a clock would outgrow ClkW.
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // Op 7 is reserved.
@@ -1303,8 +1322,8 @@ module rac_check_engine #(
   always_comb begin
     lw_shared_w_changed = 1'b0;
     for (int b = 0; b < 8; b++) begin
-      if (cur_shared[b] && final_line[1 + b * ByteW + WSlotLo +: SlotW + ClkW] !=
-                           cur_line[1 + b * ByteW + WSlotLo +: SlotW + ClkW]) begin
+      if (cur_shared[b] && final_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW] !=
+                           cur_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW]) begin
         lw_shared_w_changed = 1'b1;
       end
     end

@@ -34,10 +34,10 @@ module rac_kernel #(
   parameter int unsigned ReplPolicy = 0,
   parameter int unsigned Objects    = 16,  // sync-object store entries (cap_objects; a power of two)
   parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
-  // Derived (as in rac_check_engine)
+  // Derived (as in rac_check_engine; the line layout from the register-map
+  // JSON through the generated rac_line_layout_pkg)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned ByteW = 1 + 2 * (SlotW + ClkW),
-  parameter int unsigned LineW = 1 + 8 * ByteW + ((ReadVcs > 0) ? 8 : 0),
+  parameter int unsigned LineW = rac_line_layout_pkg::LineBits(SlotW, ClkW, ReadVcs),
   // Escalation records: 128 bytes, and with a pool the read clock after
   // them in whole 64-byte beats (cap_esc_record_bytes).
   parameter int unsigned EscRecBytes = (ReadVcs > 0) ? 128 + 64 * ((NumSlots * ClkW + 511) / 512) : 128

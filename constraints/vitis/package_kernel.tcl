@@ -47,7 +47,8 @@ file mkdir [file dirname $xo_path]
 create_project -force ${kernel}_pkg [file join $work project] -part $part
 # Manual compile order: the packages must be read before the modules using them.
 set_property source_mgmt_mode None [current_project]
-set packages [list [file join $rtl_dir rac_pkg.sv] [file join $rtl_dir rac_kernel_regs_pkg.sv]]
+set packages [list [file join $rtl_dir rac_pkg.sv] [file join $rtl_dir rac_kernel_regs_pkg.sv] \
+                [file join $rtl_dir rac_line_layout_pkg.sv]]
 set modules {}
 foreach f [lsort [glob -directory $rtl_dir *.sv]] {
   if {[lsearch -exact $packages $f] < 0} { lappend modules $f }

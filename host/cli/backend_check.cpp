@@ -46,18 +46,48 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
     out += fmt::format("  cycles {}, busy cycles {}, cycles/event {:.2f}\n", d.cycles, d.busy_cycles,
                        per_event(d.busy_cycles));
   }
+  // The accelerator's own measure: accesses decided on chip. (The cache's
+  // lookup hit rate below counts escalated commands too: they are looked
+  // up like any other.)
+  out += fmt::format("  accesses {}, decided on chip {} ({:.1f}%), escalated {}\n", s.access_commands, s.on_chip(),
+                     s.access_commands == 0 ? 0.0 : 100.0 * static_cast<double>(s.on_chip()) / s.access_commands,
+                     s.escalated_accesses);
+  std::string causes;
+  for (size_t i = 0; i < s.causes.size(); ++i) {
+    if (s.causes[i] == 0) continue;
+    causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ",
+                          offload::escalation_cause_name(static_cast<offload::EscalationCause>(i)), s.causes[i]);
+  }
+  out += fmt::format("  escalations by cause: {}\n", causes.empty() ? "none" : causes);
   if (s.capabilities.sets != 0) {
-    out += fmt::format("  cache lookups {}, misses {}, hit rate {:.1f}%, evictions written back {}\n",
+    out += fmt::format("  cache lookups {}, misses {}, lookup hit rate {:.1f}%, evictions written back {}\n",
                        offload::cache_lookups(s), d.misses, 100.0 * offload::cache_hit_rate(s), d.writebacks);
   }
   const auto ms = [](std::chrono::nanoseconds t) { return std::chrono::duration<double, std::milli>(t).count(); };
   out += fmt::format(
       "  host time: launches {:.1f} ms ({:.1f} us per batch, to_device to done), answering records {:.1f} ms\n",
       ms(s.launch_time), s.batches == 0 ? 0.0 : 1000.0 * ms(s.launch_time) / s.batches, ms(s.records_time));
+  out += fmt::format("  host side {:.1f} ms, {:.0f} ns per event (launches excluded)\n", ms(s.host_time),
+                     offload::host_ns_per_event(s));
   out += fmt::format("  escalations {} (forced {}, spills {}, reclaims {}), races on device {} / on host {}{}\n",
                      s.escalations, s.forced, s.spills, s.reclaims, s.device_races, s.host_races,
                      s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
   return out;
+}
+
+nlohmann::json offload_stats_json(const offload::OffloadStats& s) {
+  nlohmann::json escalations = nlohmann::json::object();
+  for (size_t i = 0; i < s.causes.size(); ++i) {
+    if (s.causes[i] != 0) {
+      escalations[std::string(offload::escalation_cause_name(static_cast<offload::EscalationCause>(i)))] = s.causes[i];
+    }
+  }
+  return {{"accesses", s.access_commands},
+          {"on_chip", s.on_chip()},
+          {"escalations", escalations},
+          {"cycles", s.device.cycles == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.device.busy_cycles)},
+          {"command_bytes", s.command_words * regs::kCommandBytes},
+          {"host_ns_per_event", offload::host_ns_per_event(s)}};
 }
 
 }  // namespace raceaccel

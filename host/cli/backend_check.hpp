@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/device_status.hpp"
@@ -29,5 +30,9 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o);
 // Several "accelerator: …" lines for stderr.
 std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s);
+// The "accelerator" object of `check --json` (docs/reports.md): accesses,
+// on_chip, escalations by cause, cycles (null when not modelled),
+// command_bytes, host_ns_per_event.
+nlohmann::json offload_stats_json(const offload::OffloadStats& s);
 
 }  // namespace raceaccel

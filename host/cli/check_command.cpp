@@ -37,7 +37,8 @@ struct TraceResult {
   SymbolTable symbols;
   int status = exit_code::kOk;
   std::string error;
-  std::string accelerator;  // --backend: the device statistics, for stderr after the report
+  std::string accelerator;          // --backend: the device statistics, for stderr after the report
+  nlohmann::json accelerator_json;  // and for --json (null without a device)
 };
 
 uint64_t file_size(const std::string& path) {
@@ -93,7 +94,9 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, SharedDevi
   if (reader) result.symbols = reader->symbols();
   if (offload) {
     try {
-      result.accelerator = format_offload_stats(path, device->backend(), offload->stats());
+      const offload::OffloadStats stats = offload->stats();
+      result.accelerator = format_offload_stats(path, device->backend(), stats);
+      result.accelerator_json = offload_stats_json(stats);
     } catch (const driver::DeviceError& err) {
       result.accelerator = path + ": no accelerator statistics: " + err.what() + "\n";
     }
@@ -162,6 +165,7 @@ int run_check(const CheckOptions& o) {
                           {"races", r.races.size()},
                           {"status", status_name(r.status)}};
       if (!r.error.empty()) t["error"] = r.error;
+      if (!r.accelerator_json.is_null()) t["accelerator"] = r.accelerator_json;
       traces.push_back(std::move(t));
     } else {
       for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';

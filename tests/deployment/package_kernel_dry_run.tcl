@@ -32,7 +32,7 @@ proc package_xo {args} { record package_xo {*}$args }
 namespace eval ipx {
   proc package_project {args} { ::record ipx::package_project {*}$args }
   proc current_core {} { return core }
-  proc get_user_parameters {args} { return {NumSlots ClkW Sets Ways ReplPolicy SlotW ByteW LineW} }
+  proc get_user_parameters {args} { return {NumSlots ClkW Sets Ways ReplPolicy SlotW LineW} }
   proc remove_user_parameter {name core} { ::record ipx::remove_user_parameter $name }
   # As Vivado infers them from rac_kernel's port names.
   proc get_bus_interfaces {name args} {
@@ -90,6 +90,7 @@ set first_add [lindex $calls [call_index {add_files -norecurse -fileset sources_
 set files [lindex $first_add 4]
 check {[file tail [lindex $files 0]] eq "rac_pkg.sv"} "rac_pkg.sv is not the first source ($files)"
 check {[file tail [lindex $files 1]] eq "rac_kernel_regs_pkg.sv"} "rac_kernel_regs_pkg.sv is not the second source"
+check {[file tail [lindex $files 2]] eq "rac_line_layout_pkg.sv"} "rac_line_layout_pkg.sv is not the third source"
 check {[lsearch -glob $files */rtl/rac_kernel.sv] >= 0} "rac_kernel.sv is not added"
 check {[llength $files] == [llength [glob -directory [file join $root rtl] *.sv]]} "not every rtl/*.sv is added"
 check {[called {set_property file_type {Verilog Header} */rtl/rac_assert.svh}]} "rac_assert.svh is not a header"

@@ -49,7 +49,16 @@ expect_grep() {
   fi
 }
 
-# same_stdout DESCRIPTION BACKEND ARGS...: stdout and exit status equal to the in-process detector's
+# without_accelerator FILE: the JSON report without its traces' "accelerator"
+# objects (the device's statistics, which the in-process detector has not;
+# the object is the first key of a trace and its lines are indented 6+).
+without_accelerator() {
+  awk '/^      "accelerator": \{/ { skip = 1; next } skip && /^      \},?$/ { skip = 0; next } !skip' "$1" >"$1.stripped" &&
+    mv "$1.stripped" "$1"
+}
+
+# same_stdout DESCRIPTION BACKEND ARGS...: stdout and exit status equal to the
+# in-process detector's (with --json: but for the accelerator statistics)
 same_stdout() {
   desc=$1 backend=$2
   shift 2
@@ -57,6 +66,7 @@ same_stdout() {
   want=$?
   "$bin" check --backend "$backend" "$@" >"$work/got" 2>"$work/stats" </dev/null
   got=$?
+  without_accelerator "$work/got"
   if [ "$got" -ne "$want" ]; then
     fail "$desc ($backend): exit $got, in-process $want"
     sed 's/^/  stderr: /' "$work/stats" | head -5
@@ -92,6 +102,22 @@ for backend in $backends; do
   expect_grep "$work/err" "accelerator ($backend" "$backend: statistics on stderr"
   expect_grep "$work/err" "escalations" "$backend: escalation count"
   expect_grep "$work/err" "events 7" "$backend: event count"
+  expect_grep "$work/err" "decided on chip 4 (100.0%)" "$backend: accesses decided on chip"
+  # --json: each trace carries the accelerator's statistics.
+  expect_status 66 "$backend: racy example, JSON" "$bin" check --json --backend "$backend" "$t/simple-race.std"
+  expect_grep "$work/out" '"accelerator": {' "$backend: JSON accelerator object"
+  expect_grep "$work/out" '"on_chip": 4' "$backend: JSON accesses decided on chip"
+  expect_grep "$work/out" '"escalations": {}' "$backend: JSON escalations by cause"
+  expect_grep "$work/out" '"host_ns_per_event": ' "$backend: JSON host time"
+  expect_grep "$work/out" '"command_bytes": ' "$backend: JSON command bytes"
+  if [ "$backend" = software ]; then
+    expect_grep "$work/out" '"cycles": null' "software: cycles not modelled"
+  else
+    expect_grep "$work/out" '"cycles": [1-9]' "$backend: cycles"
+  fi
+  # A thread without a slot (70 threads on 64 or 8 slots): escalations by cause.
+  expect_status 66 "$backend: generated trace, JSON" "$bin" check --json --backend "$backend" "$work/gen1.bin"
+  expect_grep "$work/out" '"slotless": [1-9]' "$backend: JSON slotless escalations"
 done
 
 # Bad input.

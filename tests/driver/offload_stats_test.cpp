@@ -1,9 +1,11 @@
 // The offload engine's statistics: the device's counts are this checker's
-// own (one device serves several traces), and the metadata cache's hit rate
-// is measured over every lookup, frees included, so it stays in [0, 1].
+// own (one device serves several traces), the metadata cache's hit rate
+// is measured over every lookup, frees included, so it stays in [0, 1], and
+// accesses decided on chip and escalations by first cause add up.
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "gen/generator.hpp"
 #include "offload/offload_checker.hpp"
 
 namespace raceaccel::test {
@@ -47,6 +49,72 @@ TYPED_TEST(OffloadStatsTest, DeviceCountsAreThisCheckersOwn) {
   EXPECT_EQ(second.device.accesses, first.device.accesses);
   EXPECT_EQ(second.device.commands, first.device.commands);
   EXPECT_EQ(second.free_commands, first.free_commands);
+}
+
+// The accelerator's honest measure: accesses decided on chip, and every
+// escalated access counted once under its first cause. On 2 slots: T2 has
+// no slot (slotless), an atomic store is forced (atomic), and a later
+// plain read of the atomic's granule finds the line host-owned.
+TEST(AcceleratorStats, EscalationsByFirstCause) {
+  driver::DeviceOptions o;
+  o.software_slots = 2;
+  auto device = driver::open_device(o);
+  offload::OffloadChecker checker(*device);
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::sync(Op::Fork, 0, 2),
+      Event::write(0, 0x100, 8),                                          // on chip
+      Event::write(1, 0x200, 8),                                          // on chip
+      Event::write(2, 0x300, 4),                                          // slotless
+      Event::atomic(Op::AtomicStore, 0, 0x400, 4, MemoryOrder::Release),  // atomic
+      Event::read(1, 0x400, 4),                                           // host_owned (races with the store)
+      Event::read(0, 0x100, 8),                                           // on chip
+  };
+  for (uint64_t i = 0; i < events.size(); ++i) checker.process(events[i], i);
+  checker.finish();
+  const offload::OffloadStats s = checker.stats();
+  EXPECT_EQ(s.access_commands, 6u);
+  EXPECT_EQ(s.escalated_accesses, 3u);
+  EXPECT_EQ(s.on_chip(), 3u);
+  const auto cause = [&](offload::EscalationCause c) { return s.causes[static_cast<size_t>(c)]; };
+  EXPECT_EQ(cause(offload::EscalationCause::Slotless), 1u);
+  EXPECT_EQ(cause(offload::EscalationCause::Atomic), 1u);
+  EXPECT_EQ(cause(offload::EscalationCause::HostOwned), 1u);
+  uint64_t total = 0;
+  for (const uint64_t n : s.causes) total += n;
+  EXPECT_EQ(total, 3u);
+  EXPECT_EQ(checker.races().size(), 4u);
+  EXPECT_GT(s.host_time.count(), 0);
+}
+
+// On random traces the causes of escalated accesses add up to the
+// escalated accesses (the spill records are counted on their own).
+TYPED_TEST(OffloadStatsTest, CausesAddUpToTheEscalatedAccesses) {
+  auto device = driver::open_device(TypeParam::options());
+  GeneratorOptions g;
+  g.seed = 5;
+  g.threads = 12;
+  g.events = 4000;
+  g.atomic_mixing = true;
+  TraceGenerator generator(g);
+  offload::OffloadChecker checker(*device);
+  Event e;
+  for (uint64_t i = 0; generator.next(e); ++i) checker.process(e, i);
+  checker.finish();
+  const offload::OffloadStats s = checker.stats();
+  EXPECT_EQ(s.access_commands, s.device.accesses);
+  uint64_t total = 0;
+  for (size_t i = 0; i < s.causes.size(); ++i) {
+    const auto c = static_cast<offload::EscalationCause>(i);
+    if (c != offload::EscalationCause::BucketSpill && c != offload::EscalationCause::ReadClockSpill)
+      total += s.causes[i];
+  }
+  EXPECT_EQ(total, s.escalated_accesses);
+  EXPECT_EQ(s.causes[static_cast<size_t>(offload::EscalationCause::BucketSpill)], s.spills);
+  EXPECT_EQ(s.causes[static_cast<size_t>(offload::EscalationCause::ReadClockSpill)], s.read_clock_spills);
+  EXPECT_GT(s.escalated_accesses, 0u);
+  EXPECT_LT(s.escalated_accesses, s.access_commands);
+  EXPECT_EQ(s.causes[static_cast<size_t>(offload::EscalationCause::Other)], 0u);
 }
 
 TEST(CacheHitRate, ClampedToTheUnitInterval) {

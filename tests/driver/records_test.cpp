@@ -49,6 +49,25 @@ TEST(Records, LineFieldsSitWhereTheHardwareDocSaysTheyDo) {
   EXPECT_EQ(get_bits(bytes, 1 + 77 + 1 + 6, 32), 0xABCDu);
 }
 
+// The generated layout functions (rtl/regmap JSON "line", shared with the
+// RTL through rac_line_layout_pkg) give the documented offsets.
+TEST(Records, GeneratedLineLayoutMatchesTheContract) {
+  constexpr uint32_t sb = 6, cb = 32;  // 64 slots, 32-bit clocks
+  static_assert(regs::line_in_software_lo(sb, cb, 0) == 0);
+  static_assert(regs::line_byte_lo(sb, cb, 0) == 1);
+  static_assert(regs::line_byte_bits(sb, cb, 0) == 77);
+  static_assert(regs::line_byte_count == 8);
+  static_assert(regs::line_byte_raced_lo(sb, cb, 0) == 0);
+  static_assert(regs::line_byte_w_slot_lo(sb, cb, 0) == 1);
+  static_assert(regs::line_byte_w_clock_lo(sb, cb, 0) == 7);
+  static_assert(regs::line_byte_r_slot_lo(sb, cb, 0) == 39);
+  static_assert(regs::line_byte_r_clock_lo(sb, cb, 0) == 45);
+  static_assert(regs::line_shared_lo(sb, cb, 16) == 1 + 8 * 77);
+  static_assert(regs::line_shared_bits(sb, cb, 0) == 0 && regs::line_shared_bits(sb, cb, 16) == 8);
+  static_assert(regs::line_bits(sb, cb, 0) == 617 && regs::line_bits(sb, cb, 16) == 625);
+  EXPECT_EQ((LineShape{64, 32, 16}.line_bits()), 625u);
+}
+
 TEST(Records, CommandWordLayout) {
   CommandWord c;
   c.op = regs::kOpWrite;

@@ -4,7 +4,11 @@
 // — the same (byte, first racing event, kind) and, where the earlier access is
 // a write, the same earlier thread and clock — in every configuration that
 // changes behaviour: default, a tiny cache, a direct-mapped cache, more
-// threads than hardware slots, and clocks narrow enough to overflow.
+// threads than hardware slots, and clocks narrow enough to overflow. Half
+// the traces mix atomic and plain accesses on the same variables: atomic
+// accesses are forced to the host, which checks them with the atomic
+// history of its lines (the protocol core's HostLines, as on the device
+// path), so plain-vs-atomic races must come out exactly too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,6 +40,7 @@ std::string describe(const std::vector<Key>& v) {
 struct Totals {
   uint64_t events = 0, races = 0, escalations = 0, misses = 0, cycles = 0, sync_ops = 0, object_loads = 0;
   uint64_t read_vc_spills = 0;
+  uint64_t atomic_commands = 0, atomic_races = 0;  // golden races with an atomic access on either side
   std::array<uint64_t, 8> by_reason{};
   bool fell_back = false;
 };
@@ -52,6 +57,9 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     g.racy_weight = 2 + static_cast<uint32_t>(g.seed % 6);
     g.mistake_percent = static_cast<uint32_t>(g.seed % 4);
     g.std_only = i % 5 == 4;
+    // Every other pair of traces mixes atomic and plain accesses (with and
+    // without lock ops on the sync-object store, below).
+    g.atomic_mixing = i % 4 >= 2;
     EngineConfig cfg = base;
     // Every other trace sends all synchronization as SetRow rows; the rest
     // run lock acquire/release on the engine's sync-object store.
@@ -90,16 +98,19 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
     totals.sync_ops += s.sync_ops;
     totals.object_loads += s.object_loads;
     totals.read_vc_spills += s.read_vc_spills;
+    totals.atomic_commands += s.protocol.atomic_commands;
+    for (const Race& r : golden.races()) totals.atomic_races += r.atomic || r.prev_atomic ? 1 : 0;
     for (size_t r = 0; r < s.records_by_reason.size(); ++r) totals.by_reason[r] += s.records_by_reason[r];
     totals.fell_back = totals.fell_back || engine.fell_back();
   }
   std::printf(
       "  %llu events, %llu golden races, %llu escalations, %llu misses, %llu on-chip sync ops, %llu object "
-      "loads, %llu read-VC spills, %.2f cycles/event%s\n",
+      "loads, %llu read-VC spills, %llu atomic commands, %llu races with atomics, %.2f cycles/event%s\n",
       static_cast<unsigned long long>(totals.events), static_cast<unsigned long long>(totals.races),
       static_cast<unsigned long long>(totals.escalations), static_cast<unsigned long long>(totals.misses),
       static_cast<unsigned long long>(totals.sync_ops), static_cast<unsigned long long>(totals.object_loads),
-      static_cast<unsigned long long>(totals.read_vc_spills),
+      static_cast<unsigned long long>(totals.read_vc_spills), static_cast<unsigned long long>(totals.atomic_commands),
+      static_cast<unsigned long long>(totals.atomic_races),
       static_cast<double>(totals.cycles) / static_cast<double>(std::max<uint64_t>(totals.events, 1)),
       totals.fell_back ? ", clock overflow fallback taken" : "");
   std::printf(
@@ -108,6 +119,9 @@ Totals run_traces(const EngineConfig& base, uint32_t min_threads, uint32_t max_t
       static_cast<unsigned long long>(totals.by_reason[2]), static_cast<unsigned long long>(totals.by_reason[3]),
       static_cast<unsigned long long>(totals.by_reason[5]));
   EXPECT_GT(totals.races, 0u) << "the traces must contain races for agreement to mean something";
+  if (traces >= 3) {
+    EXPECT_GT(totals.atomic_races, 0u) << "the mixed traces must race plain against atomic accesses";
+  }
   return totals;
 }
 
@@ -334,6 +348,31 @@ TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
   engine.finish();
   EXPECT_EQ(keys(golden.races()), keys(engine.races()));
   EXPECT_EQ(engine.races().size(), 16u);
+}
+
+// Atomic and plain accesses of the same bytes: the atomic ones are forced
+// to the host, which keeps their history on its line. A relaxed atomic
+// store races with an earlier plain write and a later plain read; two
+// atomic accesses never race; a plain read of a line on chip that an
+// atomic read-modify-write later touches is handed over and found by it.
+TEST(EngineDirected, AtomicAndPlainAccessesOfTheSameBytes) {
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::write(0, 0x100, 4),                                          // plain, on chip
+      Event::atomic(Op::AtomicStore, 1, 0x100, 4, MemoryOrder::Relaxed),  // races with it (4 bytes)
+      Event::atomic(Op::AtomicLoad, 0, 0x100, 4, MemoryOrder::Relaxed),   // atomic vs atomic: no race
+      Event::atomic(Op::AtomicStore, 1, 0x108, 4, MemoryOrder::Relaxed),
+      Event::read(0, 0x10a, 2),                                         // plain read vs T1's atomic store (2)
+      Event::read(1, 0x140, 8),                                         // plain read, on chip
+      Event::atomic(Op::AtomicRmw, 0, 0x144, 4, MemoryOrder::Relaxed),  // writes: races with T1's read (4)
+  };
+  for (const EngineConfig& c : {default_model(), directmap_model()}) {
+    const DirectedRun run =
+        c.read_vcs > 0 ? run_events<Vengine_default>(c, events) : run_events<Vengine_directmap>(c, events);
+    EXPECT_EQ(run.golden, run.engine) << "golden " << describe(run.golden) << ", engine " << describe(run.engine);
+    EXPECT_EQ(run.races, 10u);
+    EXPECT_EQ(run.stats.protocol.atomic_commands, 4u);
+  }
 }
 
 // A working set that fits misses once per line, then always hits.

@@ -1,0 +1,160 @@
+#include "offload/device_transport.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "driver/rac_kernel_regs.hpp"
+
+namespace raceaccel::offload {
+namespace {
+
+using driver::DeviceError;
+using driver::DeviceErrorKind;
+
+constexpr uint32_t kMaxObjects = 65536;  // the contract's limit of cap_objects
+constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
+// Escalation records one command word can produce: the read-clock spill of
+// the line its miss evicts, that line's bucket spill, and its own
+// escalation or read-clock spill (docs/kernel-interface.md, the capacity
+// rule; the kernel checks only the 2 × words of a kernel without a pool).
+constexpr size_t kEscRecordsPerWord = 3;
+
+}  // namespace
+
+void DeviceTransport::protocol_error(const std::string& what) const {
+  throw DeviceError(DeviceErrorKind::Protocol, fmt::format("{}: {}", name_, what));
+}
+
+DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOptions& options)
+    : device_(device), options_(options), name_(fmt::format("{} device", device.backend())) {
+  caps_ = device_.capabilities();
+  if (caps_.slots < 1 || caps_.slots > 256 || caps_.clock_bits < 1 || caps_.clock_bits > 32 ||
+      caps_.objects > kMaxObjects) {
+    protocol_error(fmt::format("capabilities outside the contract: {} slots, {}-bit clocks, {} sync objects",
+                               caps_.slots, caps_.clock_bits, caps_.objects));
+  }
+  shape_ = {caps_.slots, caps_.clock_bits, caps_.read_vcs};
+  if ((caps_.read_vcs & (caps_.read_vcs - 1)) != 0 || caps_.read_vcs > kMaxReadVcs) {
+    protocol_error(fmt::format("cap_read_vcs is {}, not 0 or a power of two up to {}", caps_.read_vcs, kMaxReadVcs));
+  }
+  if (caps_.line_bits != shape_.line_bits()) {
+    protocol_error(fmt::format("cap_line_bits is {}, but {} slots of {}-bit clocks make {}-bit lines", caps_.line_bits,
+                               caps_.slots, caps_.clock_bits, shape_.line_bits()));
+  }
+  if (caps_.esc_record_bytes != shape_.esc_record_bytes()) {
+    protocol_error(fmt::format("cap_esc_record_bytes is {}, but the contract gives {} for this shape",
+                               caps_.esc_record_bytes, shape_.esc_record_bytes()));
+  }
+  if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
+    throw std::invalid_argument("bucket_bits must be in 1..30");
+  }
+  // A set-row command must fit in one batch; esc_capacity (3 × words) must fit in 32 bits.
+  batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
+  const size_t batch_bytes =
+      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + kEscRecordsPerWord * shape_.esc_record_bytes());
+  try {
+    commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
+    race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
+    esc_records_ = device_.allocate(kEscRecordsPerWord * batch_words_ * shape_.esc_record_bytes());
+    word_command_.reserve(batch_words_);
+  } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("{}: batches of {} command words need {} bytes of buffers, more than "
+                                  "this host can allocate; use smaller batches",
+                                  name_, batch_words_, batch_bytes));
+  }
+  // The bucket table starts empty and is the device's from then on.
+  buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * regs::kBucketBytes);
+  std::memset(buckets_->host().data(), 0, buckets_->size());
+  buckets_->to_device(0, buckets_->size());
+}
+
+void DeviceTransport::send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) {
+  const size_t row_words = word.op == regs::kOpSetRow || word.op == regs::kOpLoadObject ? shape_.row_words() : 0;
+  if (word_command_.size() + 1 + row_words > batch_words_) launch();
+  std::span<std::byte> host = commands_->host();
+  const size_t at = word_command_.size() * regs::kCommandBytes;
+  driver::encode_command(word, host.subspan(at).first<16>());
+  word_command_.push_back(number);
+  if (row_words != 0) {
+    driver::encode_row(row, shape_, host.subspan(at + regs::kCommandBytes, row_words * regs::kCommandBytes));
+    word_command_.insert(word_command_.end(), row_words, kDataWord);
+  }
+  next_number_ = number + 1;
+}
+
+void DeviceTransport::launch() {
+  if (word_command_.empty()) {
+    if (sink_ != nullptr) sink_->answered(next_number_);
+    return;
+  }
+  const auto words = static_cast<uint32_t>(word_command_.size());
+  const auto launched = std::chrono::steady_clock::now();
+  commands_->to_device(0, size_t{words} * regs::kCommandBytes);
+  device_.write_register64(regs::kCommands, commands_->device_address());
+  device_.write_register(regs::kCommandWords, words);
+  device_.write_register(regs::kFlags, first_launch_ ? regs::kFlagClearState : 0u);
+  device_.write_register64(regs::kRaces, race_records_->device_address());
+  device_.write_register(regs::kRaceCapacity, static_cast<uint32_t>(batch_words_));
+  device_.write_register64(regs::kEscalations, esc_records_->device_address());
+  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(kEscRecordsPerWord * batch_words_));
+  device_.write_register64(regs::kBuckets, buckets_->device_address());
+  device_.write_register(regs::kBucketBits, options_.bucket_bits);
+  device_.start();
+  if (!device_.wait(options_.timeout)) {
+    throw DeviceError(DeviceErrorKind::Timeout,
+                      fmt::format("{}: a batch of {} command words did not finish within {} ms", name_, words,
+                                  options_.timeout.count()));
+  }
+  const uint32_t status = device_.read_register(regs::kStatus);
+  const uint32_t done = device_.read_register(regs::kWordsDone);
+  const uint32_t races = device_.read_register(regs::kRacesWritten);
+  const uint32_t escalations = device_.read_register(regs::kEscalationsWritten);
+  if (status != regs::kStatusOk || done != words) {
+    protocol_error(fmt::format("batch ended with status {} after {} of {} command words", status, done, words));
+  }
+  if (races > words || escalations > kEscRecordsPerWord * uint64_t{words}) {
+    protocol_error(fmt::format("{} race and {} escalation records for {} command words", races, escalations, words));
+  }
+  const auto finished = std::chrono::steady_clock::now();
+  stats_.launch_time += finished - launched;
+  first_launch_ = false;
+  ++stats_.batches;
+  stats_.command_words += words;
+
+  // A record names a word of this batch; the core knows commands by number.
+  const auto number_of = [&](uint64_t word) { return word < word_command_.size() ? word_command_[word] : kDataWord; };
+  // Escalations change the host's lines, so they go first and in the order
+  // the device wrote them (per granule, command order); race records only
+  // read the site log.
+  const size_t record_bytes = shape_.esc_record_bytes();
+  esc_records_->from_device(0, size_t{escalations} * record_bytes);
+  race_records_->from_device(0, size_t{races} * regs::kRaceRecordBytes);
+  const std::span<const std::byte> rr = race_records_->host();
+  race_scratch_.clear();
+  for (uint32_t i = 0; i < races; ++i) {
+    race_scratch_.push_back(driver::decode_race(rr.subspan(size_t{i} * regs::kRaceRecordBytes).first<64>()));
+  }
+  const std::span<const std::byte> esc = esc_records_->host();
+  for (uint32_t i = 0; i < escalations; ++i) {
+    driver::EscalationRecord r = driver::decode_escalation(esc.subspan(size_t{i} * record_bytes, record_bytes));
+    const uint64_t number = number_of(r.word);
+    if (number == kDataWord) protocol_error(fmt::format("escalation record for word {} of {}", r.word, words));
+    r.word = number;
+    sink_->on_escalation(r);
+  }
+  for (driver::RaceRecord& r : race_scratch_) {
+    const uint64_t number = number_of(r.word);
+    if (number == kDataWord) protocol_error(fmt::format("race record for word {} of {}", r.word, words));
+    r.word = number;
+    sink_->on_race(r);
+  }
+  word_command_.clear();
+  sink_->answered(next_number_);
+  stats_.records_time += std::chrono::steady_clock::now() - finished;
+}
+
+}  // namespace raceaccel::offload

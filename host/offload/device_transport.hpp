@@ -1,0 +1,70 @@
+// The batched transport of the protocol core (protocol_core.hpp): command
+// words collect in a device buffer, one launch per full batch; after a
+// launch the race and escalation records are read back, decoded by the
+// driver's decoders and handed to the core, escalations first and in the
+// order the device wrote them (docs/kernel-interface.md).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "driver/device.hpp"
+#include "driver/records.hpp"
+#include "offload/protocol_core.hpp"
+
+namespace raceaccel::offload {
+
+struct DeviceTransportOptions {
+  size_t batch_words = 64 * 1024;
+  unsigned bucket_bits = 16;
+  std::chrono::milliseconds timeout{120'000};
+};
+
+// What only the batched transport counts.
+struct DeviceTransportStats {
+  uint64_t command_words = 0;  // sent to the device, set-row data included
+  uint64_t batches = 0;
+  std::chrono::nanoseconds launch_time{0};   // host clock, from to_device of the words to ap_done
+  std::chrono::nanoseconds records_time{0};  // reading back and answering the records
+};
+
+class DeviceTransport final : public Transport {
+ public:
+  // Checks the device's capabilities against the contract (DeviceError
+  // Protocol) and allocates the batch buffers and the bucket table.
+  DeviceTransport(driver::Device& device, const DeviceTransportOptions& options);
+  const driver::Capabilities& capabilities() const { return caps_; }
+  const driver::LineShape& shape() const { return shape_; }
+  size_t batch_words() const { return batch_words_; }
+  const DeviceTransportStats& stats() const { return stats_; }
+
+  void connect(RecordSink& sink) override { sink_ = &sink; }
+  std::string_view name() const override { return name_; }
+  void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) override;
+  void flush() override { launch(); }
+
+ private:
+  [[noreturn]] void protocol_error(const std::string& what) const;
+  void launch();
+
+  driver::Device& device_;
+  DeviceTransportOptions options_;
+  std::string name_;
+  driver::Capabilities caps_;
+  driver::LineShape shape_;
+  size_t batch_words_;
+  std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;
+  bool first_launch_ = true;
+  RecordSink* sink_ = nullptr;
+  // For each word of the batch, the number of its command (kDataWord for
+  // set-row and load-object data words); records name words of the batch.
+  static constexpr uint64_t kDataWord = UINT64_MAX;
+  std::vector<uint64_t> word_command_;
+  uint64_t next_number_ = 0;  // one past the last command sent
+  std::vector<driver::RaceRecord> race_scratch_;
+  DeviceTransportStats stats_;
+};
+
+}  // namespace raceaccel::offload

@@ -1,0 +1,496 @@
+#include "offload/protocol_core.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "driver/device.hpp"
+#include "driver/rac_kernel_regs.hpp"
+
+namespace raceaccel::offload {
+
+std::string_view escalation_cause_name(EscalationCause cause) {
+  switch (cause) {
+    case EscalationCause::Slotless: return "slotless";
+    case EscalationCause::Atomic: return "atomic";
+    case EscalationCause::Overflow: return "overflow";
+    case EscalationCause::HostOwned: return "host_owned";
+    case EscalationCause::NoPool: return "no_pool";
+    case EscalationCause::SecondShare: return "second_share";
+    case EscalationCause::PartialRead: return "partial_read";
+    case EscalationCause::LastWrite: return "lastwrite";
+    case EscalationCause::DifferentReads: return "different_reads";
+    case EscalationCause::BucketSpill: return "bucket_spill";
+    case EscalationCause::ReadClockSpill: return "read_clock_spill";
+    case EscalationCause::Other: return "other";
+  }
+  return "other";
+}
+
+ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects)
+    : transport_(transport),
+      shape_(shape),
+      mirror_(shape.slots, std::vector<uint64_t>(shape.slots, 0)),
+      objects_(objects, shape.slots, shape.clock_bits) {
+  transport_.connect(*this);
+}
+
+void ProtocolCore::protocol_error(const std::string& what) const {
+  throw driver::DeviceError(driver::DeviceErrorKind::Protocol, fmt::format("{}: {}", transport_.name(), what));
+}
+
+// ---- clock history ----------------------------------------------------------
+
+void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
+  if (history_.size() <= slot) history_.resize(slot + 1);
+  auto& h = history_[slot];
+  const VectorClock& now = sync_.clock(slot);
+  if (!h.empty() && h.back().second == now) return;
+  if (!h.empty() && h.back().first == event) {
+    h.back().second = now;
+    return;
+  }
+  h.emplace_back(event, now);
+  // Clock changes without commands (threads without a slot synchronizing,
+  // spin loops) must not grow the history without bound: answer what is in
+  // flight early, after which only current clocks are needed.
+  if (++history_entries_ > kHistoryLimit) {
+    if (table_.empty()) {
+      prune_history();
+    } else {
+      ++stats_.early_batches;
+      transport_.flush();
+    }
+  }
+}
+
+// Keeps each thread's latest clock only. Called when every command is
+// answered, or when the only unanswered one belongs to the event being
+// processed (a transport flushing inside send()), whose clock is the latest.
+void ProtocolCore::prune_history() {
+  history_entries_ = 0;
+  for (auto& h : history_) {
+    while (h.size() > 1) h.pop_front();
+    history_entries_ += h.size();
+  }
+}
+
+const VectorClock& ProtocolCore::clock_at(uint32_t slot, uint64_t event) const {
+  if (slot < history_.size()) {
+    // Entries are in event order: the last one from at or before `event`.
+    const auto& h = history_[slot];
+    auto it =
+        std::upper_bound(h.begin(), h.end(), event, [](uint64_t e, const auto& entry) { return e < entry.first; });
+    if (it != h.begin()) return std::prev(it)->second;
+  }
+  throw std::logic_error("offload: no clock history for an escalated command");
+}
+
+// ---- commands ---------------------------------------------------------------
+
+void ProtocolCore::send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row) {
+  // Into the table first: the transport may deliver the command's records
+  // before send() returns.
+  const uint64_t number = table_base_ + table_.size();
+  table_.push_back(info);
+  transport_.send(word, number, row);
+}
+
+const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const {
+  if (number < table_base_ || number - table_base_ >= table_.size()) return nullptr;
+  return &table_[number - table_base_];
+}
+
+void ProtocolCore::sync_row(uint32_t slot) {
+  if (slot >= shape_.slots || fallback_) return;
+  const VectorClock& c = sync_.clock(slot);
+  const unsigned lanes = std::min<unsigned>(shape_.slots, sync_.thread_count());
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    if (c.get(lane) > shape_.max_clock()) {
+      // The engine cannot hold this clock: every later access is checked on
+      // the host (forced), exactly; no clock is ever wrapped.
+      fallback_ = stats_.fell_back = true;
+      return;
+    }
+  }
+  bool changed = false;
+  for (unsigned lane = 0; lane < lanes && !changed; ++lane) changed = c.get(lane) != mirror_[slot][lane];
+  if (!changed) return;
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) mirror_[slot][lane] = lane < lanes ? c.get(lane) : 0;
+  ++stats_.set_rows;
+  driver::CommandWord set;
+  set.op = regs::kOpSetRow;
+  set.slot = slot;
+  SentCommand info;
+  info.op = regs::kOpSetRow;
+  info.slot = slot;
+  send(set, info, mirror_[slot]);
+}
+
+void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size) {
+  const bool access = e.op == Op::Read || e.op == Op::Write;
+  const bool atomic = is_atomic(e.op);
+  const bool forced = atomic || (access && (fallback_ || t >= shape_.slots));
+  uint64_t remaining = size;
+  while (remaining > 0) {
+    const unsigned offset = addr & 7;
+    const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
+    driver::CommandWord c;
+    if (atomic) {
+      c.op = e.op == Op::AtomicLoad ? regs::kOpRead : regs::kOpWrite;
+    } else {
+      c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+    }
+    c.force_sw = forced;
+    c.slot = t < shape_.slots ? t : 0;
+    c.mask = ((1u << n) - 1) << offset;
+    c.granule = addr >> 3;
+    SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
+    info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
+    info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
+    info.fell_back = fallback_;
+    if (access || atomic) ++stats_.access_commands;
+    if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
+    if (access || atomic) touched_.touch(addr, n);  // atomic sites stay with the host's line
+    if (atomic) ++stats_.atomic_commands;
+    if (forced) ++stats_.forced;
+    if (c.op == regs::kOpFree) ++stats_.free_commands;
+    send(c, info);
+    addr += n;
+    remaining -= n;
+  }
+}
+
+// Alloc and free ranges can be huge (gigabytes); only pages an access ever
+// touched can hold history on the engine or the host, so only their
+// granules get free commands (TouchedPages).
+void ProtocolCore::free_touched(const Event& e, uint64_t index, uint32_t t) {
+  for (const PageSpan& span : touched_.spans_in(e.addr, e.size)) send_granules(e, index, t, span.addr, span.size);
+}
+
+void ProtocolCore::process(const Event& e, uint64_t index) {
+  ++stats_.events;
+  const uint32_t before = sync_.thread_count();
+  const uint32_t t = sync_.thread(e.tid);
+  if (sync_.thread_count() != before) {
+    note_clock(t, index);
+    sync_row(t);
+  }
+  if (e.op == Op::Read || e.op == Op::Write) {
+    send_granules(e, index, t, e.addr, e.size);
+    return;
+  }
+  if (is_atomic(e.op)) {
+    // The access lies between the event's acquire and release parts
+    // (docs/event-model.md): its commands are answered with the clock after
+    // the acquire, and later events see the clock after the release.
+    sync_.atomic_acquire(e);
+    note_clock(t, index);
+    send_granules(e, index, t, e.addr, e.size);
+    sync_.atomic_release(e);
+    note_clock(t, index + 1);
+    sync_row(t);
+    return;
+  }
+  if (e.op == Op::Alloc || e.op == Op::Free) {
+    sync_.forget_atomics(e.addr, e.size);
+    sites_.record_reset(index, e.addr, e.size);
+    free_touched(e, index, t);
+    return;
+  }
+  if (sync_on_device(e, index, t)) return;
+  sync_.apply(e);
+  objects_.applied_in_software(e);  // a lock clock changed in software is stale on the engine
+  note_clock(t, index);
+  sync_row(t);
+  if (targets_thread(e.op)) {
+    const uint32_t other = sync_.thread(static_cast<ThreadId>(e.addr));
+    note_clock(other, index);
+    sync_row(other);
+  }
+}
+
+// A lock event of a thread with a slot on the engine's sync-object store:
+// the store plans load-object/acquire/release commands and applies the
+// event to the host's state; the engine computes the same join and tick,
+// so the row mirror takes the host's new clock without a set-row.
+bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
+  const bool lock_event = e.op >= Op::Acquire && e.op <= Op::ReleaseShared;
+  if (!lock_event || fallback_ || t >= shape_.slots) return false;
+  const VectorClock& before = sync_.clock(t);
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) {
+    if (mirror_[t][lane] != before.get(lane)) {
+      throw std::logic_error("offload: the engine's clock row mirror diverged from the host's thread clock");
+    }
+  }
+  sync_commands_.clear();
+  if (!objects_.apply_on_chip(e, t, sync_, sync_commands_)) return false;
+  for (const SyncObjectCommand& s : sync_commands_) {
+    driver::CommandWord c;
+    c.slot = t;
+    c.granule = s.entry;
+    switch (s.kind) {
+      case SyncObjectCommand::Kind::Load:
+        c.op = regs::kOpLoadObject;
+        c.slot = 0;
+        ++stats_.object_loads;
+        break;
+      case SyncObjectCommand::Kind::Acquire:
+        c.op = regs::kOpAcquire;
+        ++stats_.sync_commands;
+        break;
+      case SyncObjectCommand::Kind::Release:
+        c.op = regs::kOpRelease;
+        ++stats_.sync_commands;
+        break;
+    }
+    SentCommand info;
+    info.event = index;
+    info.tid = e.tid;
+    info.slot = t;
+    info.op = static_cast<uint8_t>(c.op);
+    info.granule = s.entry;
+    send(c, info, s.lanes);
+  }
+  objects_.device_lanes(sync_.clock(t), mirror_[t]);
+  note_clock(t, index);
+  return true;
+}
+
+// ---- records ----------------------------------------------------------------
+
+VectorClock ProtocolCore::read_clock_of(const driver::EscalationRecord& r) const {
+  const std::vector<uint64_t> lanes = driver::decode_row(r.read_clock, shape_);
+  VectorClock clock;
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) {
+    if (lanes[lane] != 0) clock.set(lane, lanes[lane]);
+  }
+  return clock;
+}
+
+void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
+  const SentCommand* command = command_at(r.word);
+  if (command == nullptr) protocol_error(fmt::format("escalation record for command {}", r.word));
+  const SentCommand& c = *command;
+  ++stats_.escalations;
+  if (r.reason < stats_.records_by_reason.size()) ++stats_.records_by_reason[r.reason];
+  const driver::Line line = driver::decode_line(r.line, shape_);
+  switch (r.reason) {
+    case regs::kReasonReclaim:
+      ++stats_.reclaims;
+      host_lines_.drop(r.granule);
+      kept_read_clocks_.erase(r.granule);
+      return;
+    case regs::kReasonSpill:  // the host keeps the evicted line from now on
+      ++stats_.spills;
+      ++stats_.causes[static_cast<size_t>(EscalationCause::BucketSpill)];
+      import_line(r, line);
+      return;
+    case regs::kReasonReadVcSpill: {  // the granule's line is LASTWRITE from now on
+      if (shape_.read_vcs == 0 || !r.read_clock_valid ||
+          r.read_clock.size() < size_t{shape_.row_words()} * regs::kCommandBytes) {
+        protocol_error(fmt::format("read-clock spill record for command {} without a pool or a clock", r.word));
+      }
+      ++stats_.read_clock_spills;
+      ++stats_.causes[static_cast<size_t>(EscalationCause::ReadClockSpill)];
+      kept_read_clocks_[r.granule] = KeptReadClock{read_clock_of(r), r.word};
+      stats_.kept_read_clocks_peak = std::max(stats_.kept_read_clocks_peak, kept_read_clocks_.size());
+      return;
+    }
+    case regs::kReasonReadShare: ++stats_.read_share_escalations; break;
+    case regs::kReasonInSoftware:
+    case regs::kReasonForced: break;
+    default: protocol_error(fmt::format("escalation reason {}", r.reason));
+  }
+  if (c.op > regs::kOpFree || c.granule != r.granule) {  // only accesses and frees escalate
+    protocol_error(fmt::format("escalation for command {} names granule {:#x}, not its command's", r.word, r.granule));
+  }
+  if (c.op != regs::kOpFree) {
+    ++stats_.escalated_accesses;
+    ++stats_.causes[static_cast<size_t>(cause_of(r, line, c))];
+  }
+  SoftLine& soft = import_line(r, line);
+  if (c.op == regs::kOpFree) {
+    host_lines_.free_bytes(r.granule, c.mask);
+    return;
+  }
+  check_on_host(soft, c);
+}
+
+// The first cause of an access escalation, from the command and the line
+// as it was before it (before import: a line the host owns says so).
+EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const driver::Line& line,
+                                       const SentCommand& c) const {
+  if (r.reason == regs::kReasonForced) {
+    if (c.atomic_read || c.atomic_write) return EscalationCause::Atomic;
+    if (c.slot >= shape_.slots) return EscalationCause::Slotless;
+    if (c.fell_back) return EscalationCause::Overflow;
+    return EscalationCause::Other;
+  }
+  if (r.reason == regs::kReasonInSoftware || line.in_software || host_lines_.owns(r.granule)) {
+    return EscalationCause::HostOwned;
+  }
+  if (r.reason != regs::kReasonReadShare) return EscalationCause::Other;
+  if (shape_.read_vcs == 0) return EscalationCause::NoPool;
+  if (line.shared != 0) {
+    if (!r.read_clock_valid) return EscalationCause::LastWrite;  // its clock left the pool earlier
+    unsigned checked = 0;                                        // shared bytes still checked (raced ones are not)
+    for (unsigned b = 0; b < 8; ++b) {
+      if (((line.shared >> b) & 1u) && !line.bytes[b].raced) checked |= 1u << b;
+    }
+    return (checked & ~unsigned{c.mask}) != 0 ? EscalationCause::PartialRead : EscalationCause::SecondShare;
+  }
+  // A first READ SHARE the pool could not take: the bytes' earlier reads differ.
+  bool seen = false;
+  uint32_t slot = 0, clock = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    const driver::ByteState& s = line.bytes[b];
+    if (!((c.mask >> b) & 1u) || s.raced || s.r_clock == 0) continue;
+    if (seen && (s.r_slot != slot || s.r_clock != clock)) return EscalationCause::DifferentReads;
+    seen = true;
+    slot = s.r_slot;
+    clock = s.r_clock;
+  }
+  return EscalationCause::Other;
+}
+
+// The engine hands a line over (escalation or bucket spill). Its shared
+// bytes read the clock the record carries (the pool held it: EVERYTHING) or
+// the clock the pool spilled earlier (LASTWRITE), joined with R. A line the
+// host already owns keeps the host's copy.
+//
+// The engine keeps a clock in the pool only while its line is on chip (an
+// evicted line spills it first, reason 5), so a line with shared bytes that
+// arrives without a clock — an escalation of a LASTWRITE line or a bucket
+// spill — is LASTWRITE, and the latest reason-5 clock of its granule is
+// exact for its shared bytes: a later LASTWRITE period of the line would
+// have needed a new allocation, whose clock could only have left the pool
+// through a newer reason-5 record.
+SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const driver::Line& line) {
+  // An epoch of a slot no thread has had cannot come from the engine: it
+  // would name no thread in a report (zero clocks are the empty epoch).
+  const uint32_t slots_used = std::min<uint32_t>(shape_.slots, sync_.thread_count());
+  for (const driver::ByteState& b : line.bytes) {
+    if ((b.w_clock != 0 && b.w_slot >= slots_used) || (b.r_clock != 0 && b.r_slot >= slots_used)) {
+      protocol_error(
+          fmt::format("escalation record for command {}: granule {:#x} holds an epoch of slot {}, "
+                      "beyond the {} slots in use",
+                      r.word, r.granule, std::max(b.w_slot, b.r_slot), slots_used));
+    }
+  }
+  if (host_lines_.owns(r.granule)) {
+    kept_read_clocks_.erase(r.granule);
+    return *host_lines_.adopt(r.granule, line, nullptr).first;
+  }
+  VectorClock from_record;
+  const VectorClock* read_clock = nullptr;
+  const unsigned shared = shape_.read_vcs > 0 && !line.in_software ? line.shared : 0u;
+  if (shared != 0) {
+    const auto kept = kept_read_clocks_.find(r.granule);
+    if (r.read_clock_valid) {
+      if (r.read_clock.size() < size_t{shape_.row_words()} * regs::kCommandBytes) {
+        protocol_error(fmt::format("escalation record for command {}: its read clock is cut short", r.word));
+      }
+      from_record = read_clock_of(r);
+      read_clock = &from_record;
+      ++stats_.read_clock_imports;
+    } else if (kept != kept_read_clocks_.end()) {
+      read_clock = &kept->second.clock;
+      ++stats_.lastwrite_imports;
+      if (r.reason == regs::kReasonSpill) ++stats_.lastwrite_spill_imports;
+    } else {
+      protocol_error(
+          fmt::format("{} for command {}: granule {:#x} has shared bytes but neither the record nor "
+                      "an earlier read-clock spill carried their read clock",
+                      r.reason == regs::kReasonSpill ? "bucket spill" : "escalation", r.word, r.granule));
+    }
+  }
+  SoftLine& soft = *host_lines_.adopt(r.granule, line, read_clock).first;
+  kept_read_clocks_.erase(r.granule);
+  return soft;
+}
+
+// Once the commands below `next` are answered: a full free of a granule on
+// chip ends its history without a record, so a clock spilled for it before
+// the free is dead (one spilled after it, for a new allocation, is kept).
+// Nothing else can make a kept clock stale (see import_line).
+void ProtocolCore::age_kept_read_clocks(uint64_t next) {
+  if (kept_read_clocks_.empty()) return;
+  const uint64_t end = std::min<uint64_t>(next - table_base_, table_.size());
+  for (uint64_t i = 0; i < end; ++i) {
+    const uint64_t n = table_base_ + i;
+    const SentCommand& c = table_[i];
+    if (c.op != regs::kOpFree || c.mask != 0xFF) continue;
+    const auto kept = kept_read_clocks_.find(c.granule);
+    if (kept != kept_read_clocks_.end() && kept->second.command < n) kept_read_clocks_.erase(kept);
+  }
+}
+
+void ProtocolCore::check_on_host(SoftLine& line, const SentCommand& c) {
+  SoftAccess a;
+  a.slot = c.slot;
+  a.write = c.op == regs::kOpWrite;
+  a.mask = c.mask;
+  a.clock = &clock_at(c.slot, c.event);
+  a.atomic_read = c.atomic_read;
+  a.atomic_write = c.atomic_write;
+  a.site = c.site;
+  HostLines::check(line, a, [&](unsigned byte, RaceKind kind, Epoch prev, std::optional<uint64_t> prev_atomic_site) {
+    ++stats_.host_races;
+    pending_races_.push_back(make_race(c, byte, kind, prev, prev_atomic_site));
+  });
+}
+
+Race ProtocolCore::make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
+                             std::optional<uint64_t> prev_atomic_site) const {
+  const uint64_t addr = c.granule * 8 + byte;
+  const bool earlier_write = kind != RaceKind::ReadWrite;
+  const uint64_t prev_site =
+      prev_atomic_site ? *prev_atomic_site : sites_.find(prev.slot, prev.clock, addr, earlier_write, c.event);
+  return {addr,
+          c.event,
+          kind,
+          c.tid,
+          c.site,
+          sync_.tid_of(prev.slot),
+          prev.clock,
+          prev_site,
+          c.atomic_read || c.atomic_write,
+          prev_atomic_site.has_value()};
+}
+
+void ProtocolCore::on_race(const driver::RaceRecord& r) {
+  const SentCommand* command = command_at(r.word);
+  if (command == nullptr) protocol_error(fmt::format("race record for command {}", r.word));
+  const SentCommand& c = *command;
+  if ((c.op != regs::kOpRead && c.op != regs::kOpWrite) || c.granule != r.granule || (r.mask & ~c.mask) != 0) {
+    protocol_error(fmt::format("race record for command {} does not match its command", r.word));
+  }
+  for (unsigned b = 0; b < 8; ++b) {
+    if (!((r.mask >> b) & 1u)) continue;
+    if (r.kind[b] > 2 || r.prev_slot[b] >= std::min<uint32_t>(shape_.slots, sync_.thread_count())) {
+      protocol_error(fmt::format("race record for command {}: kind {} slot {}", r.word, r.kind[b], r.prev_slot[b]));
+    }
+    ++stats_.device_races;
+    pending_races_.push_back(make_race(c, b, static_cast<RaceKind>(r.kind[b]), {r.prev_slot[b], r.prev_clock[b]}));
+  }
+}
+
+void ProtocolCore::answered(uint64_t next) {
+  age_kept_read_clocks(next);
+  if (next > table_base_) {
+    const uint64_t done = std::min<uint64_t>(next - table_base_, table_.size());
+    table_.erase(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(done));
+    table_base_ += done;
+  }
+  std::sort(pending_races_.begin(), pending_races_.end(),
+            [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
+  races_.insert(races_.end(), pending_races_.begin(), pending_races_.end());
+  pending_races_.clear();
+  // Every event before the current one is answered: only the current
+  // clocks matter now.
+  prune_history();
+}
+
+}  // namespace raceaccel::offload
