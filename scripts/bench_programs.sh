@@ -12,7 +12,7 @@
 #   Without BUILD_DIR/bin/raceaccel-cc the raceaccel rows are left out.
 #   KERNELS="matmul lookup" restricts the kernels; each kernel's size can be
 #   changed with <NAME>_ARGS, e.g. matmul_ARGS="1200 4" (defaults: default_args below).
-#   ABLATIONS="filter_across_drains=0 ..." adds one raceaccel row per word,
+#   ABLATIONS="key=value ..." adds one raceaccel row per word,
 #   the same binary run with RACEACCEL_OPTIONS=<word> (a switch of
 #   docs/runtime.md turned off), interleaved with the other runs.
 set -eu
