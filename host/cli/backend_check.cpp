@@ -4,6 +4,7 @@
 
 #include "cli/app.hpp"
 #include "common/exit_codes.hpp"
+#include "offload/stats_json.hpp"
 
 namespace raceaccel {
 
@@ -75,19 +76,6 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
   return out;
 }
 
-nlohmann::json offload_stats_json(const offload::OffloadStats& s) {
-  nlohmann::json escalations = nlohmann::json::object();
-  for (size_t i = 0; i < s.causes.size(); ++i) {
-    if (s.causes[i] != 0) {
-      escalations[std::string(offload::escalation_cause_name(static_cast<offload::EscalationCause>(i)))] = s.causes[i];
-    }
-  }
-  return {{"accesses", s.access_commands},
-          {"on_chip", s.on_chip()},
-          {"escalations", escalations},
-          {"cycles", s.device.cycles == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.device.busy_cycles)},
-          {"command_bytes", s.command_words * regs::kCommandBytes},
-          {"host_ns_per_event", offload::host_ns_per_event(s)}};
-}
+nlohmann::json offload_stats_json(const offload::OffloadStats& s) { return offload::stats_json(s); }
 
 }  // namespace raceaccel

@@ -3,6 +3,7 @@
 #include "common/device_status.hpp"
 #include "driver/registry.hpp"
 #include "offload/offload_checker.hpp"
+#include "offload/stats_json.hpp"
 
 #include <stdexcept>
 
@@ -19,6 +20,7 @@ class DeviceDetector final : public Detector {
   void process(const Event& event, uint64_t index) override { checker_->process(event, index); }
   const std::vector<Race>& races() const override { return checker_->races(); }
   void finish() override { checker_->finish(); }
+  offload::OffloadStats stats() { return checker_->stats(); }
 
  private:
   std::unique_ptr<driver::Device> device_;
@@ -45,6 +47,11 @@ DeviceBackendResult PendingDeviceBackend::open() {
   kept_.clear();
   kept_.shrink_to_fit();
   return {};
+}
+
+nlohmann::json PendingDeviceBackend::accelerator_json() {
+  if (!device_) return nullptr;
+  return offload::stats_json(static_cast<DeviceDetector&>(*device_).stats());
 }
 
 void PendingDeviceBackend::process(const Event& event, uint64_t index) {

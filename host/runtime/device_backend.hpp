@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "detect/detector.hpp"
 #include "runtime/options.hpp"
 
@@ -30,6 +32,9 @@ class PendingDeviceBackend final : public Detector {
   // carries the message and exit status (and nothing is replayed).
   DeviceBackendResult open();
   bool opened() const { return device_ != nullptr; }
+  // The accelerator's statistics as `check --json` gives them (null before
+  // the device is open).
+  nlohmann::json accelerator_json();
 
   std::string_view name() const override { return device_ ? device_->name() : "pending device"; }
   void process(const Event& event, uint64_t index) override;

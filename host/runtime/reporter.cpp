@@ -256,11 +256,13 @@ std::string Reporter::render_json(const Access& cur, const Access& prev, const L
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-void Reporter::print_summary() {
-  if (reports() == 0) return;
+void Reporter::print_summary(const nlohmann::json& accelerator) {
+  const bool with_accelerator = options_.json && !accelerator.is_null();
+  if (reports() == 0 && !with_accelerator) return;
   std::string s;
   if (options_.json) {
     nlohmann::json doc = {{"type", "summary"}, {"reports", reports()}, {"summaries", summaries_}};
+    if (with_accelerator) doc["accelerator"] = accelerator;
     s = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
     for (const std::string& line : summaries_) s += "SUMMARY: raceaccel: " + line + "\n";

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report/race_report.hpp"
 #include "runtime/call_stacks.hpp"
 #include "runtime/heap_registry.hpp"
@@ -32,8 +34,10 @@ class Reporter {
   // One coalesced race; access_addr is where the current access starts.
   void on_race(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites);
   size_t reports() const { return summaries_.size() + over_limit_; }
-  // At exit: one SUMMARY line per report.
-  void print_summary();
+  // At exit: one SUMMARY line per report. With json=1 and a device backend
+  // the summary object also carries its "accelerator" statistics, and is
+  // printed even without reports.
+  void print_summary(const nlohmann::json& accelerator = nullptr);
   void message(std::string_view text) { output_.write(text); }
   // halt_on_error: a report was printed and the process is to end now. The
   // checker ends it: it holds the lock the recording needs to be finished.

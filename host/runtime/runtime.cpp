@@ -225,7 +225,9 @@ int Runtime::finalize(int program_status) {
   if (finalized_) return program_status;
   finalized_ = true;
   checker_->drain_all_and_stop();
-  reporter_.print_summary();
+  nlohmann::json accelerator = nullptr;
+  if (g_pending_device != nullptr) checker_->with_lock([&] { accelerator = g_pending_device->accelerator_json(); });
+  reporter_.print_summary(accelerator);
   const std::string record_error = checker_->finish_recording();
   if (!record_error.empty()) {
     reporter_.message(fmt::format("raceaccel: record={}: {}\n", options_.record, record_error));

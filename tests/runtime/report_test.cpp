@@ -200,6 +200,26 @@ TEST(RuntimeReports, VerilatorBackendReportsTheSameRace) {
   EXPECT_EQ(summary(device.err), summary(software.err)) << device.err;
 }
 
+TEST(RuntimeReports, DeviceBackendJsonSummaryCarriesAcceleratorStatistics) {
+  for (const char* binary : {"report_format", "clean"}) {
+    const ProcessResult r = run_process({program(binary)}, {"RACEACCEL_OPTIONS=backend=verilator:json=1"});
+    const auto objects = json_lines(r.err);
+    ASSERT_FALSE(objects.empty()) << binary << ": " << r.err;
+    const nlohmann::json& summary = objects.back();
+    EXPECT_EQ(summary["type"], "summary") << binary;
+    ASSERT_TRUE(summary.contains("accelerator")) << binary << ": " << summary.dump();
+    const nlohmann::json& a = summary["accelerator"];
+    EXPECT_GT(a["accesses"].get<uint64_t>(), 0u) << binary;
+    EXPECT_LE(a["on_chip"].get<uint64_t>(), a["accesses"].get<uint64_t>()) << binary;
+    EXPECT_TRUE(a["escalations"].is_object()) << binary;
+    EXPECT_GT(a["command_bytes"].get<uint64_t>(), 0u) << binary;
+    EXPECT_TRUE(a["cycles"].is_number()) << binary << ": the Verilator backend models cycles";
+    EXPECT_TRUE(a.contains("host_ns_per_event")) << binary;
+  }
+  // The in-process detectors have no accelerator: a clean run stays silent.
+  EXPECT_EQ(run_process({program("clean")}, {"RACEACCEL_OPTIONS=json=1"}).err, "");
+}
+
 TEST(RuntimeReports, BadOptionsStopBeforeTheProgramRuns) {
   const ProcessResult unknown = run_process({program("clean")}, {"RACEACCEL_OPTIONS=json=1 colour=red"});
   EXPECT_EQ(unknown.status, 2);

@@ -1,0 +1,23 @@
+#include "offload/stats_json.hpp"
+
+#include <string>
+
+#include "driver/rac_kernel_regs.hpp"
+
+namespace raceaccel::offload {
+
+nlohmann::json stats_json(const OffloadStats& s) {
+  nlohmann::json escalations = nlohmann::json::object();
+  for (size_t i = 0; i < s.causes.size(); ++i) {
+    if (s.causes[i] != 0)
+      escalations[std::string(escalation_cause_name(static_cast<EscalationCause>(i)))] = s.causes[i];
+  }
+  return {{"accesses", s.access_commands},
+          {"on_chip", s.on_chip()},
+          {"escalations", escalations},
+          {"cycles", s.device.cycles == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.device.busy_cycles)},
+          {"command_bytes", s.command_words * regs::kCommandBytes},
+          {"host_ns_per_event", host_ns_per_event(s)}};
+}
+
+}  // namespace raceaccel::offload

@@ -1,0 +1,15 @@
+// The "accelerator" object of `raceaccel check --json` and of the runtime's
+// JSON summary (docs/reports.md): accesses, accesses decided on chip,
+// escalations by first cause, cycles (null when not modelled), command
+// bytes and the host's ns per event. Written once for both.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "offload/offload_checker.hpp"
+
+namespace raceaccel::offload {
+
+nlohmann::json stats_json(const OffloadStats& s);
+
+}  // namespace raceaccel::offload
