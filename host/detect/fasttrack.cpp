@@ -78,11 +78,14 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
         check_write(parts[i], base + i * width, width, e, index, clock, len, epoch);
       }
     }
-    // Only a write of the whole granule is worth a merge attempt: it makes
-    // the parts' write histories equal. (Merging after narrower writes
-    // thrashes between split and merged forms on mixed-size code.) Not an
-    // atomic write: parts equal as cells may differ in atomic history.
-    if (e.op == Op::Write && n == 8) shadow_.try_merge(cell);
+    // Merge attempts: after a write of the whole granule (it makes the
+    // parts' write histories equal), and after a plain access that ends the
+    // granule, which a byte- or word-wise scan makes in the same epoch and at
+    // the same site as the granule's other bytes (its parts are then equal:
+    // one cell instead of eight). Merging after other narrower accesses
+    // thrashes between split and merged forms on mixed-size code. Not after
+    // an atomic access: parts equal as cells may differ in atomic history.
+    if ((e.op == Op::Write && n == 8) || (!is_atomic_op && offset + n == 8)) shadow_.try_merge(cell);
   }
 }
 

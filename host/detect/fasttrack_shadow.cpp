@@ -146,8 +146,9 @@ ShadowCell* Shadow::split_finer(ShadowCell& cell, unsigned parts) {
 void Shadow::try_merge(ShadowCell& cell) {
   const unsigned parts = cell.parts();
   const ShadowCell* p = parts_of(cell);
-  // Equal cells own no read clock (each read clock has one owner), but say so anyway.
-  if (p[0].read_shared()) return;
+  // Equal cells own no read clock (each read clock has one owner), but say so
+  // anyway; cells with atomic history keep it per byte beside the cells.
+  if (p[0].read_shared() || p[0].atomic()) return;
   for (unsigned i = 1; i < parts; ++i) {
     if (!(p[i] == p[0])) return;
   }
