@@ -129,28 +129,24 @@ void DjitDetector::atomic_access(const Event& e, uint64_t index, uint32_t t, uin
   if (writes) loc.atomic_writes.set(t, local, e.site);
 }
 
+// The test inspectors: one clock of a location, empty if it was never accessed.
+template <typename Member>
+VectorClock DjitDetector::clock_of(uint64_t addr, Member member) const {
+  auto it = locations_.find(addr);
+  return it == locations_.end() ? VectorClock{} : member(it->second);
+}
+
 VectorClock DjitDetector::read_clock(uint64_t addr) const {
-  auto it = locations_.find(addr);
-  return it == locations_.end() ? VectorClock{} : it->second.reads.clock;
+  return clock_of(addr, [](const Location& l) { return l.reads.clock; });
 }
-
 VectorClock DjitDetector::write_clock(uint64_t addr) const {
-  auto it = locations_.find(addr);
-  return it == locations_.end() ? VectorClock{} : it->second.writes;
+  return clock_of(addr, [](const Location& l) { return l.writes; });
 }
-
-}  // namespace raceaccel
-
-namespace raceaccel {
-
 VectorClock DjitDetector::atomic_read_clock(uint64_t addr) const {
-  auto it = locations_.find(addr);
-  return it == locations_.end() ? VectorClock{} : it->second.atomic_reads.clock;
+  return clock_of(addr, [](const Location& l) { return l.atomic_reads.clock; });
 }
-
 VectorClock DjitDetector::atomic_write_clock(uint64_t addr) const {
-  auto it = locations_.find(addr);
-  return it == locations_.end() ? VectorClock{} : it->second.atomic_writes.clock;
+  return clock_of(addr, [](const Location& l) { return l.atomic_writes.clock; });
 }
 
 }  // namespace raceaccel

@@ -47,6 +47,8 @@ class DjitDetector final : public Detector {
     uint64_t last_write_site = 0;
     bool raced = false;  // first race reported; later accesses are not checked
   };
+  template <typename Member>
+  VectorClock clock_of(uint64_t addr, Member member) const;
   void access(const Event& e, uint64_t index, uint32_t slot, uint64_t addr);
   void atomic_access(const Event& e, uint64_t index, uint32_t slot, uint64_t addr);
 
