@@ -54,6 +54,11 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   const bool is_read = e.op == Op::Read;
   const bool is_atomic_op = is_atomic(e.op);
   const uint64_t g = addr >> Shadow::kGranuleShift;
+  // A plain access to part of a whole cell that its [SAME EPOCH] rule (or a
+  // reported race) makes a no-op changes nothing: leave the cell whole
+  // rather than split it and merge it back. (A cell with atomic history has
+  // kAtomic in r, so r never equals an epoch.)
+  if (!is_atomic_op && !cell.split() && (cell.raced() || (is_read ? cell.r : cell.w) == epoch)) return;
   if (n == 8 && !cell.split()) {
     if (is_atomic_op) {
       check_atomic(cell, addr, 8, e, index, t, clock, len);
@@ -85,7 +90,7 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
     // one cell instead of eight). Merging after other narrower accesses
     // thrashes between split and merged forms on mixed-size code. Not after
     // an atomic access: parts equal as cells may differ in atomic history.
-    if ((e.op == Op::Write && n == 8) || (!is_atomic_op && offset + n == 8)) shadow_.try_merge(cell);
+    if (!is_atomic_op && offset + n == 8) shadow_.try_merge(cell);
   }
 }
 
@@ -108,8 +113,6 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
   const auto [clock, len] = sync_.dense_view(t);
   const uint64_t epoch = sync_.packed_epoch(t);
-  const bool is_read = e.op == Op::Read;
-  const bool is_atomic_op = is_atomic(e.op);
 
   // The common case, an access inside one granule: straight to its cell.
   // (An empty access, which no reader produces, touches nothing.)

@@ -8,7 +8,9 @@
 // into 4 quarters, anything else into 8 bytes. Each part is a full cell for
 // the bytes it covers, which all share one history, so the per-byte state is
 // exactly the same as with 8 byte cells; the parts only spare the copies.
-// A write of the whole granule merges the parts back when they agree.
+// A write of the whole granule, or a plain access that ends the granule,
+// merges the parts back when they agree in every field and none owns a read
+// clock or atomic history: the merged cell is then exactly each part.
 //
 // Granules are grouped in pages of 512 (4 KiB of address), found through an
 // open-addressed page table (PageTable). A page is "uniform" while all its

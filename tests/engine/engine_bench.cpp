@@ -26,7 +26,7 @@ namespace {
 // Bytes of command words a kernel would read for these commands: 16 per
 // command, plus the row data words of every SetRow and LoadObj.
 double command_bytes(const EngineStats& s, unsigned slots, unsigned clk_bits) {
-  const double row_words = static_cast<double>((slots * clk_bits + 127) / 128);
+  const double row_words = static_cast<double>(driver::LineShape{slots, clk_bits, 0}.row_words());
   return 16.0 * static_cast<double>(s.commands) + 16.0 * row_words * static_cast<double>(s.set_rows + s.object_loads);
 }
 

@@ -10,7 +10,8 @@
 // records and memory requests stay unchanged while they wait for ready.
 module rac_check_engine_props #(
   parameter int unsigned ReadVcs = 0,
-  parameter int unsigned LineW   = 1 + 8 * (1 + 2 * (1 + 2)) + ((ReadVcs > 0) ? 8 : 0)
+  // The engine below has 2 slots (1 slot bit) and 2-bit clocks.
+  parameter int unsigned LineW   = rac_line_layout_pkg::LineBits(1, 2, ReadVcs)
 ) (
   input logic        clk_i,
   input logic        rst_i,
