@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/exit_codes.hpp"
 #include "runtime/exported.hpp"
 #include "runtime/runtime.hpp"
 
@@ -179,7 +180,12 @@ constexpr uint32_t kRoundShift = 20;
 }  // namespace
 
 RACEACCEL_EXPORT void __tsan_testonly_barrier_init(uint32_t* barrier, unsigned count) {
-  __atomic_store_n(barrier, count & kCountMask, __ATOMIC_RELEASE);
+  if (count == 0 || count > kCountMask) {  // the count field would wrap: the barrier would not wait
+    static constexpr char kMessage[] = "raceaccel: __tsan_testonly_barrier_init: count must be 1..1023\n";
+    (void)!write(2, kMessage, sizeof kMessage - 1);
+    exit_process(exit_code::kUsage);
+  }
+  __atomic_store_n(barrier, count, __ATOMIC_RELEASE);
 }
 
 RACEACCEL_EXPORT void __tsan_testonly_barrier_wait(uint32_t* barrier) {

@@ -15,6 +15,7 @@
 // or above kMaxFds are not tracked). Sync object ids are the addresses of the
 // runtime's own table entries, so they never collide with program memory.
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
@@ -120,7 +121,11 @@ void duplicated(int from, int to, uint64_t pc) {
   created(to, add_ref(ref), pc);
 }
 
+// 0 for a vector the kernel rejects (null, negative or above IOV_MAX
+// entries): the real call then fails with EFAULT/EINVAL, and nothing of the
+// program's memory is read here.
 size_t iov_bytes(const struct iovec* iov, int n) {
+  if (iov == nullptr || n <= 0 || n > IOV_MAX) return 0;
   size_t total = 0;
   for (int i = 0; i < n; ++i) total += iov[i].iov_len;
   return total;
@@ -245,8 +250,8 @@ RACEACCEL_EXPORT ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t o
 }
 RACEACCEL_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
   const uint64_t pc = RACEACCEL_CALLER;
-  const int n = static_cast<int>(msg->msg_iovlen);
-  iov_access(msg->msg_iov, n, iov_bytes(msg->msg_iov, n), false, pc);
+  const int n = msg == nullptr ? 0 : static_cast<int>(msg->msg_iovlen);
+  if (n != 0) iov_access(msg->msg_iov, n, iov_bytes(msg->msg_iov, n), false, pc);
   return output(
       fd, pc, [&] { return RACEACCEL_REAL(sendmsg)(fd, msg, flags); }, nullptr, 0);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -44,12 +45,14 @@ void* heap_memalign(size_t alignment, size_t size) {
 }
 size_t heap_usable_size(void* block) {
   if (internal_heap::owns(block)) return internal_heap::usable_size(block);
-  decltype(&malloc_usable_size) real_usable_size;
-  {
-    RuntimeScope scope;  // the first lookup may allocate: not from this very interceptor
-    real_usable_size = RACEACCEL_REAL(malloc_usable_size);
+  static std::atomic<decltype(&malloc_usable_size)> real_usable_size{nullptr};
+  auto real = real_usable_size.load(std::memory_order_acquire);
+  if (real == nullptr) [[unlikely]] {
+    RuntimeScope scope;  // the lookup may allocate: not from this very interceptor
+    real = RACEACCEL_REAL(malloc_usable_size);
+    real_usable_size.store(real, std::memory_order_release);
   }
-  return real_usable_size(block);
+  return real(block);
 }
 
 // A new block of the program: its history is cleared (a buffered Alloc:
@@ -78,7 +81,7 @@ void* allocated(void* p, size_t size, uint64_t pc) {
 // allocation the runtime saw are checked that way: their history is their
 // own. A block it never saw (allocated before start-up) is checked as a read
 // of `unknown_read` bytes (realloc's copy), if any. Runs in RuntimeScope.
-void retire_block(ThreadState* ts, void* p, uint64_t pc, size_t unknown_read) {
+void retire_block(ThreadState* ts, void* p, size_t usable, uint64_t pc, size_t unknown_read) {
   Runtime* rt = runtime_if_started();
   const auto addr = reinterpret_cast<uint64_t>(p);
   const auto size = rt->heap().remove(addr);
@@ -87,7 +90,7 @@ void retire_block(ThreadState* ts, void* p, uint64_t pc, size_t unknown_read) {
   } else if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
     append_access(ts, addr, unknown_read, AccessKind::Read, pc);
   }
-  rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, heap_usable_size(p)));
+  rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, usable));
 }
 
 void release_block(void* p, uint64_t pc) {
@@ -95,7 +98,7 @@ void release_block(void* p, uint64_t pc) {
   if (internal_heap::owns(p)) return internal_heap::release(p);
   if (ThreadState* ts = traced_thread_if_started()) {
     RuntimeScope scope;
-    retire_block(ts, p, pc, 0);
+    retire_block(ts, p, heap_usable_size(p), pc, 0);
   }
   __libc_free(p);
 }
@@ -125,7 +128,7 @@ void* reallocate(void* old, size_t size, uint64_t pc) {
     RuntimeScope scope;
     Runtime* rt = runtime_if_started();
     old_block = rt->heap().containing(reinterpret_cast<uint64_t>(old));
-    retire_block(ts, old, pc, old_usable < size ? old_usable : size);
+    retire_block(ts, old, old_usable, pc, old_usable < size ? old_usable : size);
   }
   void* fresh = __libc_realloc(old, size);
   if (fresh == nullptr) {

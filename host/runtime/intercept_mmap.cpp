@@ -8,6 +8,7 @@
 // fresh, like mmap.
 #include <stdarg.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 
@@ -59,7 +60,11 @@ RACEACCEL_EXPORT void* mmap64(void* addr, size_t n, int prot, int flags, int fd,
   return mapped;
 }
 RACEACCEL_EXPORT int munmap(void* addr, size_t n) noexcept {
-  if (!t_in_runtime) forget_range(addr, n);
+  // Only a range the kernel accepts loses its history (a failing munmap,
+  // EINVAL, leaves the mapping and its history alone).
+  const auto start = reinterpret_cast<uintptr_t>(addr);
+  const bool valid = n != 0 && start % static_cast<uintptr_t>(sysconf(_SC_PAGESIZE)) == 0 && start + n > start;
+  if (!t_in_runtime && valid) forget_range(addr, n);
   return RACEACCEL_REAL(munmap)(addr, n);
 }
 RACEACCEL_EXPORT void* mremap(void* old, size_t old_size, size_t new_size, int flags, ...) noexcept {

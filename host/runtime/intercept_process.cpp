@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "runtime/exported.hpp"
+#include "runtime/internal_heap.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
@@ -95,25 +96,34 @@ void before_exec() {
   }
 }
 
-// execl* take their arguments as a list: gathered into an argv on the stack
-// (4 KiB of it, so that small thread stacks do not overflow).
+// execl* take their arguments as a list: gathered into an argv, on the stack
+// for up to 511 arguments (4 KiB, so that small thread stacks do not
+// overflow), else from the runtime's heap (the image is about to be replaced;
+// if exec fails the block is freed).
 template <typename Exec>
 int exec_list(const char* first, va_list ap, bool with_envp, Exec&& exec) {
-  constexpr int kMaxArgs = 511;
-  const char* argv[kMaxArgs + 1];
-  int n = 0;
-  argv[n++] = first;
-  while (n <= kMaxArgs) {
-    argv[n] = va_arg(ap, const char*);
-    if (argv[n] == nullptr) break;
-    ++n;
+  size_t count = 1;
+  va_list counting;
+  va_copy(counting, ap);
+  while (va_arg(counting, const char*) != nullptr) ++count;
+  va_end(counting);
+  constexpr size_t kOnStack = 512;
+  const char* on_stack[kOnStack];
+  const char** argv = on_stack;
+  if (count + 1 > kOnStack) {
+    RuntimeScope scope;
+    argv = static_cast<const char**>(internal_heap::allocate((count + 1) * sizeof(char*)));
+    if (argv == nullptr) {
+      errno = ENOMEM;
+      return -1;
+    }
   }
-  if (n > kMaxArgs) {
-    errno = E2BIG;
-    return -1;
-  }
+  argv[0] = first;
+  for (size_t i = 1; i <= count; ++i) argv[i] = va_arg(ap, const char*);  // argv[count] is the null
   char* const* envp = with_envp ? va_arg(ap, char* const*) : environ;
-  return exec(const_cast<char* const*>(argv), envp);
+  const int r = exec(const_cast<char* const*>(argv), envp);
+  if (argv != on_stack) internal_heap::release(argv);
+  return r;
 }
 }  // namespace
 

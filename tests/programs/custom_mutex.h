@@ -20,12 +20,12 @@ typedef struct {
   int state;
 } custom_rwlock;
 
-static void custom_rwlock_init(custom_rwlock *l) {
+static inline void custom_rwlock_init(custom_rwlock *l) {
   l->state = 0;
   __tsan_mutex_create(l, 0);
 }
 
-static void custom_read_lock(custom_rwlock *l) {
+static inline void custom_read_lock(custom_rwlock *l) {
   __tsan_mutex_pre_lock(l, custom_mutex_read_lock);
   for (;;) {
     int s = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
@@ -34,13 +34,13 @@ static void custom_read_lock(custom_rwlock *l) {
   __tsan_mutex_post_lock(l, custom_mutex_read_lock, 0);
 }
 
-static void custom_read_unlock(custom_rwlock *l) {
+static inline void custom_read_unlock(custom_rwlock *l) {
   __tsan_mutex_pre_unlock(l, custom_mutex_read_lock);
   __atomic_fetch_sub(&l->state, 1, __ATOMIC_ACQ_REL);
   __tsan_mutex_post_unlock(l, custom_mutex_read_lock);
 }
 
-static void custom_write_lock(custom_rwlock *l) {
+static inline void custom_write_lock(custom_rwlock *l) {
   __tsan_mutex_pre_lock(l, 0);
   for (;;) {
     int s = 0;
@@ -49,7 +49,7 @@ static void custom_write_lock(custom_rwlock *l) {
   __tsan_mutex_post_lock(l, 0, 0);
 }
 
-static void custom_write_unlock(custom_rwlock *l) {
+static inline void custom_write_unlock(custom_rwlock *l) {
   __tsan_mutex_pre_unlock(l, 0);
   __atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
   __tsan_mutex_post_unlock(l, 0);

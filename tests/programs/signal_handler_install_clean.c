@@ -2,7 +2,6 @@
  * another thread (stock ThreadSanitizer's model): main writes `config`,
  * installs the handler, then signals a thread that was created before; the
  * handler reads `config` there. Clean. */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>

@@ -2,7 +2,6 @@
  * a thread writes, then sends a signal to the main thread with
  * pthread_kill; the handler's read of what was written races with the
  * write. */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>

@@ -3,7 +3,6 @@
  * ThreadSanitizer's model): main writes `config` and installs the handler;
  * another thread, created before, raises the signal; the handler's read of
  * `config` races with main's write. */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>

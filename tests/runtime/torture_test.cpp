@@ -51,6 +51,14 @@ TEST(RuntimeTorture, RacesStillBufferedAreReportedOnEveryExitPath) {
   }
 }
 
+TEST(RuntimeTorture, TestBarrierCountBeyondItsFieldIsAUsageError) {
+  // The count had been masked to 10 bits: 1024 became 0 and the barrier
+  // stopped waiting without a word.
+  const ProcessResult r = run_limited({program("abnormal_exit"), "bad_barrier"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("count must be 1..1023"), std::string::npos) << r.err;
+}
+
 TEST(RuntimeTorture, HandlersInterruptingMallocNeverDeadlock) {
   for (int run = 0; run < 4; ++run) {
     const ProcessResult r = run_limited({program("signal_during_malloc")});
