@@ -25,6 +25,7 @@ struct RuntimeOptions {
   std::string xclbin;                // backend=xrt: the card image
   unsigned device = 0;               // backend=xrt: which card
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
+  bool region_filter = true;         // drop accesses already made in the thread's sync-free region
 };
 
 struct ParsedOptions {
