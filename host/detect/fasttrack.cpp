@@ -11,6 +11,16 @@ inline uint64_t clock_at(const uint64_t* clock, size_t len, uint32_t slot) { ret
 inline bool covered(uint64_t packed, const uint64_t* clock, size_t len) {
   return eb::clock(packed) <= clock_at(clock, len, eb::slot(packed));
 }
+// Whether a plain read of a whole (unsplit) cell by the thread whose epoch
+// is `epoch` changes nothing: [READ SAME EPOCH], or its shared form, which
+// the cell's hint answers without the read clock (R_x(t) = C_t(t) already,
+// and W_x ≼ C_t held at that read and still holds: any write since would
+// have freed the read clock or raced). Not with atomic history, whose
+// checks come first.
+inline bool read_is_noop(const ShadowCell& cell, uint64_t epoch) {
+  return cell.r == epoch || ((cell.r & (ShadowCell::kReadShared | ShadowCell::kAtomic)) == ShadowCell::kReadShared &&
+                             cell.read_site == epoch);
+}
 }  // namespace
 
 FastTrackDetector::FastTrackDetector() = default;
@@ -58,7 +68,8 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   // reported race) makes a no-op changes nothing: leave the cell whole
   // rather than split it and merge it back. (A cell with atomic history has
   // kAtomic in r, so r never equals an epoch.)
-  if (!is_atomic_op && !cell.split() && (cell.raced() || (is_read ? cell.r : cell.w) == epoch)) return;
+  if (!is_atomic_op && !cell.split() && (cell.raced() || (is_read ? read_is_noop(cell, epoch) : cell.w == epoch)))
+    return;
   if (n == 8 && !cell.split()) {
     if (is_atomic_op) {
       check_atomic(cell, addr, 8, e, index, t, clock, len);
@@ -145,7 +156,7 @@ void FastTrackDetector::access_whole_granules(ShadowCell* cells, uint64_t count,
       access_granule(cell, addr, 0, 8, e, index, t, clock, len, epoch);
       continue;
     }
-    if (cell.raced() || (is_read ? cell.r : cell.w) == epoch) continue;  // [SAME EPOCH], or already raced
+    if (cell.raced() || (is_read ? read_is_noop(cell, epoch) : cell.w == epoch)) continue;  // or already raced
     if (memo && cell == before) {
       cell = after;
       continue;

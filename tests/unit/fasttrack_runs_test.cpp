@@ -234,5 +234,33 @@ TEST(FastTrackRuns, EqualCellsWithDifferentAtomicHistoriesAreCheckedApart) {
   EXPECT_EQ(ft.atomic_bytes(), 8u);  // the first granule's went; the raced one is no longer checked
 }
 
+// A read of part of a whole read-shared cell by a thread that has read it
+// in this epoch changes nothing (the cell's hint says so): the cell stays
+// whole instead of splitting into parts with a read clock each. (The hint
+// names the last reader only: another reader's part read still splits.)
+TEST(FastTrackRuns, SameEpochSharedReadOfPartLeavesTheCellWhole) {
+  constexpr uint64_t kAddr = 0x7000'0000;
+  const std::vector<Event> events = {
+      Event::write(0, kAddr, 16, 1),   Event::sync(Op::Fork, 0, 1),      Event::sync(Op::Fork, 0, 2),
+      Event::read(1, kAddr, 16, 2),    Event::read(2, kAddr, 16, 3),      // both cells read-shared
+      Event::read(2, kAddr + 4, 4, 4), Event::read(2, kAddr + 9, 1, 5),   // same epoch, parts
+      Event::read(1, kAddr + 8, 2, 6), Event::write(1, kAddr + 2, 1, 7),  // a write does split
+  };
+  FastTrackDetector ft;
+  DjitDetector dj;
+  for (uint64_t i = 0; i < events.size(); ++i) {
+    ft.process(events[i], i);
+    dj.process(events[i], i);
+    if (i == 6) {
+      EXPECT_EQ(ft.granule_parts(kAddr), 1u);
+      EXPECT_EQ(ft.granule_parts(kAddr + 8), 1u);
+      EXPECT_EQ(ft.read_clocks_in_use(), 2u);
+    }
+  }
+  EXPECT_EQ(race_keys(ft.races()), race_keys(dj.races()));
+  EXPECT_EQ(ft.races().size(), 1u);  // thread 2's read of kAddr + 2 and thread 1's write
+  EXPECT_EQ(ft.granule_parts(kAddr), 8u);
+}
+
 }  // namespace
 }  // namespace raceaccel
