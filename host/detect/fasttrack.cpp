@@ -119,8 +119,13 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
     addr += n;
     size -= n;
   }
-  if (const uint64_t whole = size >> Shadow::kGranuleShift; whole != 0) {
+  if (const uint64_t whole = size >> Shadow::kGranuleShift; whole > 2) {
     access_whole_granules(&cell_of(addr), whole, addr, e, index, t, clock, len, epoch);
+    addr += whole << Shadow::kGranuleShift;
+    size &= 7;
+  } else if (whole != 0) {  // a 16-byte access: too short for a run to pay for its memo
+    access_granule(cell_of(addr), addr, 0, 8, e, index, t, clock, len, epoch);
+    if (whole == 2) access_granule(cell_of(addr + 8), addr + 8, 0, 8, e, index, t, clock, len, epoch);
     addr += whole << Shadow::kGranuleShift;
     size &= 7;
   }

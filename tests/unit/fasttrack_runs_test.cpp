@@ -200,38 +200,40 @@ TEST(FastTrackRuns, RacingRangeOverARunReportsEveryByte) {
 // Equal cells with different atomic histories (kept per address beside the
 // cells): neither a read nor a write may take the first one's result for the
 // second. Thread 0 is ordered after thread 1's atomic store to the first
-// granule but not after thread 2's to the second, so its read races on the
-// second only; once both are joined, its write drops the first one's history.
+// granule but not after thread 2's to the next two, so its read (three
+// granules: a run) races on those only; once both are joined, its write
+// drops the first one's history.
 TEST(FastTrackRuns, EqualCellsWithDifferentAtomicHistoriesAreCheckedApart) {
   constexpr uint64_t kAddr = 0x7000'0000;
   const std::vector<Event> events = {
-      Event::write(0, kAddr, 16, 1),
+      Event::write(0, kAddr, 24, 1),
       Event::sync(Op::Fork, 0, 1),
       Event::sync(Op::Fork, 0, 2),
       Event::atomic(Op::AtomicStore, 1, kAddr, 8, MemoryOrder::Relaxed, 2),
       Event::atomic(Op::AtomicStore, 2, kAddr + 8, 8, MemoryOrder::Relaxed, 3),
+      Event::atomic(Op::AtomicStore, 2, kAddr + 16, 8, MemoryOrder::Relaxed, 3),
       Event::sync(Op::Release, 1, 50),
       Event::sync(Op::Acquire, 0, 50),
-      Event::read(0, kAddr, 16, 4),  // after 1's store, concurrent with 2's
+      Event::read(0, kAddr, 24, 4),  // after 1's store, concurrent with 2's
       Event::sync(Op::Join, 0, 1),
       Event::sync(Op::Join, 0, 2),
-      Event::write(0, kAddr, 16, 5),
+      Event::write(0, kAddr, 24, 5),
   };
   FastTrackDetector ft;
   DjitDetector dj;
   for (uint64_t i = 0; i < events.size(); ++i) {
     ft.process(events[i], i);
     dj.process(events[i], i);
-    if (i == 4) {
-      EXPECT_EQ(ft.atomic_bytes(), 16u);
+    if (i == 5) {
+      EXPECT_EQ(ft.atomic_bytes(), 24u);
       EXPECT_EQ(ft.granule_parts(kAddr), 1u);
     }
   }
   EXPECT_EQ(race_keys(ft.races()), race_keys(dj.races()));
-  ASSERT_EQ(ft.races().size(), 8u);
+  ASSERT_EQ(ft.races().size(), 16u);
   EXPECT_EQ(ft.races().front().addr, kAddr + 8);
   EXPECT_EQ(ft.races().front().kind, RaceKind::WriteRead);
-  EXPECT_EQ(ft.atomic_bytes(), 8u);  // the first granule's went; the raced one is no longer checked
+  EXPECT_EQ(ft.atomic_bytes(), 16u);  // the first granule's went; raced ones are no longer checked
 }
 
 // A read of part of a whole read-shared cell by a thread that has read it
