@@ -114,17 +114,19 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
       const bool record_only = (b.size_kind & kRecordOnly) != 0;
       b.size_kind &= ~kRecordOnly;
       const AccessKind kind = unpack_kind(b.size_kind);
-      const uint64_t size = unpack_size(b.size_kind);
       if (kind == AccessKind::Alloc) {
-        process_locked(Event::range(Op::Alloc, ts->tid, b.addr, size));
+        process_locked(Event::range(Op::Alloc, ts->tid, b.addr, b.length));
       } else {
-        const Event e = Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, size, site_of(ts, b));
+        const Event e = Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, b.length, site_of(ts, b));
         if (record_only) {
           record_locked(e);
           ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
         } else {
           ++stats_.accesses;
-          process_locked(e);
+          check_locked(e);
+          // A run of coalesced accesses is recorded as its first access (the
+          // others follow as record-only entries).
+          record_locked(Event::range(e.op, e.tid, e.addr, unpack_size(b.size_kind), e.site));
         }
       }
     }
@@ -134,11 +136,23 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
     stats_.filtered += ts->filtered.load(std::memory_order_relaxed);
     ts->filtered.store(0, std::memory_order_relaxed);
     ts->consumed = 0;
+    ts->merge_floor = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {
     ts->consumed = end;
   }
 }
+
+// The address of the access of entry b that touched byte: the entry's own
+// address, or for a run of coalesced accesses of one size, the start of the
+// one that covers byte.
+namespace {
+uint64_t access_address(const BufferedEvent& b, uint64_t byte) {
+  const uint32_t unit = unpack_size(b.size_kind & ~kRecordOnly);
+  if (unit == 0 || byte < b.addr || byte - b.addr >= b.length) return b.addr;
+  return b.addr + (byte - b.addr) / unit * unit;
+}
+}  // namespace
 
 // Reports the races the detector found since the last call. Races of the
 // drain of ts[begin, end) (events from first_index on) name the access's own
@@ -154,7 +168,7 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
   for (const RaceReport& rep : coalesce_races(fresh)) {
     const uint64_t pos = begin + (rep.race.event - first_index);
     const bool in_drain = ts != nullptr && rep.race.event >= first_index && pos < end;
-    reporter_.on_race(rep, in_drain ? ts->buffer[pos].addr : rep.addr, sites_);
+    reporter_.on_race(rep, in_drain ? access_address(ts->buffer[pos], rep.addr) : rep.addr, sites_);
     if (reporter_.halt_requested()) halt_locked();
   }
 }
@@ -173,20 +187,24 @@ void Checker::halt_locked() {
 }
 
 void Checker::process_locked(const Event& e) {
-  if (stopped_ || failed_) return;
+  if (check_locked(e)) record_locked(e);
+}
+
+bool Checker::check_locked(const Event& e) {
+  if (stopped_ || failed_) return false;
   ++stats_.events;
   try {
     detector_->process(e, next_index_++);
   } catch (const CapacityError& err) {
     failed_ = true;
     reporter_.message(fmt::format("raceaccel: the detector cannot go on exactly: {}; checking stopped\n", err.what()));
-    return;
+    return false;
   } catch (const std::exception& err) {  // a device failed (driver::DeviceError) or memory ran out
     failed_ = true;
     reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
-    return;
+    return false;
   }
-  record_locked(e);
+  return true;
 }
 
 void Checker::record_locked(const Event& e) {

@@ -68,7 +68,7 @@ class Checker {
   // The site id of an access by ts at pc (its current call stack); only with
   // the lock held (emit_with's operation).
   uint64_t site_locked(ThreadState* ts, uint64_t pc, uint32_t size_kind) {
-    return site_of(ts, {0, pc, ts->node, size_kind});
+    return site_of(ts, {0, pc, ts->node, size_kind, 0});
   }
 
   // Runs f() with the checker's lock held.
@@ -106,7 +106,10 @@ class Checker {
   // checking, releases the lock and ends the process.
   [[noreturn]] void halt_locked();
   void drain_locked(ThreadState* ts, bool owner);
+  // Checks e, then records it.
   void process_locked(const Event& e);
+  // Checks e; false when checking has stopped or failed.
+  bool check_locked(const Event& e);
   // Writes e to the recording (if any) without checking it.
   void record_locked(const Event& e);
   uint64_t site_of(ThreadState* ts, const BufferedEvent& b);

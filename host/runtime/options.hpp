@@ -26,6 +26,7 @@ struct RuntimeOptions {
   unsigned device = 0;               // backend=xrt: which card
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
   bool region_filter = true;         // drop accesses already made in the thread's sync-free region
+  bool coalesce = true;              // contiguous accesses from one site become one range check
 };
 
 struct ParsedOptions {

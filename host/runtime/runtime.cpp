@@ -161,6 +161,15 @@ void emit_event(ThreadState* ts, const Event& e) {
 
 ForgetEpoch g_forget_epoch;
 
+void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, bool filtered) {
+  const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
+  if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
+  // A filtered access reaches here only while recording: kept for the
+  // recording, not checked.
+  const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
+  append_plain(ts, addr, size_kind, pc);
+}
+
 bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   // Every granule is tested (and marked), so that a repeat of the whole
   // range is covered next time even when this one was not.
@@ -202,6 +211,7 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   auto* ts = new (mem) ThreadState;
   ts->tid = tid;
   ts->region_filter = options_.region_filter;
+  ts->coalesce = options_.coalesce;
   ts->record_filtered = !options_.record.empty();
   ts->forget_epoch_seen = g_forget_epoch.value.load(std::memory_order_seq_cst);
   uint64_t lo = 0, hi = 0;

@@ -12,6 +12,7 @@
 #include "runtime/call_stacks.hpp"
 #include "runtime/checker.hpp"
 #include "runtime/heap_registry.hpp"
+#include "runtime/hot_path.hpp"
 #include "runtime/options.hpp"
 #include "runtime/reporter.hpp"
 #include "runtime/thread_registry.hpp"
@@ -67,14 +68,14 @@ Runtime* runtime_if_started();
 // variant) before start-up.
 ThreadState* attach_slow(bool may_start);
 inline ThreadState* traced_thread() {
-  if (__builtin_expect(t_in_runtime, 0)) return nullptr;
+  if (RACEACCEL_UNLIKELY(t_in_runtime)) return nullptr;
   ThreadState* ts = t_thread;
-  return __builtin_expect(ts != nullptr, 1) ? ts : attach_slow(true);
+  return RACEACCEL_LIKELY(ts != nullptr) ? ts : attach_slow(true);
 }
 inline ThreadState* traced_thread_if_started() {
-  if (__builtin_expect(t_in_runtime, 0)) return nullptr;
+  if (RACEACCEL_UNLIKELY(t_in_runtime)) return nullptr;
   ThreadState* ts = t_thread;
-  return __builtin_expect(ts != nullptr, 1) ? ts : attach_slow(false);
+  return RACEACCEL_LIKELY(ts != nullptr) ? ts : attach_slow(false);
 }
 
 // The status main() returned or exit() was called with (0 when unknown).
@@ -114,18 +115,54 @@ inline bool needs_split(uint64_t size) { return size > (1u << 24) || size == 0; 
 // One entry; its size must not need splitting.
 // The append is runtime code: a signal handler arriving in it would append
 // to this same buffer, so it is deferred until the append is done.
-inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
-  RuntimeScope scope;
+// Entries that are not plain reads and writes (Alloc, AllocWrite,
+// FreeWrite) end every open run: no run may grow across them.
+inline uint32_t push_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint32_t length, uint64_t pc) {
   uint32_t n = ts->count.load(std::memory_order_relaxed);
-  if (__builtin_expect(n == kBufferCapacity, 0)) {
+  if (RACEACCEL_UNLIKELY(n == kBufferCapacity)) {
     runtime_if_started()->checker().drain(ts);
     n = 0;
   }
-  ts->buffer[n] = {addr, pc, ts->node, size_kind};
+  ts->buffer[n] = {addr, pc, ts->node, size_kind, length};
   ts->count.store(n + 1, std::memory_order_release);
+  return n;
+}
+inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
+  RuntimeScope scope;
+  const uint32_t n = push_entry(ts, addr, size_kind, unpack_size(size_kind), pc);
+  const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
+  if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
+}
+// A plain read or write: extends the open run of its site when the access
+// starts where the run ends (coalescing, issue 10 item 3: a loop over an
+// array becomes one range check), else appends a new entry. Exact: the
+// accesses a run holds are the thread's, in one sync-free region (the
+// buffer is drained at every synchronization event), with no Alloc between
+// them, and within a region any order of the thread's own accesses gives
+// the same racy bytes (docs/runtime.md, "Coalescing").
+inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
+  RuntimeScope scope;
+  const uint32_t size = unpack_size(size_kind);
+  if (RACEACCEL_LIKELY(ts->coalesce) && (size_kind & kRecordOnly) == 0) {
+    uint32_t& run = ts->runs[(pc * 0x9E3779B97F4A7C15ull) >> 61];
+    if (run >= ts->merge_floor && run < ts->count.load(std::memory_order_relaxed)) {
+      BufferedEvent& e = ts->buffer[run];
+      if (e.addr + e.length == addr && e.pc == pc && e.size_kind == size_kind && e.node == ts->node &&
+          e.length <= kMaxRunLength - size) {
+        e.length += size;
+        // Recording: the run is recorded as its first access, and each
+        // access it absorbed as a record-only entry, in program order.
+        if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
+        return;
+      }
+    }
+    run = push_entry(ts, addr, size_kind, size, pc);
+    return;
+  }
+  push_entry(ts, addr, size_kind, size, pc);
 }
 inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
-  if (__builtin_expect(needs_split(size), 0)) return append_slow(ts, addr, size, kind, pc);
+  if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
   append_entry(ts, addr, pack_size_kind(static_cast<uint32_t>(size), kind), pc);
 }
 
@@ -133,59 +170,69 @@ inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessK
 // Whether granule g's bytes `mask` were already accessed in the current
 // region, a read being covered by reads and writes, a write by writes; if
 // not, they are recorded as accessed now (the caller then checks the access).
-inline bool seen_in_region(ThreadState* ts, uint64_t g, uint8_t mask, bool write) {
+RACEACCEL_ALWAYS_INLINE bool seen_in_region(ThreadState* ts, uint64_t g, uint8_t mask, bool write) {
   RegionEntry& e = ts->region[g & (kRegionSlots - 1)];
   const uint64_t generation = ts->region_generation;
-  if (__builtin_expect(e.granule == g && (e.state >> kRegionGenerationShift) == generation, 1)) {
+  if (RACEACCEL_LIKELY(e.granule == g && (e.state >> kRegionGenerationShift) == generation)) {
     const auto written = static_cast<uint8_t>(e.state >> 8);
     const uint8_t covering = write ? written : static_cast<uint8_t>(written | e.state);
-    if ((covering & mask) == mask) return true;
+    if (RACEACCEL_LIKELY((covering & mask) == mask)) return true;
     e.state |= write ? uint64_t{mask} << 8 : mask;
     return false;
   }
   e = {g, region_state(generation, write ? mask : 0, write ? 0 : mask)};
   return false;
 }
-// An access crossing granules (or a range up to kMaxFilteredRange bytes):
-// covered when every granule is.
-bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
+// An access over more than two granules (a range up to kMaxFilteredRange
+// bytes): covered when every granule is.
+RACEACCEL_NOINLINE bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
 
 // Whether the access is already covered in the region (then it is dropped).
-// An allocation since the thread last looked ends the region first (the
-// use-after-free hazard of region_filter.hpp).
-inline bool filtered_by_region(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
+// A Free or an allocation since the thread last looked ends the region first
+// (the hazard of region_filter.hpp). Accesses of up to two granules (all of
+// the compiler's 1..16-byte callbacks) are decided inline.
+RACEACCEL_ALWAYS_INLINE bool filtered_by_region(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   const uint64_t epoch = g_forget_epoch.value.load(std::memory_order_seq_cst);
-  if (__builtin_expect(epoch != ts->forget_epoch_seen, 0)) {
+  if (RACEACCEL_UNLIKELY(epoch != ts->forget_epoch_seen)) {
     ts->forget_epoch_seen = epoch;
     ts->new_region();
   }
   const uint64_t last = addr + size - 1;
-  const bool seen = __builtin_expect((addr >> 3) == (last >> 3), 1)
-                        ? seen_in_region(ts, addr >> 3, granule_mask(addr, size), write)
-                        : seen_in_region_range(ts, addr, size, write);
+  const uint64_t g = addr >> 3;
+  bool seen;
+  if (RACEACCEL_LIKELY(g == last >> 3)) {
+    seen = seen_in_region(ts, g, granule_mask(addr, size), write);
+  } else if (g + 1 == last >> 3) {
+    // Both granules are tested (and marked): `&`, not `&&`.
+    seen = seen_in_region(ts, g, static_cast<uint8_t>(0xFFu << (addr & 7)), write) &
+           seen_in_region(ts, g + 1, static_cast<uint8_t>(0xFFu >> (7 - (last & 7))), write);
+  } else {
+    seen = seen_in_region_range(ts, addr, size, write);
+  }
   ts->filtered.store(ts->filtered.load(std::memory_order_relaxed) + seen, std::memory_order_relaxed);
   return seen;
 }
 
+// The slow path of record_access: the access is checked (buffered).
+RACEACCEL_NOINLINE void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc,
+                                          bool filtered);
+
 // Reads and writes by the program, honouring the ignore annotations. The
 // fast path: an access its thread already made in the current sync-free
 // region returns here, without a buffer entry or a lock.
-inline void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
+RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
   ThreadState* ts = t_thread;
-  if (__builtin_expect(ts == nullptr || t_in_runtime, 0)) {
+  if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) {
     ts = traced_thread();
     if (ts == nullptr) return;
   }
-  if (__builtin_expect((write ? ts->ignore_writes : ts->ignore_reads) != 0, 0)) return;
-  const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
-  if (__builtin_expect(needs_split(size), 0)) return append_slow(ts, addr, size, kind, pc);
-  uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
-  if (__builtin_expect(ts->region_filter, 1) && size <= kMaxFilteredRange &&
-      filtered_by_region(ts, addr, size, write)) {
-    if (__builtin_expect(!ts->record_filtered, 1)) return;
-    size_kind |= kRecordOnly;
+  if (RACEACCEL_UNLIKELY((write ? ts->ignore_writes : ts->ignore_reads) != 0)) return;
+  bool filtered = false;
+  if (RACEACCEL_LIKELY(ts->region_filter) && size - 1 < kMaxFilteredRange) {
+    filtered = filtered_by_region(ts, addr, size, write);
+    if (RACEACCEL_LIKELY(filtered && !ts->record_filtered)) return;
   }
-  append_entry(ts, addr, size_kind, pc);
+  record_unfiltered(ts, addr, size, write, pc, filtered);
 }
 
 }  // namespace raceaccel::rt

@@ -20,11 +20,15 @@
 
 namespace raceaccel::rt {
 
+// One buffered access. size_kind is the access's own size and kind (its
+// site); length is how many bytes the entry covers, more than the size when
+// contiguous accesses from the same site were coalesced into it (a run).
 struct BufferedEvent {
   uint64_t addr;
   uint64_t pc;
   uint32_t node;
   uint32_t size_kind;
+  uint32_t length;
 };
 
 // A buffered access the region filter decided, kept only for the recording
@@ -36,6 +40,11 @@ inline constexpr uint32_t kRecordOnly = 1u << 31;
 inline constexpr uint32_t kBufferCapacity = 1024;
 inline constexpr uint32_t kMaxShadowDepth = 1024;
 inline constexpr uint32_t kCacheSlots = 256;
+// Open runs (coalescing): buffer entries that a contiguous access from the
+// same site may extend, by a hash of the site's pc.
+inline constexpr uint32_t kRunSlots = 8;
+// Longest run (one detector event covers it).
+inline constexpr uint32_t kMaxRunLength = 1u << 24;
 
 struct ThreadState {
   ThreadId tid = 0;
@@ -78,6 +87,12 @@ struct ThreadState {
   std::atomic<uint64_t> filtered{0};
   bool region_filter = true;     // RACEACCEL_OPTIONS region_filter
   bool record_filtered = false;  // record=: filtered accesses are still buffered (kRecordOnly)
+  bool coalesce = true;          // RACEACCEL_OPTIONS coalesce
+  // Coalescing (runtime.hpp, append_plain): buffer indexes of open runs, and
+  // the first index a run may start at (entries before an Alloc entry or a
+  // drain cannot be extended).
+  uint32_t merge_floor = 0;
+  uint32_t runs[kRunSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
   uint32_t stack[kMaxShadowDepth];     // callers' nodes

@@ -19,12 +19,13 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_EQ(p.options.record, "");
   EXPECT_EQ(p.options.verbosity, 0);
   EXPECT_TRUE(p.options.region_filter);
+  EXPECT_TRUE(p.options.coalesce);
 }
 
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   const auto p = parse_runtime_options(
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
-      "verbosity=2 region_filter=0");
+      "verbosity=2 region_filter=0 coalesce=false");
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
@@ -35,6 +36,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   EXPECT_EQ(p.options.record, "/tmp/t.rtrace");
   EXPECT_EQ(p.options.verbosity, 2);
   EXPECT_FALSE(p.options.region_filter);
+  EXPECT_FALSE(p.options.coalesce);
 }
 
 TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
