@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/exit_codes.hpp"
+#include "report/suppressions.hpp"
 
 namespace raceaccel::rt {
 
@@ -25,6 +26,9 @@ struct RuntimeOptions {
   std::string xclbin;                // backend=xrt: the card image
   unsigned device = 0;               // backend=xrt: which card
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
+  std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
+  std::string suppressions_path;     // ThreadSanitizer-format suppressions file; empty = none
+  Suppressions suppressions;         // its contents, read and parsed with the options
 };
 
 struct ParsedOptions {
