@@ -88,7 +88,7 @@ TraceRaceNames trace_race_names(const RaceReport& report, const SymbolTable& sym
   return {std::to_string(report.race.site), std::to_string(report.race.prev_site), symbols.location_name(report.addr)};
 }
 
-RaceSubject trace_race_subject(const TraceRaceNames& names, const std::string& trace) {
+RaceSubject trace_race_subject(const TraceRaceNames& names, std::string_view trace) {
   RaceSubject subject;
   subject.access_stacks = {{{names.current_site, trace, {}}}, {{names.previous_site, trace, {}}}};
   subject.global_name = names.location;

@@ -31,12 +31,13 @@ nlohmann::json race_to_json(const RaceReport& report, const SymbolTable& symbols
 // is one frame whose function is its site in decimal ("20") and whose file
 // is the trace's path; the memory's name (STD variable or hex address) plays
 // the global variable's name. So `race:^20$` silences races with an access
-// at site 20, `race:counter` races on `counter`.
+// at site 20, `race:counter` races on `counter`. The subject views `names`
+// and `trace`: both must outlive it.
 struct TraceRaceNames {
   std::string current_site, previous_site, location;
 };
 TraceRaceNames trace_race_names(const RaceReport& report, const SymbolTable& symbols);
-RaceSubject trace_race_subject(const TraceRaceNames& names, const std::string& trace);
+RaceSubject trace_race_subject(const TraceRaceNames& names, std::string_view trace);
 
 // A trace's race as a SARIF result: frames named by site, the trace as the
 // artifact; the fingerprint from the sites, kinds of access and the memory's name.
