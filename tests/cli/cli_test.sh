@@ -132,6 +132,10 @@ expect_status 74 "sarif unwritable" "$bin" check --sarif "$work/no/such/dir/x.sa
 expect_status 2 "run --record with ':'" "$bin" run --record "$work/x:exitcode=0" -- /bin/true
 expect_grep "$work/err" "cannot contain white space" "run names the bad value"
 expect_status 2 "run --record with a space" "$bin" run --record "$work/a b" -- /bin/true
+# run --suppressions: the file is read and checked before the program starts.
+expect_status 2 "run with malformed suppressions" "$bin" run --suppressions "$work/bad.supp" -- /bin/true
+expect_grep "$work/err" "bad.supp:2: expected TYPE:PATTERN" "run names the malformed line"
+expect_status 0 "run with suppressions and sarif" "$bin" run --suppressions "$work/counter.supp" --sarif "$work/run.sarif" -- /bin/true
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
