@@ -11,6 +11,16 @@ inline uint64_t clock_at(const uint64_t* clock, size_t len, uint32_t slot) { ret
 inline bool covered(uint64_t packed, const uint64_t* clock, size_t len) {
   return eb::clock(packed) <= clock_at(clock, len, eb::slot(packed));
 }
+// Whether a plain read of a whole (unsplit) cell by the thread whose epoch
+// is `epoch` changes nothing: [READ SAME EPOCH], or its shared form, which
+// the cell's hint answers without the read clock (R_x(t) = C_t(t) already,
+// and W_x ≼ C_t held at that read and still holds: any write since would
+// have freed the read clock or raced). Not with atomic history, whose
+// checks come first.
+inline bool read_is_noop(const ShadowCell& cell, uint64_t epoch) {
+  return cell.r == epoch || ((cell.r & (ShadowCell::kReadShared | ShadowCell::kAtomic)) == ShadowCell::kReadShared &&
+                             cell.read_site == epoch);
+}
 }  // namespace
 
 FastTrackDetector::FastTrackDetector() = default;
@@ -58,7 +68,8 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   // reported race) makes a no-op changes nothing: leave the cell whole
   // rather than split it and merge it back. (A cell with atomic history has
   // kAtomic in r, so r never equals an epoch.)
-  if (!is_atomic_op && !cell.split() && (cell.raced() || (is_read ? cell.r : cell.w) == epoch)) return;
+  if (!is_atomic_op && !cell.split() && (cell.raced() || (is_read ? read_is_noop(cell, epoch) : cell.w == epoch)))
+    return;
   if (n == 8 && !cell.split()) {
     if (is_atomic_op) {
       check_atomic(cell, addr, 8, e, index, t, clock, len);
@@ -94,18 +105,76 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   }
 }
 
-// [addr, addr+size) lies inside the page whose cells are page_cells.
+// [addr, addr+size) lies inside the page whose cells are page_cells: a
+// partial granule at each end, whole granules between them.
 [[gnu::always_inline]] inline void FastTrackDetector::access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size,
                                                                    const Event& e, uint64_t index, uint32_t t,
                                                                    const uint64_t* clock, size_t len, uint64_t epoch) {
-  uint64_t remaining = size;
-  while (remaining > 0) {
-    const uint64_t g = addr >> Shadow::kGranuleShift;
-    const unsigned offset = addr & 7;
-    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, remaining));
-    access_granule(page_cells[g & (Shadow::kGranulesPerPage - 1)], addr, offset, n, e, index, t, clock, len, epoch);
+  auto cell_of = [&](uint64_t a) -> ShadowCell& {
+    return page_cells[(a >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)];
+  };
+  if (const unsigned offset = addr & 7; offset != 0) {
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(8 - offset, size));
+    access_granule(cell_of(addr), addr, offset, n, e, index, t, clock, len, epoch);
     addr += n;
-    remaining -= n;
+    size -= n;
+  }
+  if (const uint64_t whole = size >> Shadow::kGranuleShift; whole > 2) {
+    access_whole_granules(&cell_of(addr), whole, addr, e, index, t, clock, len, epoch);
+    addr += whole << Shadow::kGranuleShift;
+    size &= 7;
+  } else if (whole != 0) {  // a 16-byte access: too short for a run to pay for its memo
+    access_granule(cell_of(addr), addr, 0, 8, e, index, t, clock, len, epoch);
+    if (whole == 2) access_granule(cell_of(addr + 8), addr + 8, 0, 8, e, index, t, clock, len, epoch);
+    addr += whole << Shadow::kGranuleShift;
+    size &= 7;
+  }
+  if (size != 0) access_granule(cell_of(addr), addr, 0, static_cast<unsigned>(size), e, index, t, clock, len, epoch);
+}
+
+// `count` whole granules from addr (8-aligned), whose cells are cells[0,
+// count): the body of a range or of a 16-byte access. Each granule takes
+// exactly the rule access_granule would give it; what is saved is the
+// per-byte bookkeeping, and, along a run of equal cells, the rule itself
+// (SlimState's observation: an array's neighbouring elements mostly share
+// their history, so a range over them meets one state again and again).
+void FastTrackDetector::access_whole_granules(ShadowCell* cells, uint64_t count, uint64_t addr, const Event& e,
+                                              uint64_t index, uint32_t t, const uint64_t* clock, size_t len,
+                                              uint64_t epoch) {
+  if (is_atomic(e.op)) {
+    for (uint64_t i = 0; i < count; ++i, addr += 8)
+      access_granule(cells[i], addr, 0, 8, e, index, t, clock, len, epoch);
+    return;
+  }
+  const bool is_read = e.op == Op::Read;
+  // The last cell checked here, before and after its rule, when that rule is
+  // a pure function of the cell (and of this access and thread clock, the
+  // same for every granule): the cell owned no read clock and had no atomic
+  // history (whose checks look up the address), and the rule neither
+  // reported a race nor made a read clock (each cell owns its own). A later
+  // cell equal to `before` then ends equal to `after`, with no check.
+  ShadowCell before, after;
+  bool memo = false;
+  for (uint64_t i = 0; i < count; ++i, addr += 8) {
+    ShadowCell& cell = cells[i];
+    if (cell.split()) [[unlikely]] {
+      access_granule(cell, addr, 0, 8, e, index, t, clock, len, epoch);
+      continue;
+    }
+    if (cell.raced() || (is_read ? read_is_noop(cell, epoch) : cell.w == epoch)) continue;  // or already raced
+    if (memo && cell == before) {
+      cell = after;
+      continue;
+    }
+    const ShadowCell old = cell;
+    if (is_read) {
+      check_read(cell, addr, 8, e, index, t, clock, len, epoch);
+    } else {
+      check_write(cell, addr, 8, e, index, clock, len, epoch);
+    }
+    memo = !old.read_shared() && !old.atomic() && !cell.raced() && !cell.read_shared();
+    before = old;
+    after = cell;
   }
 }
 
@@ -121,6 +190,12 @@ void FastTrackDetector::access(const Event& e, uint64_t index) {
     ShadowCell* page_cells = shadow_.page_cells(e.addr >> Shadow::kPageByteShift);
     access_granule(page_cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
                    static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);
+    return;
+  }
+  // Next, a short range inside one page (16-byte vector accesses, a
+  // filter's coalesced range): straight to its cells.
+  if (e.size < Shadow::kPageBytes && e.size != 0 && ((e.addr ^ (e.addr + e.size - 1)) >> Shadow::kPageByteShift) == 0) {
+    access_cells(shadow_.page_cells(e.addr >> Shadow::kPageByteShift), e.addr, e.size, e, index, t, clock, len, epoch);
     return;
   }
 

@@ -55,6 +55,8 @@ class FastTrackDetector final : public Detector {
                       uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
   bool access_uniform(ShadowCell& cell, uint64_t addr, const Event& e, uint64_t index, uint32_t t,
                       const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void access_whole_granules(ShadowCell* cells, uint64_t count, uint64_t addr, const Event& e, uint64_t index,
+                             uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
                     const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,

@@ -8,10 +8,7 @@
 
 namespace raceaccel {
 
-uint32_t FastTrackSync::thread(ThreadId tid) {
-  // Consecutive events mostly come from one thread (the runtime drains a
-  // thread's buffer at once): skip the slot lookup for a repeat.
-  if (tid == last_tid_ && last_slot_ != kNoSlot) return last_slot_;
+uint32_t FastTrackSync::thread_lookup(ThreadId tid) {
   bool created = false;
   const uint32_t s = slots_.slot(tid, &created);
   if (created) {

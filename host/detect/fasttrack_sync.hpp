@@ -28,7 +28,13 @@ class FastTrackSync {
   };
 
   // Creates C_t = inc_t(⊥) on first sight; restores a retired (joined) thread.
-  uint32_t thread(ThreadId tid);
+  uint32_t thread(ThreadId tid) {
+    // Consecutive events mostly come from one thread (the runtime drains a
+    // thread's buffer at once): a repeat skips the slot lookup, inline.
+    if (tid == last_tid_ && last_slot_ != kNoSlot) [[likely]]
+      return last_slot_;
+    return thread_lookup(tid);
+  }
   const Clock& clock(uint32_t slot) const { return threads_[slot].clock; }
   // The clock of slot as a flat array, valid until the next apply() or thread().
   DenseView dense_view(uint32_t slot) {
@@ -67,6 +73,7 @@ class FastTrackSync {
   };
 
   static void join(Clock& into, const Clock& from) { into.join(from); }
+  uint32_t thread_lookup(ThreadId tid);  // thread() for another thread than the last
   void tick(uint32_t slot);
   void retire(uint32_t slot);
   DenseView scratch_view(uint32_t slot);

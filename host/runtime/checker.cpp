@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/exit_codes.hpp"
@@ -82,8 +83,11 @@ void Checker::drain(ThreadState* ts) {
 }
 
 void Checker::emit(ThreadState* ts, const Event& e) {
+  // History about to be discarded ends every thread's region (region_filter.hpp).
+  if (e.op == Op::Free) g_forget_epoch.value.fetch_add(1, std::memory_order_seq_cst);
   InternalLock lock(mu_);
   drain_locked(ts, true);
+  ts->new_region();
   process_locked(e);
 }
 
@@ -106,20 +110,29 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
     ++stats_.drains;
     const uint64_t first_index = next_index_;
     for (uint32_t i = begin; i < end; ++i) {
-      const BufferedEvent& b = ts->buffer[i];
+      BufferedEvent b = ts->buffer[i];
+      const bool record_only = (b.size_kind & kRecordOnly) != 0;
+      b.size_kind &= ~kRecordOnly;
       const AccessKind kind = unpack_kind(b.size_kind);
       const uint64_t size = unpack_size(b.size_kind);
       if (kind == AccessKind::Alloc) {
         process_locked(Event::range(Op::Alloc, ts->tid, b.addr, size));
       } else {
-        ++stats_.accesses;
-        process_locked(Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, size, site_of(ts, b)));
+        const Event e = Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, size, site_of(ts, b));
+        if (record_only) {
+          record_locked(e);
+          ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
+        } else {
+          ++stats_.accesses;
+          process_locked(e);
+        }
       }
     }
     report_fresh_races(ts, begin, end, first_index);
   }
   if (owner) {
-    ++ts->filter_generation;  // the next batch starts without repeats to drop
+    stats_.filtered += ts->filtered.load(std::memory_order_relaxed);
+    ts->filtered.store(0, std::memory_order_relaxed);
     ts->consumed = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {
@@ -136,6 +149,8 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
   const std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
   races_seen_ = races.size();
   stats_.races += fresh.size();
+  if (keep_racy_bytes_)
+    for (const Race& r : fresh) racy_bytes_.push_back(r.addr);
   for (const RaceReport& rep : coalesce_races(fresh)) {
     const uint64_t pos = begin + (rep.race.event - first_index);
     const bool in_drain = ts != nullptr && rep.race.event >= first_index && pos < end;
@@ -171,6 +186,11 @@ void Checker::process_locked(const Event& e) {
     reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
     return;
   }
+  record_locked(e);
+}
+
+void Checker::record_locked(const Event& e) {
+  if (stopped_ || failed_) return;
   if (!record_path_.empty()) {
     early_events_.push_back(e);
   } else if (recorder_) {
@@ -185,7 +205,10 @@ void Checker::process_locked(const Event& e) {
 
 void Checker::drain_all_and_stop() {
   InternalLock lock(mu_);
-  for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) drain_locked(ts, false);
+  for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
+    drain_locked(ts, false);
+    stats_.filtered += ts->filtered.load(std::memory_order_relaxed);
+  }
   // A device backend still holds its last batch: check it, report its races.
   if (!stopped_ && !failed_) {
     try {
@@ -217,6 +240,20 @@ std::string Checker::finish_recording_locked() {
     recorder_.reset();
   }
   return record_error_;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Checker::racy_ranges() {
+  InternalLock lock(mu_);
+  std::sort(racy_bytes_.begin(), racy_bytes_.end());
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const uint64_t b : racy_bytes_) {
+    if (!ranges.empty() && ranges.back().first + ranges.back().second >= b) {
+      ranges.back().second = b + 1 - ranges.back().first;
+    } else {
+      ranges.emplace_back(b, 1);
+    }
+  }
+  return ranges;
 }
 
 CheckerStats Checker::stats() {

@@ -28,6 +28,7 @@ namespace raceaccel::rt {
 struct CheckerStats {
   uint64_t events = 0;    // processed by the detector
   uint64_t accesses = 0;  // of which buffered reads/writes
+  uint64_t filtered = 0;  // reads/writes decided by the sync-free region filter (never buffered)
   uint64_t drains = 0;    // buffer drains
   uint64_t races = 0;     // per-byte races found
 };
@@ -49,7 +50,7 @@ class Checker {
   // The thread is gone: its last accesses are checked, then it is forgotten.
   void unlink(ThreadState* ts);
   void drain(ThreadState* ts);
-  // Drains ts, then applies e.
+  // Drains ts, then applies e; e ends the thread's sync-free region.
   void emit(ThreadState* ts, const Event& e);
   // Drains ts, runs op() (the real operation; it returns {result, event}) and
   // applies its event, all under the lock: the detector sees atomic
@@ -58,6 +59,7 @@ class Checker {
   auto emit_with(ThreadState* ts, Op&& op) {
     InternalLock lock(mu_);
     drain_locked(ts, true);
+    ts->new_region();
     auto [result, event] = op();
     process_locked(event);
     return result;
@@ -82,6 +84,11 @@ class Checker {
   // finish() the recording, if any. Returns an error message or "".
   std::string finish_recording();
   CheckerStats stats();
+  // verbosity=3: keep every racy byte, for racy_ranges() at exit (the
+  // differential tests compare them with a detector's on the recording).
+  void keep_racy_bytes() { keep_racy_bytes_ = true; }
+  // The racy bytes found so far as sorted, merged [address, size) ranges.
+  std::vector<std::pair<uint64_t, uint64_t>> racy_ranges();
   bool failed() const { return failed_; }
 
   // fork(): the parent holds the lock across the real fork; the child then
@@ -100,6 +107,8 @@ class Checker {
   [[noreturn]] void halt_locked();
   void drain_locked(ThreadState* ts, bool owner);
   void process_locked(const Event& e);
+  // Writes e to the recording (if any) without checking it.
+  void record_locked(const Event& e);
   uint64_t site_of(ThreadState* ts, const BufferedEvent& b);
   void report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index);
 
@@ -112,6 +121,8 @@ class Checker {
   size_t races_seen_ = 0;
   bool stopped_ = false;
   bool failed_ = false;
+  bool keep_racy_bytes_ = false;
+  std::vector<uint64_t> racy_bytes_;
   CheckerStats stats_;
   std::unique_ptr<std::ofstream> record_file_;
   std::unique_ptr<BinaryWriter> recorder_;

@@ -72,7 +72,10 @@ void* allocated(void* p, size_t size, uint64_t pc) {
   if (size != 0 && ts->ignore_writes == 0) {
     append_access(ts, reinterpret_cast<uint64_t>(p), size, AccessKind::AllocWrite, pc);
   }
-  ++ts->filter_generation;  // accesses after the Alloc are not repeats of those before
+  // Accesses after the Alloc are not covered by those before (its history
+  // reset would hide them), in this thread or any other (region_filter.hpp).
+  ts->new_region();
+  g_forget_epoch.value.fetch_add(1, std::memory_order_seq_cst);
   return p;
 }
 

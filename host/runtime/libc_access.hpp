@@ -12,8 +12,8 @@
 
 namespace raceaccel::rt {
 
-// Through record_access, so a loop calling strlen on the same string
-// appends one entry per drain (the repeat filter), not one per call.
+// Through record_access, so a loop calling strlen on the same (short) string
+// is checked once per sync-free region (region_filter.hpp), not once per call.
 inline void program_access(const volatile void* p, size_t n, bool write, uint64_t pc) {
   if (n == 0 || p == nullptr) return;
   if (t_thread == nullptr && traced_thread_if_started() == nullptr) return;

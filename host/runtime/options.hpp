@@ -26,6 +26,7 @@ struct RuntimeOptions {
   std::string xclbin;                // backend=xrt: the card image
   unsigned device = 0;               // backend=xrt: which card
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
+  bool region_filter = true;         // drop accesses already made in the thread's sync-free region
   std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
   std::string suppressions_path;     // ThreadSanitizer-format suppressions file; empty = none
   Suppressions suppressions;         // its contents, read and parsed with the options

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
@@ -158,6 +159,21 @@ void emit_event(ThreadState* ts, const Event& e) {
   runtime_if_started()->checker().emit(ts, e);
 }
 
+ForgetEpoch g_forget_epoch;
+
+bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
+  // Every granule is tested (and marked), so that a repeat of the whole
+  // range is covered next time even when this one was not.
+  bool seen = true;
+  const uint64_t end = addr + size;
+  for (uint64_t a = addr; a < end;) {
+    const uint64_t next = std::min((a | 7) + 1, end);
+    seen &= seen_in_region(ts, a >> 3, granule_mask(a, next - a), write);
+    a = next;
+  }
+  return seen;
+}
+
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
   constexpr uint64_t kChunk = uint64_t{1} << 24;
   while (size != 0) {
@@ -171,7 +187,9 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 Runtime::Runtime(const RuntimeOptions& options)
     : options_(options),
       reporter_(options_, stacks_, threads_, heap_),
-      checker_(std::make_unique<Checker>(make_backend(options_), reporter_)) {}
+      checker_(std::make_unique<Checker>(make_backend(options_), reporter_)) {
+  if (options_.verbosity >= 3) checker_->keep_racy_bytes();
+}
 
 ThreadState* Runtime::attach_thread(ThreadId tid) {
   RuntimeScope scope;
@@ -183,6 +201,9 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   }
   auto* ts = new (mem) ThreadState;
   ts->tid = tid;
+  ts->region_filter = options_.region_filter;
+  ts->record_filtered = !options_.record.empty();
+  ts->forget_epoch_seen = g_forget_epoch.value.load(std::memory_order_seq_cst);
   uint64_t lo = 0, hi = 0;
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -235,8 +256,14 @@ int Runtime::finalize(int program_status) {
   if (options_.verbosity >= 1) {
     const CheckerStats s = checker_->stats();
     reporter_.message(fmt::format(
-        "raceaccel: {} events checked ({} accesses, {} buffer drains), {} threads, {} per-byte races, {} reports\n",
-        s.events, s.accesses, s.drains, threads_.count(), s.races, reporter_.reports()));
+        "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
+        "threads, {} per-byte races, {} reports\n",
+        s.events, s.accesses, s.drains, s.filtered, threads_.count(), s.races, reporter_.reports()));
+  }
+  if (options_.verbosity >= 3) {
+    std::string line = "raceaccel: racy bytes:";
+    for (const auto& [addr, size] : checker_->racy_ranges()) line += fmt::format(" {:#x}+{}", addr, size);
+    reporter_.message(line + "\n");
   }
   if (program_status != 0) return program_status;
   if (!record_error.empty()) return exit_code::kIo;
@@ -268,6 +295,7 @@ void Runtime::after_fork_child() {
   stacks_.mutex().unlock();
   if (ThreadState* self = t_thread) {
     checker_->adopt_after_fork_child(self);
+    self->new_region();  // the joins of the parent's other threads are its synchronization
     reporter_.after_fork_child();
   }
   checker_->unlock_after_fork();

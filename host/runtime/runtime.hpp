@@ -129,7 +129,47 @@ inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessK
   append_entry(ts, addr, pack_size_kind(static_cast<uint32_t>(size), kind), pc);
 }
 
-// Reads and writes by the program, honouring the ignore annotations.
+// ---- the sync-free region filter (region_filter.hpp) ----------------------
+// Whether granule g's bytes `mask` were already accessed in the current
+// region, a read being covered by reads and writes, a write by writes; if
+// not, they are recorded as accessed now (the caller then checks the access).
+inline bool seen_in_region(ThreadState* ts, uint64_t g, uint8_t mask, bool write) {
+  RegionEntry& e = ts->region[g & (kRegionSlots - 1)];
+  const uint64_t generation = ts->region_generation;
+  if (__builtin_expect(e.granule == g && (e.state >> kRegionGenerationShift) == generation, 1)) {
+    const auto written = static_cast<uint8_t>(e.state >> 8);
+    const uint8_t covering = write ? written : static_cast<uint8_t>(written | e.state);
+    if ((covering & mask) == mask) return true;
+    e.state |= write ? uint64_t{mask} << 8 : mask;
+    return false;
+  }
+  e = {g, region_state(generation, write ? mask : 0, write ? 0 : mask)};
+  return false;
+}
+// An access crossing granules (or a range up to kMaxFilteredRange bytes):
+// covered when every granule is.
+bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
+
+// Whether the access is already covered in the region (then it is dropped).
+// An allocation since the thread last looked ends the region first (the
+// use-after-free hazard of region_filter.hpp).
+inline bool filtered_by_region(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
+  const uint64_t epoch = g_forget_epoch.value.load(std::memory_order_seq_cst);
+  if (__builtin_expect(epoch != ts->forget_epoch_seen, 0)) {
+    ts->forget_epoch_seen = epoch;
+    ts->new_region();
+  }
+  const uint64_t last = addr + size - 1;
+  const bool seen = __builtin_expect((addr >> 3) == (last >> 3), 1)
+                        ? seen_in_region(ts, addr >> 3, granule_mask(addr, size), write)
+                        : seen_in_region_range(ts, addr, size, write);
+  ts->filtered.store(ts->filtered.load(std::memory_order_relaxed) + seen, std::memory_order_relaxed);
+  return seen;
+}
+
+// Reads and writes by the program, honouring the ignore annotations. The
+// fast path: an access its thread already made in the current sync-free
+// region returns here, without a buffer entry or a lock.
 inline void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
   ThreadState* ts = t_thread;
   if (__builtin_expect(ts == nullptr || t_in_runtime, 0)) {
@@ -139,10 +179,12 @@ inline void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc)
   if (__builtin_expect((write ? ts->ignore_writes : ts->ignore_reads) != 0, 0)) return;
   const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
   if (__builtin_expect(needs_split(size), 0)) return append_slow(ts, addr, size, kind, pc);
-  const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
-  ThreadState::FilterEntry& f = ts->filter[((addr >> 3) ^ (addr >> 13)) % kFilterSlots];
-  if (f.addr == addr && f.size_kind == size_kind && f.generation == ts->filter_generation) return;
-  f = {addr, ts->filter_generation, size_kind};
+  uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind);
+  if (__builtin_expect(ts->region_filter, 1) && size <= kMaxFilteredRange &&
+      filtered_by_region(ts, addr, size, write)) {
+    if (__builtin_expect(!ts->record_filtered, 1)) return;
+    size_kind |= kRecordOnly;
+  }
   append_entry(ts, addr, size_kind, pc);
 }
 

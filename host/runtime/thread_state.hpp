@@ -16,6 +16,7 @@
 
 #include "core/event.hpp"
 #include "runtime/call_stacks.hpp"
+#include "runtime/region_filter.hpp"
 
 namespace raceaccel::rt {
 
@@ -26,10 +27,15 @@ struct BufferedEvent {
   uint32_t size_kind;
 };
 
+// A buffered access the region filter decided, kept only for the recording
+// (record=: the recorded stream is the unfiltered one, so that any detector
+// can check the filter's verdicts against it). Bit 31 of size_kind is free:
+// access kinds take bits 28..30.
+inline constexpr uint32_t kRecordOnly = 1u << 31;
+
 inline constexpr uint32_t kBufferCapacity = 1024;
 inline constexpr uint32_t kMaxShadowDepth = 1024;
 inline constexpr uint32_t kCacheSlots = 256;
-inline constexpr uint32_t kFilterSlots = 256;
 
 struct ThreadState {
   ThreadId tid = 0;
@@ -62,23 +68,27 @@ struct ThreadState {
     uint32_t size_kind;
     uint64_t site;  // 0: empty
   };
-  // Accesses already appended since the last drain (or Alloc): an identical
-  // access (same bytes, size and kind) is not appended again. Both would be
-  // checked in the same drain with only this thread's own events between
-  // them and no change of its epoch, where the repeat is a no-op for the
-  // detectors (docs/runtime.md, "Repeated accesses").
-  struct FilterEntry {
-    uint64_t addr;
-    uint64_t generation;  // valid when equal to filter_generation
-    uint32_t size_kind;
-  };
-  uint64_t filter_generation = 1;
-  FilterEntry filter[kFilterSlots];
+  // The sync-free region filter (region_filter.hpp): the current region's
+  // generation (a synchronization event of the thread starts a new one), the
+  // forget epoch it was last checked against, and how many accesses it
+  // decided since the last drain (statistics; written only by the thread,
+  // read by the exit path too, hence relaxed atomic).
+  uint64_t region_generation = 1;
+  uint64_t forget_epoch_seen = 0;
+  std::atomic<uint64_t> filtered{0};
+  bool region_filter = true;     // RACEACCEL_OPTIONS region_filter
+  bool record_filtered = false;  // record=: filtered accesses are still buffered (kRecordOnly)
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
   uint32_t stack[kMaxShadowDepth];     // callers' nodes
   uint64_t frame_sp[kMaxShadowDepth];  // each frame's stack pointer at its entry (stale-frame detection)
   BufferedEvent buffer[kBufferCapacity];
+  // Last: most of it is never touched by a short thread (mmap'ed lazily).
+  RegionEntry region[kRegionSlots];
+
+  // A synchronization event of the thread (or its own allocation) ends the
+  // region: nothing seen before it covers an access after it.
+  void new_region() { ++region_generation; }
 };
 
 // The calling thread's state; nullptr before its first event. Initial-exec

@@ -22,12 +22,13 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_EQ(p.options.log_path, "");
   EXPECT_EQ(p.options.record, "");
   EXPECT_EQ(p.options.verbosity, 0);
+  EXPECT_TRUE(p.options.region_filter);
 }
 
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   const auto p = parse_runtime_options(
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
-      "verbosity=2");
+      "verbosity=2 region_filter=0");
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
@@ -37,6 +38,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   EXPECT_EQ(p.options.report_limit, 3u);
   EXPECT_EQ(p.options.record, "/tmp/t.rtrace");
   EXPECT_EQ(p.options.verbosity, 2);
+  EXPECT_FALSE(p.options.region_filter);
 }
 
 TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
@@ -70,20 +72,11 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
     const char* text;
     const char* key;
   } cases[] = {
-      {"backend=gpu", "'backend'"},
-      {"json=2", "'json'"},
-      {"halt_on_error=yes", "'halt_on_error'"},
-      {"exitcode=256", "'exitcode'"},
-      {"exitcode=-1", "'exitcode'"},
-      {"exitcode=", "'exitcode'"},
-      {"report_limit=x", "'report_limit'"},
-      {"verbosity=9", "'verbosity'"},
-      {"log_path=", "'log_path'"},
-      {"record=", "'record'"},
-      {"xclbin=", "'xclbin'"},
-      {"device=1024", "'device'"},
-      {"device=first", "'device'"},
-      {"history_size=3", "'history_size'"},
+      {"backend=gpu", "'backend'"},         {"json=2", "'json'"},           {"halt_on_error=yes", "'halt_on_error'"},
+      {"exitcode=256", "'exitcode'"},       {"exitcode=-1", "'exitcode'"},  {"exitcode=", "'exitcode'"},
+      {"report_limit=x", "'report_limit'"}, {"verbosity=9", "'verbosity'"}, {"region_filter=2", "'region_filter'"},
+      {"log_path=", "'log_path'"},          {"record=", "'record'"},        {"xclbin=", "'xclbin'"},
+      {"device=1024", "'device'"},          {"device=first", "'device'"},   {"history_size=3", "'history_size'"},
       {"json=1 colour=1", "'colour'"},
   };
   for (const auto& c : cases) {

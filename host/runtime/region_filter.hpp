@@ -1,0 +1,72 @@
+// The sync-free region filter: the bytes a thread has already read or
+// written since its last synchronization event, so that an access they cover
+// is decided in the calling thread, without a buffer entry, a lock or a
+// detector call (issue 10, items 1 and 3; docs/runtime.md, "Sync-free
+// regions").
+//
+// Why dropping a covered access is exact. Let a1 be an access of thread t
+// that was checked, and a2 a later access of t in the same region (no
+// synchronization event of t between them) whose bytes a1 covers, a1 being a
+// write if a2 is. Any access b of another thread that races with a2 on a
+// byte also races with a1 on that byte: b ≺ a1 would give b ≺ a2 (program
+// order), and a1 ≺ b needs a release by t after a1, which comes after a2 too
+// (there is none in between), so a2 ≺ b. b conflicts with a1 since a1 writes
+// whenever a2 does. So every racy byte stays racy; only which of t's
+// accesses a report names can change (the first one, as ThreadSanitizer's
+// shadow also keeps).
+//
+// The detector sees a1 and b in a stream, and two events in it can hide a1
+// from b: a Free or an Alloc of a1's bytes between them discards a1's
+// history. A Free of a block whose allocation the runtime saw is first a
+// write of the block (FreeWrite), checked against a1, so the byte is
+// reported at the free; but an Alloc is not an access, and neither is the
+// Free of an unmapped range or of a block allocated before start-up. Memory
+// forgotten that way and then touched again (by t's a2 and by the thread
+// that reused it) would lose a2's race. So every Alloc and every Free bumps
+// the forget epoch before the memory can be reused, and a thread whose last
+// seen epoch differs starts a new region before deciding anything.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace raceaccel::rt {
+
+// One granule (8 aligned bytes) seen in a region: which bytes were read and
+// which written. 16 bytes: `state` packs the region's generation (bits
+// 16..63; valid when equal to the thread's), the written mask (8..15) and the
+// read mask (0..7).
+// No member initializers: ThreadState is default-initialized in zeroed
+// mmap'ed memory, and the table's pages must stay untouched until used.
+struct RegionEntry {
+  uint64_t granule;  // address >> 3
+  uint64_t state;    // 0: never used (generations start at 1)
+};
+inline constexpr unsigned kRegionGenerationShift = 16;
+inline uint64_t region_state(uint64_t generation, uint8_t written, uint8_t read) {
+  return generation << kRegionGenerationShift | uint64_t{written} << 8 | read;
+}
+
+// 64 Ki entries (2 MiB of address space per thread, touched lazily): a
+// granule's slot is its low bits, so an array of up to 512 KiB fills the
+// table without collisions (a matrix multiply's whole operand, for one).
+inline constexpr uint32_t kRegionSlots = 1u << 16;
+// Accesses longer than this (in bytes) are never filtered (their entries
+// would cost more to test than the detector's range rule).
+inline constexpr uint64_t kMaxFilteredRange = 512;
+
+// Bumped at every allocation (intercept_malloc.cpp) and every Free the
+// checker is given (Checker::emit), see above. On its own cache line:
+// threads read it on every access, it is written at allocation rate.
+struct alignas(64) ForgetEpoch {
+  std::atomic<uint64_t> value{0};
+};
+extern ForgetEpoch g_forget_epoch;
+
+// The byte mask of [addr, addr + size) within addr's granule; size 1..8 and
+// the access must not cross the granule.
+inline uint8_t granule_mask(uint64_t addr, uint64_t size) {
+  return static_cast<uint8_t>(((uint32_t{1} << size) - 1) << (addr & 7));
+}
+
+}  // namespace raceaccel::rt
