@@ -15,6 +15,9 @@ clang-19 libclang-rt-19-dev"
 PACKAGES="$PACKAGES verilator yosys z3 libxrt-dev uuid-dev tcl"
 # Symbolization for the instrumentation runtime.
 PACKAGES="$PACKAGES libdw-dev libelf-dev"
+# The SARIF logs are validated against the SARIF 2.1.0 schema in a test
+# (tests/report/sarif_schema_test.sh) with Debian's JSON Schema validator.
+PACKAGES="$PACKAGES python3 python3-jsonschema"
 
 missing=""
 for p in $PACKAGES; do

@@ -2,19 +2,24 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/backend_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
 #include "cli/json_output.hpp"
+#include "cli/output_file.hpp"
 #include "cli/progress.hpp"
 #include "cli/shared_device.hpp"
 #include "common/exit_codes.hpp"
 #include "detect/detector.hpp"
 #include "driver/registry.hpp"
 #include "report/race_report.hpp"
+#include "report/sarif.hpp"
+#include "report/suppressions.hpp"
 #include "trace/input.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
@@ -26,6 +31,8 @@ struct CheckOptions {
   std::string detector = "fasttrack";
   BackendOptions device;  // --backend: check on a device through the offload engine
   bool json = false;
+  std::string sarif;         // --sarif FILE: a SARIF 2.1.0 log of the reports
+  std::string suppressions;  // --suppressions FILE: ThreadSanitizer-format suppressions
   std::vector<std::string> traces;
 };
 
@@ -33,7 +40,8 @@ struct TraceResult {
   std::string file;
   std::string format;
   uint64_t events = 0;
-  std::vector<RaceReport> races;
+  std::vector<RaceReport> races;  // those not suppressed
+  uint64_t suppressed = 0;
   SymbolTable symbols;
   int status = exit_code::kOk;
   std::string error;
@@ -47,7 +55,21 @@ uint64_t file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-TraceResult check_one(const std::string& path, const CheckOptions& o, SharedDevice* shared) {
+// Drops the reports a suppression matches; returns how many.
+uint64_t apply_suppressions(std::vector<RaceReport>& races, const Suppressions& suppressions,
+                            const SymbolTable& symbols, const std::string& trace) {
+  if (suppressions.empty()) return 0;
+  const auto suppressed = [&](const RaceReport& rep) {
+    const TraceRaceNames names = trace_race_names(rep, symbols);
+    return suppressions.match(trace_race_subject(names, trace)) != nullptr;
+  };
+  const size_t before = races.size();
+  races.erase(std::remove_if(races.begin(), races.end(), suppressed), races.end());
+  return before - races.size();
+}
+
+TraceResult check_one(const std::string& path, const CheckOptions& o, const Suppressions& suppressions,
+                      SharedDevice* shared) {
   TraceResult result;
   result.file = path;
   driver::Device* device = nullptr;
@@ -92,6 +114,7 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, SharedDevi
   result.events = index;
   result.races = coalesce_races(detector->races());
   if (reader) result.symbols = reader->symbols();
+  result.suppressed = apply_suppressions(result.races, suppressions, result.symbols, path);
   if (offload) {
     try {
       const offload::OffloadStats stats = offload->stats();
@@ -135,7 +158,44 @@ std::string_view status_name(int status) {
   }
 }
 
+// --suppressions: the file read and parsed before any trace; a missing or
+// malformed file is a usage error (status 2), as a bad option value is.
+std::optional<Suppressions> load_suppressions(const std::string& path) {
+  if (path.empty()) return Suppressions{};
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) {
+    std::cerr << "raceaccel: --suppressions: cannot read " << path << '\n';
+    return std::nullopt;
+  }
+  try {
+    return Suppressions::parse(text.str(), path);
+  } catch (const SuppressionError& err) {
+    std::cerr << "raceaccel: --suppressions: " << err.what() << '\n';
+    return std::nullopt;
+  }
+}
+
+// --sarif: the log written like every other output of the CLI (OutputFile:
+// a failed write leaves the old file alone); an I/O failure is status 74.
+int write_sarif(const std::string& path, nlohmann::json log) {
+  escape_invalid_utf8(log);
+  try {
+    OutputFile out(path);
+    out.stream() << log.dump(2) << '\n';
+    out.close();
+  } catch (const IoError& err) {
+    std::cerr << "raceaccel: --sarif: " << err.what() << '\n';
+    return exit_code::kIo;
+  }
+  return exit_code::kOk;
+}
+
 int run_check(const CheckOptions& o) {
+  const std::optional<Suppressions> suppressions = load_suppressions(o.suppressions);
+  if (!suppressions) return exit_code::kUsage;
+  const bool count_suppressed = !o.suppressions.empty();
   std::unique_ptr<SharedDevice> device;
   if (!o.device.backend.empty()) {
     try {
@@ -150,12 +210,18 @@ int run_check(const CheckOptions& o) {
   const std::string label = o.detector;
   int status = exit_code::kOk;
   uint64_t total_events = 0;
+  uint64_t total_suppressed = 0;
+  std::vector<SarifRace> sarif_races;
   nlohmann::json races = nlohmann::json::array();
   nlohmann::json traces = nlohmann::json::array();
   for (const std::string& path : o.traces) {
-    TraceResult r = check_one(path, o, device.get());
+    TraceResult r = check_one(path, o, *suppressions, device.get());
     status = combine(status, r.status);
     total_events += r.events;
+    total_suppressed += r.suppressed;
+    if (!o.sarif.empty()) {
+      for (const RaceReport& rep : r.races) sarif_races.push_back(trace_race_sarif(rep, r.symbols, path));
+    }
     if (o.json) {
       if (!r.error.empty()) std::cerr << "raceaccel: " << r.error << '\n';
       for (const RaceReport& rep : r.races) races.push_back(race_to_json(rep, r.symbols, path));
@@ -164,14 +230,16 @@ int run_check(const CheckOptions& o) {
                           {"events", r.events},
                           {"races", r.races.size()},
                           {"status", status_name(r.status)}};
+      if (count_suppressed) t["suppressed"] = r.suppressed;
       if (!r.error.empty()) t["error"] = r.error;
       if (!r.accelerator_json.is_null()) t["accelerator"] = r.accelerator_json;
       traces.push_back(std::move(t));
     } else {
       for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';
-      std::cout << fmt::format("{}: {} events{}, {} race{} ({})\n", path, r.events,
+      std::cout << fmt::format("{}: {} events{}, {} race{}{} ({})\n", path, r.events,
                                r.error.empty() ? "" : " before the error", r.races.size(),
-                               r.races.size() == 1 ? "" : "s", label);
+                               r.races.size() == 1 ? "" : "s",
+                               count_suppressed ? fmt::format(", {} suppressed", r.suppressed) : "", label);
       // The error follows the trace's report, in this order also when
       // stdout and stderr go to one file.
       if (!r.error.empty()) {
@@ -188,9 +256,17 @@ int run_check(const CheckOptions& o) {
     nlohmann::json doc = {{"tool", "raceaccel"}, {"version", RACEACCEL_VERSION},
                           {"detector", label},   {"events", total_events},
                           {"races", races},      {"traces", traces}};
+    if (count_suppressed) doc["suppressed"] = total_suppressed;
     print_json(std::cout, std::move(doc));
   }
   std::cout.flush();
+  if (!o.sarif.empty()) {
+    SarifRunInfo run;
+    run.version = RACEACCEL_VERSION;
+    run.suppressed = total_suppressed;
+    run.execution_successful = status == exit_code::kOk || status == exit_code::kRaces;
+    status = combine(status, write_sarif(o.sarif, sarif_log(sarif_races, run)));
+  }
   return status;
 }
 
@@ -204,6 +280,11 @@ CommandRunner add_check_command(CLI::App& app) {
           ->check(CLI::IsMember(detector_names()));
   add_backend_options(*sub, o->device, detector);
   sub->add_flag("--json", o->json, "Print one JSON document (schema in docs/reports.md)");
+  sub->add_option("--sarif", o->sarif, "Also write the reports as a SARIF 2.1.0 log to FILE (docs/reports.md)")
+      ->type_name("FILE");
+  sub->add_option("--suppressions", o->suppressions,
+                  "Drop the reports that a ThreadSanitizer-format suppressions FILE matches (docs/reports.md)")
+      ->type_name("FILE");
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed); - reads stdin")->required();
   return [o] { return run_check(*o); };
 }

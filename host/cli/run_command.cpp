@@ -26,6 +26,8 @@ struct RunOptions {
   std::string log_path;
   bool json = false;
   std::string record;
+  std::string sarif;
+  std::string suppressions;
   std::vector<std::string> program;
 };
 
@@ -50,6 +52,8 @@ int run_program(const RunOptions& o) {
   if (!o.log_path.empty()) add("log_path", o.log_path);
   if (o.json) add("json", "1");
   if (!o.record.empty()) add("record", o.record);
+  if (!o.sarif.empty()) add("sarif", o.sarif);
+  if (!o.suppressions.empty()) add("suppressions", o.suppressions);
   if (!bad_value.empty()) {
     fmt::print(stderr, "raceaccel run: {}\n", bad_value);
     return exit_code::kUsage;
@@ -85,6 +89,11 @@ CommandRunner add_run_command(CLI::App& app) {
   sub->add_option("--log-path", o->log_path, "Write reports to FILE.<pid> instead of stderr");
   sub->add_flag("--json", o->json, "Reports as JSON, one object per line");
   sub->add_option("--record", o->record, "Record the event stream as a binary trace for `raceaccel check`");
+  sub->add_option("--sarif", o->sarif, "Also write the reports as a SARIF 2.1.0 log to FILE at exit")
+      ->type_name("FILE");
+  sub->add_option("--suppressions", o->suppressions,
+                  "Drop the reports a ThreadSanitizer-format suppressions FILE matches")
+      ->type_name("FILE");
   sub->add_option("program", o->program, "Program and its arguments (after --)")->required();
   sub->positionals_at_end();
   return [o] { return run_program(*o); };

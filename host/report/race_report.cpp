@@ -84,4 +84,39 @@ nlohmann::json race_to_json(const RaceReport& rep, const SymbolTable& symbols, c
   };
 }
 
+TraceRaceNames trace_race_names(const RaceReport& report, const SymbolTable& symbols) {
+  return {std::to_string(report.race.site), std::to_string(report.race.prev_site), symbols.location_name(report.addr)};
+}
+
+RaceSubject trace_race_subject(const TraceRaceNames& names, std::string_view trace) {
+  RaceSubject subject;
+  subject.access_stacks = {{{names.current_site, trace, {}}}, {{names.previous_site, trace, {}}}};
+  subject.global_name = names.location;
+  return subject;
+}
+
+SarifRace trace_race_sarif(const RaceReport& rep, const SymbolTable& symbols, const std::string& trace) {
+  const Race& r = rep.race;
+  const TraceRaceNames names = trace_race_names(rep, symbols);
+  const std::string cur_access = access_text(current_access(r.kind), r.atomic);
+  const std::string prev_access = access_text(earlier_access(r.kind), r.prev_atomic);
+  SarifRace out;
+  out.message = fmt::format("{} race on {} ({} byte{}): {} by {} at site {} (event {}); earlier {} by {}@{} at site {}",
+                            race_kind_name(r.kind), names.location, rep.size, rep.size == 1 ? "" : "s", cur_access,
+                            symbols.thread_name(r.tid), r.site, r.event, prev_access, symbols.thread_name(r.prev_tid),
+                            r.prev_clock, r.prev_site);
+  out.current = {fmt::format("{} by {} at site {} (event {})", cur_access, symbols.thread_name(r.tid), r.site, r.event),
+                 symbols.thread_name(r.tid),
+                 {SarifFrame{"site " + names.current_site, {}, 0, {}, 0}},
+                 trace};
+  out.previous = {fmt::format("earlier {} by {}@{} at site {}", prev_access, symbols.thread_name(r.prev_tid),
+                              r.prev_clock, r.prev_site),
+                  symbols.thread_name(r.prev_tid),
+                  {SarifFrame{"site " + names.previous_site, {}, 0, {}, 0}},
+                  trace};
+  out.fingerprint = sarif_race_fingerprint(cur_access + " site " + names.current_site,
+                                           prev_access + " site " + names.previous_site, names.location);
+  return out;
+}
+
 }  // namespace raceaccel

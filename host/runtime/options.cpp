@@ -1,7 +1,12 @@
 #include "runtime/options.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <vector>
 
 #include "driver/registry.hpp"
@@ -51,6 +56,42 @@ bool parse_bool(std::string_view v, bool& out) {
   return false;
 }
 
+// The whole file, with read(2): this runs before main, inside the runtime.
+bool read_file(const std::string& path, std::string& text, std::string& why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      why = "cannot read " + path + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return true;
+}
+
+std::string load_suppressions(RuntimeOptions& o, std::string_view value) {
+  if (value.empty()) return "needs a file name";
+  std::string text, why;
+  if (!read_file(std::string(value), text, why)) return why;
+  try {
+    o.suppressions = Suppressions::parse(text, std::string(value));
+  } catch (const SuppressionError& err) {
+    return std::string("is malformed: ") + err.what();
+  }
+  o.suppressions_path = std::string(value);
+  return {};
+}
+
 // One key: applies it or returns why the value is bad.
 std::string apply(RuntimeOptions& o, std::string_view key, std::string_view value) {
   uint64_t n = 0;
@@ -60,11 +101,15 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     o.backend = std::string(value);
     return {};
   }
-  if (key == "log_path" || key == "record" || key == "xclbin") {
+  if (key == "log_path" || key == "record" || key == "xclbin" || key == "sarif") {
     if (value.empty()) return "needs a file name";
-    (key == "log_path" ? o.log_path : key == "record" ? o.record : o.xclbin) = std::string(value);
+    (key == "log_path" ? o.log_path
+     : key == "record" ? o.record
+     : key == "xclbin" ? o.xclbin
+                       : o.sarif) = std::string(value);
     return {};
   }
+  if (key == "suppressions") return load_suppressions(o, value);
   if (key == "device") {
     if (!parse_uint(value, 1023, n)) return "must be a card index in 0..1023";
     o.device = static_cast<unsigned>(n);
@@ -90,7 +135,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, coalesce)";
+         "record, verbosity, region_filter, coalesce, sarif, suppressions)";
 }
 
 }  // namespace

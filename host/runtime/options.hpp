@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/exit_codes.hpp"
+#include "report/suppressions.hpp"
 
 namespace raceaccel::rt {
 
@@ -27,6 +28,9 @@ struct RuntimeOptions {
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
   bool region_filter = true;         // drop accesses already made in the thread's sync-free region
   bool coalesce = true;              // contiguous accesses from one site become one range check
+  std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
+  std::string suppressions_path;     // ThreadSanitizer-format suppressions file; empty = none
+  Suppressions suppressions;         // its contents, read and parsed with the options
 };
 
 struct ParsedOptions {

@@ -3,9 +3,11 @@
 #include "runtime/fd_table.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -42,6 +44,37 @@ std::string stack_text(const std::vector<Frame>& stack) {
   std::string s;
   for (size_t i = 0; i < stack.size(); ++i) s += frame_text(i, stack[i]);
   return s;
+}
+
+std::vector<SuppressionFrame> suppression_frames(const std::vector<Frame>& stack) {
+  std::vector<SuppressionFrame> out;
+  out.reserve(stack.size());
+  for (const Frame& f : stack) out.push_back({f.function, f.file, f.module_path.empty() ? f.module : f.module_path});
+  return out;
+}
+
+std::vector<SarifFrame> sarif_frames(const std::vector<Frame>& stack) {
+  std::vector<SarifFrame> out;
+  for (const Frame& f : stack) {
+    out.push_back({f.function, f.file, static_cast<uint64_t>(f.line > 0 ? f.line : 0),
+                   f.module_path.empty() ? f.module : f.module_path, f.offset});
+  }
+  return out;
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// What identifies an access across runs and rebuilds of the same source:
+// the kind of access and its top frame's function and file name (no line,
+// so an edit elsewhere in the file keeps it; no address, pid or thread id).
+std::string stable_access_text(std::string_view word, const std::vector<Frame>& stack) {
+  if (stack.empty()) return std::string(word);
+  const Frame& f = stack.front();
+  if (f.function.empty()) return fmt::format("{} {}+{:#x}", word, f.module, f.offset);
+  return fmt::format("{} {} {}", word, f.function, base_name(f.file));
 }
 
 nlohmann::json stack_json(const std::vector<Frame>& stack) {
@@ -119,6 +152,8 @@ Reporter::Location Reporter::locate(uint64_t addr) {
   }
   if (auto global = symbolizer_.global_at(addr)) {
     loc.kind = "global";
+    loc.global_name = global->name;
+    loc.global_module = global->module;
     loc.text = fmt::format("global '{}' of size {} at {:#x} ({}+{:#x})", global->name, global->size, global->addr,
                            global->module, global->offset);
     return loc;
@@ -159,7 +194,10 @@ void Reporter::on_race(const RaceReport& race, uint64_t access_addr, const SiteD
   }
   const Race& r = race.race;
   if (!seen_site_pairs_.insert(std::minmax(r.site, r.prev_site)).second) return;
-  if (options_.report_limit != 0 && summaries_.size() >= options_.report_limit) {
+  // Past the limit nothing is printed; without suppressions the report need
+  // not even be symbolized (with them it must be: a suppressed one is not
+  // counted as over the limit).
+  if (options_.suppressions.empty() && options_.report_limit != 0 && summaries_.size() >= options_.report_limit) {
     ++over_limit_;
     return;
   }
@@ -202,10 +240,72 @@ void Reporter::report(const RaceReport& race, uint64_t access_addr, const SiteDe
     for (const ThreadLine& l : thread_lines) listed |= l.tid == t;
     if (!listed) thread_lines.push_back(describe_thread(t));
   }
+  if (is_suppressed(cur, prev, loc)) {
+    ++suppressed_;
+    return;
+  }
+  if (options_.report_limit != 0 && summaries_.size() >= options_.report_limit) {
+    ++over_limit_;
+    return;
+  }
+  if (!options_.sarif.empty()) sarif_races_.push_back(sarif_race(cur, prev, loc));
   summaries_.push_back(summary_of(cur));
   output_.write(options_.json ? render_json(cur, prev, loc, thread_lines, r.site, r.prev_site)
                               : render_text(cur, prev, loc, thread_lines));
   halt_requested_ |= options_.halt_on_error;
+}
+
+bool Reporter::is_suppressed(const Access& cur, const Access& prev, const Location& loc) const {
+  if (options_.suppressions.empty()) return false;
+  RaceSubject subject;
+  subject.access_stacks = {suppression_frames(cur.stack), suppression_frames(prev.stack)};
+  subject.global_name = loc.global_name;
+  subject.global_module = loc.global_module;
+  return options_.suppressions.match(subject) != nullptr;
+}
+
+SarifRace Reporter::sarif_race(const Access& cur, const Access& prev, const Location& loc) {
+  SarifRace race;
+  const std::string cur_word = access_word(cur.write, cur.kind, false);
+  const std::string prev_word = access_word(prev.write, prev.kind, false);
+  race.message = fmt::format("Data race: {} of size {} by {} and an earlier {} by {}{}", cur_word, cur.size,
+                             thread_name(cur.tid, false), prev_word, thread_name(prev.tid, false),
+                             loc.text.empty() ? "" : "; location is " + loc.text);
+  race.current = {fmt::format("{} of size {} at {:#x} by {}", access_word(cur.write, cur.kind, true), cur.size,
+                              cur.addr, thread_name(cur.tid, false)),
+                  thread_name(cur.tid, true),
+                  sarif_frames(cur.stack),
+                  {}};
+  race.previous = {fmt::format("Previous {} of size {} at {:#x} by {}", prev_word, prev.size, prev.addr,
+                               thread_name(prev.tid, false)),
+                   thread_name(prev.tid, true),
+                   sarif_frames(prev.stack),
+                   {}};
+  if (loc.kind == "heap") race.allocation = SarifStep{"Allocation of the " + loc.text, {}, sarif_frames(loc.stack), {}};
+  const std::string memory = loc.kind == "global" ? "global " + loc.global_name : loc.kind;
+  race.fingerprint = sarif_race_fingerprint(stable_access_text(cur_word, cur.stack),
+                                            stable_access_text(prev_word, prev.stack), memory);
+  return race;
+}
+
+void Reporter::write_sarif() {
+  if (options_.sarif.empty()) return;
+  SarifRunInfo run;
+  run.version = RACEACCEL_VERSION;
+  run.suppressed = suppressed_;
+  const std::string text =
+      sarif_log(sarif_races_, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string path = forked_child_ ? fmt::format("{}.{}", options_.sarif, getpid()) : options_.sarif;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string_view rest = text;
+  while (fd >= 0 && !rest.empty()) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    rest.remove_prefix(static_cast<size_t>(n));
+  }
+  if (fd >= 0) ::close(fd);
+  if (fd < 0 || !rest.empty()) output_.write(fmt::format("raceaccel: cannot write the SARIF log {}\n", path));
 }
 
 std::string Reporter::render_text(const Access& cur, const Access& prev, const Location& loc,
@@ -257,17 +357,20 @@ std::string Reporter::render_json(const Access& cur, const Access& prev, const L
 }
 
 void Reporter::print_summary(const nlohmann::json& accelerator) {
+  write_sarif();
   const bool with_accelerator = options_.json && !accelerator.is_null();
-  if (reports() == 0 && !with_accelerator) return;
+  if (reports() == 0 && suppressed_ == 0 && !with_accelerator) return;
   std::string s;
   if (options_.json) {
-    nlohmann::json doc = {{"type", "summary"}, {"reports", reports()}, {"summaries", summaries_}};
+    nlohmann::json doc = {
+        {"type", "summary"}, {"reports", reports()}, {"suppressed", suppressed_}, {"summaries", summaries_}};
     if (with_accelerator) doc["accelerator"] = accelerator;
     s = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
     for (const std::string& line : summaries_) s += "SUMMARY: raceaccel: " + line + "\n";
     s += fmt::format("raceaccel: reported {} data race{}", reports(), reports() == 1 ? "" : "s");
     if (over_limit_ != 0) s += fmt::format(" ({} beyond report_limit not printed)", over_limit_);
+    if (suppressed_ != 0) s += fmt::format(" ({} suppressed)", suppressed_);
     s += "\n";
   }
   output_.write(s);
@@ -277,6 +380,9 @@ void Reporter::after_fork_child() {
   output_.after_fork_child();
   summaries_.clear();
   over_limit_ = 0;
+  suppressed_ = 0;
+  sarif_races_.clear();
+  forked_child_ = true;
 }
 
 }  // namespace raceaccel::rt

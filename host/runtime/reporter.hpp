@@ -1,7 +1,9 @@
 // Turns the detector's races into ThreadSanitizer-style reports: both
 // accesses with their stacks, where the memory is, how the threads were
 // created; one report per distinct pair of sites; SUMMARY lines at exit.
-// Runs under the checker lock (the site depot lives there).
+// Reports that a suppressions= pattern matches are counted, not printed;
+// with sarif= the printed ones are also collected and written as a SARIF
+// log at exit. Runs under the checker lock (the site depot lives there).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/race_report.hpp"
+#include "report/sarif.hpp"
 #include "runtime/call_stacks.hpp"
 #include "runtime/heap_registry.hpp"
 #include "runtime/large_stack.hpp"
@@ -34,9 +37,11 @@ class Reporter {
   // One coalesced race; access_addr is where the current access starts.
   void on_race(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites);
   size_t reports() const { return summaries_.size() + over_limit_; }
+  size_t suppressed() const { return suppressed_; }
   // At exit: one SUMMARY line per report. With json=1 and a device backend
   // the summary object also carries its "accelerator" statistics, and is
-  // printed even without reports.
+  // printed even without reports. With sarif=FILE, writes the SARIF log
+  // (also when there was no report).
   void print_summary(const nlohmann::json& accelerator = nullptr);
   void message(std::string_view text) { output_.write(text); }
   // halt_on_error: a report was printed and the process is to end now. The
@@ -58,6 +63,8 @@ class Reporter {
     std::string text;          // "heap block of size 8 at 0x... allocated by thread T1" ...
     std::string kind;          // heap | global | stack | tls | fd | unknown
     std::vector<Frame> stack;  // heap: the allocation stack
+    std::string global_name;   // global: the variable and its module, for suppressions
+    std::string global_module;
   };
   struct ThreadLine {
     ThreadId tid = 0;
@@ -83,6 +90,9 @@ class Reporter {
                           const std::vector<ThreadLine>& threads);
   std::string render_json(const Access& cur, const Access& prev, const Location& loc,
                           const std::vector<ThreadLine>& threads, uint64_t site, uint64_t prev_site);
+  bool is_suppressed(const Access& cur, const Access& prev, const Location& loc) const;
+  SarifRace sarif_race(const Access& cur, const Access& prev, const Location& loc);
+  void write_sarif();
 
   const RuntimeOptions& options_;
   StackTrie& stacks_;
@@ -97,6 +107,9 @@ class Reporter {
   std::set<std::pair<uint64_t, uint64_t>> seen_site_pairs_;
   std::vector<std::string> summaries_;
   size_t over_limit_ = 0;
+  size_t suppressed_ = 0;
+  std::vector<SarifRace> sarif_races_;  // sarif=: the printed reports
+  bool forked_child_ = false;           // sarif=: a forked child writes FILE.<pid>
   bool halt_requested_ = false;
 };
 

@@ -103,11 +103,39 @@ expect_grep "$work/err" "block" "corrupt message names the block"
 head -c $((size / 3)) "$work/raw.rtrace" >"$work/trunc.rtrace"
 expect_status 65 "truncated binary" "$bin" check "$work/trunc.rtrace"
 
+# --suppressions (ThreadSanitizer's format; docs/reports.md "Suppressions"):
+# a trace race's frames are its sites, its global the memory's name.
+printf '# counter races are known\nrace:^counter$\n' >"$work/counter.supp"
+expect_status 66 "suppress counter" "$bin" check --suppressions "$work/counter.supp" "$t/simple-race.std"
+expect_grep "$work/out" "simple-race.std: 7 events, 1 race, 1 suppressed (fasttrack)" "suppressed count in the summary"
+expect_grep "$work/out" "race on flag" "the other race is still reported"
+printf 'race:^21$\nrace:^10$\n' >"$work/sites.supp"
+expect_status 0 "suppress by site" "$bin" check --suppressions "$work/sites.supp" "$t/simple-race.std"
+expect_grep "$work/out" "7 events, 0 races, 2 suppressed" "all suppressed: exit 0"
+expect_status 66 "suppressions json" "$bin" check --json --suppressions "$work/counter.supp" "$t/simple-race.std"
+expect_grep "$work/out" '"suppressed": 1' "json suppressed count"
+printf 'race:ok\nrace ok\n' >"$work/bad.supp"
+expect_status 2 "malformed suppressions" "$bin" check --suppressions "$work/bad.supp" "$t/simple-race.std"
+expect_grep "$work/err" "bad.supp:2: expected TYPE:PATTERN" "malformed suppressions names file:line"
+expect_status 2 "missing suppressions" "$bin" check --suppressions "$work/none.supp" "$t/simple-race.std"
+expect_grep "$work/err" "cannot read" "missing suppressions message"
+# --sarif: written also for a clean trace; an unwritable path is 74.
+expect_status 66 "sarif" "$bin" check --sarif "$work/race.sarif" "$t/simple-race.std"
+expect_grep "$work/race.sarif" '"version": "2.1.0"' "sarif version"
+expect_grep "$work/race.sarif" '"raceaccelRace/v1"' "sarif fingerprints"
+expect_status 0 "sarif clean" "$bin" check --sarif "$work/clean.sarif" "$t/fork-join.std"
+expect_grep "$work/clean.sarif" '"results": \[\]' "sarif without results"
+expect_status 74 "sarif unwritable" "$bin" check --sarif "$work/no/such/dir/x.sarif" "$t/simple-race.std"
+
 # `run` passes its options through RACEACCEL_OPTIONS, whose separators a
 # value cannot hold: a clear usage error (2), not another option.
 expect_status 2 "run --record with ':'" "$bin" run --record "$work/x:exitcode=0" -- /bin/true
 expect_grep "$work/err" "cannot contain white space" "run names the bad value"
 expect_status 2 "run --record with a space" "$bin" run --record "$work/a b" -- /bin/true
+# run --suppressions: the file is read and checked before the program starts.
+expect_status 2 "run with malformed suppressions" "$bin" run --suppressions "$work/bad.supp" -- /bin/true
+expect_grep "$work/err" "bad.supp:2: expected TYPE:PATTERN" "run names the malformed line"
+expect_status 0 "run with suppressions and sarif" "$bin" run --suppressions "$work/counter.supp" --sarif "$work/run.sarif" -- /bin/true
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

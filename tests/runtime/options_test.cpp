@@ -1,5 +1,9 @@
 // RACEACCEL_OPTIONS parsing: every key, both separators, bad values.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
 
 #include "runtime/options.hpp"
 
@@ -82,4 +86,33 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
     EXPECT_NE(p.error.find(c.key), std::string::npos) << c.text << " -> " << p.error;
   }
   EXPECT_NE(parse_runtime_options("json").error.find("not key=value"), std::string::npos);
+}
+
+TEST(RuntimeOptions, SarifAndSuppressionsFiles) {
+  const std::string path = "/tmp/raceaccel_options_supp_" + std::to_string(getpid());
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("# ok\nrace:worker\ncalled_from_lib:libfoo.so\n", f);
+    std::fclose(f);
+  }
+  const auto p = parse_runtime_options("sarif=/tmp/out.sarif suppressions=" + path);
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.options.sarif, "/tmp/out.sarif");
+  EXPECT_EQ(p.options.suppressions_path, path);
+  ASSERT_EQ(p.options.suppressions.entries().size(), 2u);
+  EXPECT_EQ(p.options.suppressions.entries()[1].pattern, "libfoo.so");
+  EXPECT_NE(parse_runtime_options("sarif=").error.find("'sarif' needs a file name"), std::string::npos);
+  EXPECT_NE(parse_runtime_options("suppressions=/nonexistent/x").error.find("cannot open /nonexistent/x"),
+            std::string::npos);
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs("race:ok\nrace_bottom:x\n", f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(parse_runtime_options("suppressions=" + path).error,
+            "RACEACCEL_OPTIONS: suppressions=" + path + ": 'suppressions' is malformed: " + path +
+                ":2: unknown suppression type 'race_bottom' (race, race_top, called_from_lib, thread, mutex, signal, "
+                "deadlock)");
+  std::remove(path.c_str());
 }

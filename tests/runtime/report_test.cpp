@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -240,6 +241,83 @@ TEST(RuntimeReports, BadOptionsStopBeforeTheProgramRuns) {
   const ProcessResult unwritable =
       run_process({program("clean")}, {"RACEACCEL_OPTIONS=record=/nonexistent-dir/trace.rtrace"});
   EXPECT_EQ(unwritable.status, 74);
+}
+
+// suppressions=FILE (ThreadSanitizer's format): matched reports are not
+// printed, counted in the summary, and do not make the exit status 66.
+TEST(RuntimeReports, SuppressionsSilenceMatchingReports) {
+  const std::string dir = "/tmp/raceaccel_rt_supp_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  };
+  // The global's name: only the heap race (store_to vs main) is left.
+  const std::string global = write("global.supp", "# known\nrace:^shared_global$\n");
+  const ProcessResult one = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=suppressions=" + global});
+  EXPECT_EQ(one.status, 66);
+  EXPECT_EQ(count(one.err, "WARNING: raceaccel: data race"), 1u) << one.err;
+  EXPECT_NE(one.err.find("#0 store_to "), std::string::npos) << one.err;  // the heap race
+  EXPECT_NE(one.err.find("raceaccel: reported 1 data race (1 suppressed)"), std::string::npos) << one.err;
+  // A frame of the previous access's stack (worker calls store_to): both gone, exit 0.
+  const std::string frame = write("frame.supp", "race:worker\n");
+  const ProcessResult none = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=suppressions=" + frame});
+  EXPECT_EQ(none.status, 0) << none.err;
+  EXPECT_EQ(count(none.err, "WARNING: raceaccel"), 0u) << none.err;
+  EXPECT_NE(none.err.find("raceaccel: reported 0 data races (2 suppressed)"), std::string::npos) << none.err;
+  // JSON: the summary object counts them.
+  const ProcessResult json =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=json=1 suppressions=" + global});
+  const auto objects = json_lines(json.err);
+  ASSERT_EQ(objects.size(), 2u) << json.err;
+  EXPECT_EQ(objects[1]["type"], "summary");
+  EXPECT_EQ(objects[1]["reports"], 1);
+  EXPECT_EQ(objects[1]["suppressed"], 1);
+  // A suppressed report does not use up report_limit.
+  const ProcessResult limited =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=report_limit=1 suppressions=" + global});
+  EXPECT_EQ(count(limited.err, "WARNING: raceaccel: data race"), 1u) << limited.err;
+  EXPECT_EQ(limited.err.find("beyond report_limit"), std::string::npos) << limited.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RuntimeReports, MalformedSuppressionsStopBeforeTheProgramRuns) {
+  const std::string path = "/tmp/raceaccel_rt_bad_supp_" + std::to_string(getpid());
+  std::ofstream(path) << "race:fine\nrace fine\n";
+  const ProcessResult bad = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=suppressions=" + path});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find(path + ":2: expected TYPE:PATTERN"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("WARNING"), std::string::npos) << bad.err;
+  const ProcessResult missing =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=suppressions=/nonexistent/x.supp"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("cannot open /nonexistent/x.supp"), std::string::npos) << missing.err;
+  std::remove(path.c_str());
+}
+
+// sarif=FILE: the printed reports as a SARIF log (its schema is checked by
+// report.sarif_schema), also for a clean run.
+TEST(RuntimeReports, SarifLogHasOneResultPerReport) {
+  const std::string path = "/tmp/raceaccel_rt_sarif_" + std::to_string(getpid()) + ".sarif";
+  const ProcessResult r = run_process({program("report_format")}, {"RACEACCEL_OPTIONS=sarif=" + path});
+  EXPECT_EQ(r.status, 66);
+  const nlohmann::json log = nlohmann::json::parse(raceaccel::test::slurp(path));
+  const nlohmann::json& results = log["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  const nlohmann::json& global = results[0];
+  EXPECT_EQ(global["locations"][0]["physicalLocation"]["region"]["startLine"], 29);
+  EXPECT_EQ(global["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], 17);
+  EXPECT_EQ(global["relatedLocations"].size(), 1u);
+  const nlohmann::json& heap = results[1];
+  EXPECT_EQ(heap["relatedLocations"].size(), 2u);  // the earlier access and the allocation
+  EXPECT_EQ(heap["relatedLocations"][1]["physicalLocation"]["region"]["startLine"], 25);
+  EXPECT_EQ(heap["stacks"][1]["frames"][1]["location"]["physicalLocation"]["region"]["startLine"], 18);
+  EXPECT_NE(global["partialFingerprints"]["raceaccelRace/v1"], heap["partialFingerprints"]["raceaccelRace/v1"]);
+  const ProcessResult clean = run_process({program("clean")}, {"RACEACCEL_OPTIONS=sarif=" + path});
+  EXPECT_EQ(clean.status, 0);
+  EXPECT_TRUE(nlohmann::json::parse(raceaccel::test::slurp(path))["runs"][0]["results"].empty());
+  std::remove(path.c_str());
 }
 
 TEST(RuntimeReports, LogPathGetsTheReports) {
