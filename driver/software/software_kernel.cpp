@@ -136,7 +136,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   while (word < args.command_words) {
     const CommandWord c = decode_command(commands.subspan(size_t{word} * regs::kCommandBytes).first<16>());
     const bool on_object = c.op >= regs::kOpAcquire && c.op <= regs::kOpLoadObject;
-    if (c.op > regs::kOpLoadObject || c.slot >= shape_.slots || c.reserved != 0 ||
+    if (c.op > regs::kOpImportLine || c.slot >= shape_.slots || c.reserved != 0 ||
         (on_object && c.granule >= objects_.size())) {
       result.status = regs::kStatusBadOp;
       break;
@@ -155,6 +155,19 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       word += 1 + row_words;
       continue;
     }
+    if (c.op == regs::kOpImportLine) {
+      const unsigned line_words = shape_.line_words();
+      if (word + 1 + line_words > args.command_words) {
+        result.status = regs::kStatusTruncated;
+        break;
+      }
+      const auto data =
+          commands.subspan(size_t{word + 1} * regs::kCommandBytes, size_t{line_words} * regs::kCommandBytes);
+      import_line(c.granule, word, decode_line_words(data, shape_), out);
+      ++stats_.commands;
+      word += 1 + line_words;
+      continue;
+    }
     ++stats_.commands;
     if (c.op == regs::kOpAcquire) {
       acquire(c);
@@ -170,6 +183,27 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   result.races_written = out.races_written;
   result.escalations_written = out.escalations_written;
   return result;
+}
+
+// Op 7: the host hands a line it owns back (docs/kernel-interface.md,
+// "Re-import"). The lookup is an access's (a miss evicts as usual); the
+// line replaces whatever the chip held for the granule — the INSOFTWARE
+// placeholder — with INSOFTWARE and the shared mask clear, so it is
+// EVERYTHING: W and R are exactly the host's, and no read clock is needed.
+void SoftwareKernel::import_line(uint64_t granule, uint64_t word, const Line& line, Output& out) {
+  look_up(granule, word, out);
+  if (!pool_.empty()) {
+    ReadClock& entry = pool_[pool_index(granule)];
+    if (entry.valid && entry.granule == granule) entry.valid = false;  // (a host-owned line holds none)
+  }
+  Line imported = line;
+  imported.in_software = false;
+  imported.shared = 0;
+  if (imported == Line{}) {
+    lines_.erase(granule);
+  } else {
+    lines_[granule] = imported;
+  }
 }
 
 void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line,
