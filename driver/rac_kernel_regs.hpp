@@ -157,7 +157,7 @@ inline constexpr uint32_t kOpSetRow = 3;  // command op: the slot's clock row :=
 inline constexpr uint32_t kOpAcquire = 4;  // command op: the slot's clock row joins sync object granule (C := C join V[obj])
 inline constexpr uint32_t kOpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
 inline constexpr uint32_t kOpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
-inline constexpr uint32_t kOpImportLine = 7;  // command op: granule's line := the line in the data words that follow (ceil(LineW / 128) words; INSOFTWARE and shared clear); only on kernels with feature_import_line
+inline constexpr uint32_t kOpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
 inline constexpr uint32_t kFeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
 inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host

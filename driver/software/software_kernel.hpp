@@ -80,7 +80,8 @@ class SoftwareKernel {
   };
   // A read, write or free on one granule, exactly as the engine's S3 stage.
   void execute(const CommandWord& c, uint64_t word, Output& out);
-  void import_line(uint64_t granule, uint64_t word, const Line& line, Output& out);
+  void import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
+                   const std::vector<uint64_t>& clock, Output& out);
   void acquire(const CommandWord& c);
   void release(const CommandWord& c);
   void escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, const ReadClock* clock,

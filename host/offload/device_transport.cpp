@@ -53,8 +53,10 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
   }
   // A set-row or import-line command must fit in one batch; esc_capacity
   // (3 × words) must fit in 32 bits.
-  batch_words_ =
-      std::clamp<size_t>(options_.batch_words, 1 + std::max(shape_.row_words(), shape_.line_words()), size_t{1} << 30);
+  batch_words_ = std::clamp<size_t>(
+      options_.batch_words,
+      1 + std::max(shape_.row_words(), shape_.line_words() + (shape_.read_vcs > 0 ? shape_.row_words() : 0)),
+      size_t{1} << 30);
   const size_t batch_bytes =
       batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + kEscRecordsPerWord * shape_.esc_record_bytes());
   try {
@@ -93,12 +95,18 @@ void DeviceTransport::send(const driver::CommandWord& word, uint64_t number, std
   }
 }
 
-void DeviceTransport::send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line) {
-  const size_t line_words = shape_.line_words();
-  const size_t at = reserve(number, line_words);
+void DeviceTransport::send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                                std::span<const uint64_t> read_clock) {
+  const size_t line_words = shape_.line_words(), clock_words = word.mask != 0 ? shape_.row_words() : 0;
+  const size_t at = reserve(number, line_words + clock_words);
   std::span<std::byte> host = commands_->host();
   driver::encode_command(word, host.subspan(at).first<16>());
-  driver::encode_line_words(line, shape_, host.subspan(at + regs::kCommandBytes, line_words * regs::kCommandBytes));
+  const size_t data = at + regs::kCommandBytes;
+  driver::encode_line_words(line, shape_, host.subspan(data, line_words * regs::kCommandBytes));
+  if (clock_words != 0) {
+    driver::encode_row(read_clock, shape_,
+                       host.subspan(data + line_words * regs::kCommandBytes, clock_words * regs::kCommandBytes));
+  }
 }
 
 void DeviceTransport::launch() {

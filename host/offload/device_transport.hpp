@@ -43,7 +43,8 @@ class DeviceTransport final : public Transport {
   void connect(RecordSink& sink) override { sink_ = &sink; }
   std::string_view name() const override { return name_; }
   void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) override;
-  void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line) override;
+  void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                 std::span<const uint64_t> read_clock) override;
   void flush() override { launch(); }
 
  private:

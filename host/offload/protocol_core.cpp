@@ -28,7 +28,7 @@ std::string_view escalation_cause_name(EscalationCause cause) {
   return "other";
 }
 
-void Transport::send_line(const driver::CommandWord&, uint64_t, const driver::Line&) {
+void Transport::send_line(const driver::CommandWord&, uint64_t, const driver::Line&, std::span<const uint64_t>) {
   throw std::logic_error(fmt::format("offload: the {} transport cannot send import-line commands", name()));
 }
 
@@ -341,13 +341,16 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
 //    sent since (reimport_before runs before each command and takes the
 //    granule out of the ready set);
 //  - the state is one the engine holds exactly: epochs of hardware slots
-//    and clocks within the width, no read vector clock, no atomic history
-//    (device_line). Anything else stays with the host.
+//    and clocks within the width, no atomic history, and read vector
+//    clocks only on a device with a pool and only one per line (the
+//    engine's shared bytes share the line's pool entry) (device_line).
+//    Anything else stays with the host.
 // Commands reach the engine in the order they are sent, so the import takes
 // effect between the last command the host applied and the one it precedes.
 
-std::optional<driver::Line> ProtocolCore::device_line(const SoftLine& soft) const {
+std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine& soft) const {
   if (fallback_) return std::nullopt;
+  const VectorClock* rvc = nullptr;  // the shared bytes' one clock
   const auto fits = [&](Epoch e, uint32_t& slot, uint32_t& clock) {
     if (e.clock == 0) return true;  // ⊥: slot 0, clock 0
     if (e.slot >= shape_.slots || e.clock > shape_.max_clock()) return false;
@@ -355,15 +358,38 @@ std::optional<driver::Line> ProtocolCore::device_line(const SoftLine& soft) cons
     clock = static_cast<uint32_t>(e.clock);
     return true;
   };
-  driver::Line line;
+  DeviceLine out;
+  driver::Line& line = out.line;
   for (unsigned b = 0; b < 8; ++b) {
     const SoftByte& s = soft.bytes[b];
     driver::ByteState& d = line.bytes[b];
-    if (s.shared || s.atomics) return std::nullopt;
+    if (s.atomics) return std::nullopt;
     d.raced = s.raced;
-    if (!fits(s.w, d.w_slot, d.w_clock) || !fits(s.r, d.r_slot, d.r_clock)) return std::nullopt;
+    if (!fits(s.w, d.w_slot, d.w_clock)) return std::nullopt;
+    if (s.raced) continue;  // never checked again: its reads do not matter
+    if (!s.shared) {
+      if (!fits(s.r, d.r_slot, d.r_clock)) return std::nullopt;
+      continue;
+    }
+    // A shared byte: its reads are the line's read clock, R stays ⊥ (the
+    // host's r is already in rvc).
+    if (shape_.read_vcs == 0 || (rvc != nullptr && !(*rvc == s.rvc))) return std::nullopt;
+    rvc = &s.rvc;
+    line.shared |= 1u << b;
   }
-  return line;
+  if (rvc != nullptr) {
+    if (rvc->size() > shape_.slots) {
+      for (uint32_t u = shape_.slots; u < rvc->size(); ++u) {
+        if (rvc->get(u) != 0) return std::nullopt;  // a read by a thread without a slot
+      }
+    }
+    out.read_clock.assign(shape_.slots, 0);
+    for (uint32_t u = 0; u < shape_.slots; ++u) {
+      if (rvc->get(u) > shape_.max_clock()) return std::nullopt;
+      out.read_clock[u] = rvc->get(u);
+    }
+  }
+  return out;
 }
 
 // After the commands below `next` are answered: a candidate is ready when no
@@ -401,11 +427,12 @@ void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index)
   if (c.force_sw || (c.op == regs::kOpFree && c.mask == 0xFF)) return;
   const SoftLine* soft = host_lines_.find(c.granule);
   if (soft == nullptr) return;
-  const std::optional<driver::Line> line = device_line(*soft);
+  const std::optional<DeviceLine> line = device_line(*soft);
   if (!line) return;
   driver::CommandWord w;
   w.op = regs::kOpImportLine;
   w.granule = c.granule;
+  w.mask = line->line.shared;
   SentCommand info;
   info.event = index;
   info.granule = c.granule;
@@ -414,9 +441,10 @@ void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index)
   host_lines_.drop(c.granule);
   kept_read_clocks_.erase(c.granule);
   ++stats_.reimports;
+  if (w.mask != 0) ++stats_.reimported_read_clocks;
   const uint64_t number = table_base_ + table_.size();
   table_.push_back(info);
-  transport_.send_line(w, number, *line);
+  transport_.send_line(w, number, line->line, line->read_clock);
 }
 
 // The first cause of an access escalation, from the command and the line

@@ -89,6 +89,7 @@ struct ProtocolStats {
   // handed back to the device with import-line commands (1 + line_words
   // words each).
   uint64_t reimports = 0;
+  uint64_t reimported_read_clocks = 0;        // of which with shared bytes (their clock took a pool entry)
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
@@ -132,9 +133,12 @@ class Transport {
   // Command number `number` (consecutive from 0). Set-row and load-object
   // commands carry `row`, one lane per slot.
   virtual void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) = 0;
-  // An import-line command (op 7) with its line. Only called when the core
-  // was told the engine has the command (ProtocolCore's `reimport`).
-  virtual void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line);
+  // An import-line command (op 7) with its line and, when the word's mask
+  // (the line's shared bytes) is not zero, the read clock, one lane per
+  // slot. Only called when the core was told the engine has the command
+  // (ProtocolCore's `reimport`).
+  virtual void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                         std::span<const uint64_t> read_clock);
   // Delivers every record of the commands sent so far, then answered().
   virtual void flush() = 0;
 };
@@ -196,7 +200,13 @@ class ProtocolCore final : public RecordSink {
   SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
   void age_kept_read_clocks(uint64_t next);
   void check_on_host(SoftLine& line, const SentCommand& c);
-  std::optional<driver::Line> device_line(const SoftLine& line) const;
+  // A host line as the engine would hold it: the line, and the read clock
+  // of its shared bytes (empty without shared bytes).
+  struct DeviceLine {
+    driver::Line line;
+    std::vector<uint64_t> read_clock;
+  };
+  std::optional<DeviceLine> device_line(const SoftLine& line) const;
   void promote_import_candidates(uint64_t next);
   void reimport_before(const driver::CommandWord& c, uint64_t index);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
