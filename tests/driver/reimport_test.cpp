@@ -207,6 +207,49 @@ TEST(Reimport, ImportedReadIsCheckedOnChip) {
   }
 }
 
+// A command on a host-owned granule that is still in flight when a batch
+// is answered (the one whose word did not fit, sent after the launch) keeps
+// the granule with the host: importing then would hand the device a line
+// without that command's effect. Here the in-flight command is thread 1's
+// write of x; thread 0's later read races with it. Padding moves the batch
+// boundary over the trace, so for some padding the write is the command
+// in flight at a launch.
+TEST(Reimport, CommandInFlightAtABatchBoundaryKeepsTheLineOnTheHost) {
+  const uint64_t x = 0x1000;
+  uint64_t reimports = 0;
+  for (unsigned pad = 0; pad < 12; ++pad) {
+    std::vector<Event> events = {
+        Event::sync(Op::Fork, 0, 1),
+        Event::atomic(Op::AtomicStore, 0, x, 8, MemoryOrder::Relaxed),  // the host owns x
+        Event::write(0, x, 8),                                          // fits a line again
+        Event::sync(Op::Release, 0, 7),
+        Event::sync(Op::Acquire, 1, 7),
+    };
+    for (unsigned i = 0; i < pad; ++i) events.push_back(Event::write(1, 0x2000 + 8 * i, 8));
+    events.push_back(Event::write(1, x, 8));  // in flight at a launch, for some padding
+    events.push_back(Event::read(1, x, 8));   // the next command on x: an import goes before it
+    events.push_back(Event::read(0, x, 8));   // races with thread 1's write
+    driver::DeviceOptions options;
+    options.software_slots = 4;
+    options.software_clock_bits = 16;
+    options.software_read_vcs = 0;
+    auto device = driver::make_software_device(options, {4, 2});
+    offload::OffloadOptions oo;
+    oo.batch_words = 1;  // the minimum: a launch every few commands
+    offload::OffloadChecker checker(*device, oo);
+    DjitDetector golden;
+    for (uint64_t i = 0; i < events.size(); ++i) {
+      golden.process(events[i], i);
+      checker.process(events[i], i);
+    }
+    checker.finish();
+    ASSERT_EQ(golden.races().size(), 8u);
+    expect_exact({golden.races(), checker.races(), checker.stats()}, "padding " + std::to_string(pad));
+    reimports += checker.stats().reimports;
+  }
+  EXPECT_GT(reimports, 0u);
+}
+
 // The import-line data words: the line as one bit string over
 // ceil(LineW / 128) words, round trip for both line formats.
 TEST(Reimport, LineWordsRoundTrip) {
