@@ -40,6 +40,7 @@ Capabilities Device::capabilities() {
   c.objects = read_register(regs::kCapObjects);
   c.read_vcs = read_register(regs::kCapReadVcs);
   c.esc_record_bytes = read_register(regs::kCapEscRecordBytes);
+  c.features = read_register(regs::kCapFeatures);
   return c;
 }
 

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "driver/rac_kernel_regs.hpp"
+
 namespace raceaccel::driver {
 
 // Why a device could not be opened or used. The CLI maps kinds to exit
@@ -70,6 +72,8 @@ struct Capabilities {
   uint32_t objects = 0;           // entries of the sync-object store (ops 4–6 name them 0..objects-1)
   uint32_t read_vcs = 0;          // entries of the read-VC pool (0: none)
   uint32_t esc_record_bytes = 0;  // bytes per escalation record
+  uint32_t features = 0;          // optional commands (regs::kFeature*: bit 0 import-line, op 7)
+  bool imports_lines() const { return (features & regs::kFeatureImportLine) != 0; }
 };
 
 // The stat_* registers (cumulative since the device was opened).

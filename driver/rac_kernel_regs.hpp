@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 3;
+inline constexpr uint32_t kRegMapVersion = 4;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -96,6 +96,8 @@ inline constexpr uint32_t kCapObjects = 0xfc;
 inline constexpr uint32_t kCapReadVcs = 0x100;
 // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
 inline constexpr uint32_t kCapEscRecordBytes = 0x104;
+// optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
+inline constexpr uint32_t kCapFeatures = 0x108;
 
 // Every register, in offset order.
 inline constexpr Register kRegisters[] = {
@@ -135,6 +137,7 @@ inline constexpr Register kRegisters[] = {
     {"cap_objects", 0xfc, 32, Access::ReadOnly, Group::Capability, "", "entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it"},
     {"cap_read_vcs", 0x100, 32, Access::ReadOnly, Group::Capability, "", "entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)"},
     {"cap_esc_record_bytes", 0x104, 32, Access::ReadOnly, Group::Capability, "", "bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)"},
+    {"cap_features", 0x108, 32, Access::ReadOnly, Group::Capability, "", "optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them"},
 };
 
 inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
@@ -154,6 +157,8 @@ inline constexpr uint32_t kOpSetRow = 3;  // command op: the slot's clock row :=
 inline constexpr uint32_t kOpAcquire = 4;  // command op: the slot's clock row joins sync object granule (C := C join V[obj])
 inline constexpr uint32_t kOpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
 inline constexpr uint32_t kOpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
+inline constexpr uint32_t kOpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
+inline constexpr uint32_t kFeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
 inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
 inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)

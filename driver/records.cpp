@@ -160,6 +160,27 @@ Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& sha
   return line;
 }
 
+// The line never exceeds kLineBytes (LineW ≤ 832), and bits past LineW are
+// zero, so the words are the record's line field cut or padded to whole words.
+void encode_line_words(const Line& line, const LineShape& shape, std::span<std::byte> out) {
+  if (out.size() < size_t{shape.line_words()} * regs::kCommandBytes) {
+    throw std::invalid_argument("encode_line_words: fewer bytes than the line's data words");
+  }
+  std::array<std::byte, kLineBytes> bytes{};
+  encode_line(line, shape, bytes);
+  std::memset(out.data(), 0, out.size());
+  std::memcpy(out.data(), bytes.data(), std::min(out.size(), bytes.size()));
+}
+
+Line decode_line_words(std::span<const std::byte> in, const LineShape& shape) {
+  if (in.size() < size_t{shape.line_words()} * regs::kCommandBytes) {
+    throw std::invalid_argument("decode_line_words: fewer bytes than the line's data words");
+  }
+  std::array<std::byte, kLineBytes> bytes{};
+  std::memcpy(bytes.data(), in.data(), std::min(in.size(), bytes.size()));
+  return decode_line(bytes, shape);
+}
+
 void encode_command(const CommandWord& c, std::span<std::byte, 16> out) {
   const uint64_t low = (uint64_t{c.op} & 0xF) | (uint64_t{c.force_sw} << 4) | ((uint64_t{c.slot} & 0xFF) << 8) |
                        ((uint64_t{c.mask} & 0xFF) << 16);

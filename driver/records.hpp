@@ -29,6 +29,7 @@ struct LineShape {
   // in whole 64-byte beats (cap_esc_record_bytes).
   unsigned esc_record_bytes() const { return read_vcs > 0 ? 128 + 64 * ((slots * clock_bits + 511) / 512) : 128; }
   unsigned row_words() const { return (slots * clock_bits + 127) / 128; }  // data words after a set-row
+  unsigned line_words() const { return (line_bits() + 127) / 128; }        // data words after an import-line
   uint64_t max_clock() const { return clock_bits >= 64 ? UINT64_MAX : (uint64_t{1} << clock_bits) - 1; }
 };
 
@@ -50,6 +51,10 @@ struct Line {
 inline constexpr size_t kLineBytes = 104;  // bytes 24–127 of an escalation record or bucket
 void encode_line(const Line& line, const LineShape& shape, std::span<std::byte, kLineBytes> out);
 Line decode_line(std::span<const std::byte, kLineBytes> in, const LineShape& shape);
+// Import-line data: the line as one little-endian bit string over
+// line_words() words (`out`/`in` are those words' bytes).
+void encode_line_words(const Line& line, const LineShape& shape, std::span<std::byte> out);
+Line decode_line_words(std::span<const std::byte> in, const LineShape& shape);
 
 struct CommandWord {
   unsigned op = 0;  // regs::kOp*

@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 3;
+  localparam int unsigned RegMapVersion = 4;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -42,6 +42,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapObjects = 12'hfc;  // entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
   localparam logic [11:0] AddrCapReadVcs = 12'h100;  // entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)
   localparam logic [11:0] AddrCapEscRecordBytes = 12'h104;  // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
+  localparam logic [11:0] AddrCapFeatures = 12'h108;  // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
 
   // Constants
   localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
@@ -61,6 +62,8 @@ package rac_kernel_regs_pkg;
   localparam int unsigned OpAcquire = 4;  // command op: the slot's clock row joins sync object granule (C := C join V[obj])
   localparam int unsigned OpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
   localparam int unsigned OpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
+  localparam int unsigned OpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
+  localparam int unsigned FeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
   localparam int unsigned ReasonInSoftware = 0;  // escalation: the line is owned by the host
   localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
   localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)

@@ -28,6 +28,7 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapObjects) = objects;
     reg(regs::kCapReadVcs) = shape.read_vcs;
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
+    reg(regs::kCapFeatures) = regs::kFeatureImportLine;
   }
   std::string_view backend() const override { return "software"; }
   std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
@@ -37,7 +38,7 @@ class SoftwareDevice final : public Device {
   bool wait(std::chrono::milliseconds timeout) override;
 
  private:
-  static constexpr size_t kRegisterWords = (regs::kCapEscRecordBytes + 4) / 4;
+  static constexpr size_t kRegisterWords = (regs::kCapFeatures + 4) / 4;
   uint32_t& reg(uint32_t offset) { return regs_[offset / 4]; }
   uint64_t reg64(uint32_t offset) { return uint64_t{reg(offset)} | uint64_t{reg(offset + 4)} << 32; }
   void check_offset(uint32_t offset) const;

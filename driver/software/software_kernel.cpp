@@ -136,7 +136,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   while (word < args.command_words) {
     const CommandWord c = decode_command(commands.subspan(size_t{word} * regs::kCommandBytes).first<16>());
     const bool on_object = c.op >= regs::kOpAcquire && c.op <= regs::kOpLoadObject;
-    if (c.op > regs::kOpLoadObject || c.slot >= shape_.slots || c.reserved != 0 ||
+    if (c.op > regs::kOpImportLine || c.slot >= shape_.slots || c.reserved != 0 ||
         (on_object && c.granule >= objects_.size())) {
       result.status = regs::kStatusBadOp;
       break;
@@ -155,6 +155,27 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       word += 1 + row_words;
       continue;
     }
+    if (c.op == regs::kOpImportLine) {
+      // The line, then (shared bytes in the mask) its read clock.
+      if (c.mask != 0 && pool_.empty()) {
+        result.status = regs::kStatusBadOp;
+        break;
+      }
+      const unsigned line_words = shape_.line_words(), clock_words = c.mask != 0 ? row_words : 0;
+      if (word + 1 + line_words + clock_words > args.command_words) {
+        result.status = regs::kStatusTruncated;
+        break;
+      }
+      const auto data = commands.subspan(size_t{word + 1} * regs::kCommandBytes,
+                                         size_t{line_words + clock_words} * regs::kCommandBytes);
+      const std::vector<uint64_t> clock =
+          clock_words == 0 ? std::vector<uint64_t>{}
+                           : decode_row(data.subspan(size_t{line_words} * regs::kCommandBytes), shape_);
+      import_line(c.granule, c.mask, word, decode_line_words(data, shape_), clock, out);
+      ++stats_.commands;
+      word += 1 + line_words + clock_words;
+      continue;
+    }
     ++stats_.commands;
     if (c.op == regs::kOpAcquire) {
       acquire(c);
@@ -170,6 +191,36 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   result.races_written = out.races_written;
   result.escalations_written = out.escalations_written;
   return result;
+}
+
+// Op 7: the host hands a line it owns back (docs/kernel-interface.md,
+// "Re-import"). The lookup is an access's (a miss evicts as usual); the
+// line replaces whatever the chip held for the granule — the INSOFTWARE
+// placeholder — with INSOFTWARE clear. Its shared bytes (`shared`, the
+// command's mask) read `clock`, which takes the granule's pool entry as an
+// allocation does (the entry's other granule spills its clock, reason 5),
+// so the line is EVERYTHING.
+void SoftwareKernel::import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
+                                 const std::vector<uint64_t>& clock, Output& out) {
+  look_up(granule, word, out);
+  if (!pool_.empty()) {
+    ReadClock& entry = pool_[pool_index(granule)];
+    if (entry.valid && entry.granule == granule) entry.valid = false;  // (a host-owned line holds none)
+    if (shared != 0) {
+      if (entry.valid) escalate(word, entry.granule, regs::kReasonReadVcSpill, Line{}, &entry, out);
+      entry.valid = true;
+      entry.granule = granule;
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) entry.lanes[lane] = static_cast<uint32_t>(clock[lane]);
+    }
+  }
+  Line imported = line;
+  imported.in_software = false;
+  imported.shared = shared;
+  if (imported == Line{}) {
+    lines_.erase(granule);
+  } else {
+    lines_[granule] = imported;
+  }
 }
 
 void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line,

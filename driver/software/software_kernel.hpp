@@ -17,7 +17,8 @@
 // ever evicted. The pool entry of a granule is the low bits of its cache set
 // (with sets 0: of the set in a cache of read_vcs sets). Lines never leave
 // the model, so it never spills a line to the bucket table (it still checks
-// the table's arguments).
+// the table's arguments). Op 7 (import-line) puts a line the host owned
+// back on chip.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +80,8 @@ class SoftwareKernel {
   };
   // A read, write or free on one granule, exactly as the engine's S3 stage.
   void execute(const CommandWord& c, uint64_t word, Output& out);
+  void import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
+                   const std::vector<uint64_t>& clock, Output& out);
   void acquire(const CommandWord& c);
   void release(const CommandWord& c);
   void escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, const ReadClock* clock,

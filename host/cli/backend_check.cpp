@@ -22,11 +22,14 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
   // launch costs microseconds), so the range stops at 2^18 (about 650 MB).
   app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536, at most 262144)")
       ->check(unsigned_in(1, kMaxBatchWords));
+  app.add_flag("!--no-reimport", o.reimport,
+               "Keep lines the host took over on the host (no import-line commands; for measurements)");
 }
 
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {
   offload::OffloadOptions options;
   options.batch_words = o.batch_words;
+  options.reimport = o.reimport;
   return std::make_unique<offload::OffloadChecker>(device, options);
 }
 
@@ -70,9 +73,10 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
       ms(s.launch_time), s.batches == 0 ? 0.0 : 1000.0 * ms(s.launch_time) / s.batches, ms(s.records_time));
   out += fmt::format("  host side {:.1f} ms, {:.0f} ns per event (launches excluded)\n", ms(s.host_time),
                      offload::host_ns_per_event(s));
-  out += fmt::format("  escalations {} (forced {}, spills {}, reclaims {}), races on device {} / on host {}{}\n",
-                     s.escalations, s.forced, s.spills, s.reclaims, s.device_races, s.host_races,
-                     s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
+  out += fmt::format(
+      "  escalations {} (forced {}, spills {}, reclaims {}), lines re-imported {}, races on device {} / on host {}{}\n",
+      s.escalations, s.forced, s.spills, s.reclaims, s.reimports, s.device_races, s.host_races,
+      s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
   return out;
 }
 

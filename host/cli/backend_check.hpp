@@ -23,6 +23,7 @@ struct BackendOptions {
   std::string xclbin;
   unsigned device = 0;
   size_t batch_words = 64 * 1024;
+  bool reimport = true;  // --no-reimport: host-owned lines stay on the host (ablation)
 };
 
 // --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.

@@ -51,8 +51,12 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
   if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
     throw std::invalid_argument("bucket_bits must be in 1..30");
   }
-  // A set-row command must fit in one batch; esc_capacity (3 × words) must fit in 32 bits.
-  batch_words_ = std::clamp<size_t>(options_.batch_words, 1 + shape_.row_words(), size_t{1} << 30);
+  // A set-row or import-line command must fit in one batch; esc_capacity
+  // (3 × words) must fit in 32 bits.
+  batch_words_ = std::clamp<size_t>(
+      options_.batch_words,
+      1 + std::max(shape_.row_words(), shape_.line_words() + (shape_.read_vcs > 0 ? shape_.row_words() : 0)),
+      size_t{1} << 30);
   const size_t batch_bytes =
       batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + kEscRecordsPerWord * shape_.esc_record_bytes());
   try {
@@ -72,18 +76,37 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
   buckets_->to_device(0, buckets_->size());
 }
 
+size_t DeviceTransport::reserve(uint64_t number, size_t data_words) {
+  if (word_command_.size() + 1 + data_words > batch_words_) launch();
+  const size_t at = word_command_.size() * regs::kCommandBytes;
+  word_command_.push_back(number);
+  word_command_.insert(word_command_.end(), data_words, kDataWord);
+  next_number_ = number + 1;
+  return at;
+}
+
 void DeviceTransport::send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) {
   const size_t row_words = word.op == regs::kOpSetRow || word.op == regs::kOpLoadObject ? shape_.row_words() : 0;
-  if (word_command_.size() + 1 + row_words > batch_words_) launch();
+  const size_t at = reserve(number, row_words);
   std::span<std::byte> host = commands_->host();
-  const size_t at = word_command_.size() * regs::kCommandBytes;
   driver::encode_command(word, host.subspan(at).first<16>());
-  word_command_.push_back(number);
   if (row_words != 0) {
     driver::encode_row(row, shape_, host.subspan(at + regs::kCommandBytes, row_words * regs::kCommandBytes));
-    word_command_.insert(word_command_.end(), row_words, kDataWord);
   }
-  next_number_ = number + 1;
+}
+
+void DeviceTransport::send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                                std::span<const uint64_t> read_clock) {
+  const size_t line_words = shape_.line_words(), clock_words = word.mask != 0 ? shape_.row_words() : 0;
+  const size_t at = reserve(number, line_words + clock_words);
+  std::span<std::byte> host = commands_->host();
+  driver::encode_command(word, host.subspan(at).first<16>());
+  const size_t data = at + regs::kCommandBytes;
+  driver::encode_line_words(line, shape_, host.subspan(data, line_words * regs::kCommandBytes));
+  if (clock_words != 0) {
+    driver::encode_row(read_clock, shape_,
+                       host.subspan(data + line_words * regs::kCommandBytes, clock_words * regs::kCommandBytes));
+  }
 }
 
 void DeviceTransport::launch() {

@@ -43,11 +43,16 @@ class DeviceTransport final : public Transport {
   void connect(RecordSink& sink) override { sink_ = &sink; }
   std::string_view name() const override { return name_; }
   void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) override;
+  void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                 std::span<const uint64_t> read_clock) override;
   void flush() override { launch(); }
 
  private:
   [[noreturn]] void protocol_error(const std::string& what) const;
   void launch();
+  // Room for a command of 1 + data_words words (launching the batch first if
+  // it is full); returns the byte offset of the command in the buffer.
+  size_t reserve(uint64_t number, size_t data_words);
 
   driver::Device& device_;
   DeviceTransportOptions options_;

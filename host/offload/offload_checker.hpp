@@ -26,6 +26,10 @@ struct OffloadOptions {
   // Entries of the device's sync-object store the engine may use (at most
   // cap_objects; 0: every synchronization is sent as set-row).
   unsigned sync_objects = UINT32_MAX;
+  // Hand host-owned lines back to the device when their state fits a line
+  // again (import-line, on devices whose cap_features has it); off for
+  // ablation: a line handed to the host then stays there until a full free.
+  bool reimport = true;
 };
 
 // The core's counts (ProtocolStats) and the batched transport's.

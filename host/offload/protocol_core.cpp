@@ -28,11 +28,16 @@ std::string_view escalation_cause_name(EscalationCause cause) {
   return "other";
 }
 
-ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects)
+void Transport::send_line(const driver::CommandWord&, uint64_t, const driver::Line&, std::span<const uint64_t>) {
+  throw std::logic_error(fmt::format("offload: the {} transport cannot send import-line commands", name()));
+}
+
+ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport)
     : transport_(transport),
       shape_(shape),
       mirror_(shape.slots, std::vector<uint64_t>(shape.slots, 0)),
-      objects_(objects, shape.slots, shape.clock_bits) {
+      objects_(objects, shape.slots, shape.clock_bits),
+      reimport_(reimport) {
   transport_.connect(*this);
 }
 
@@ -156,6 +161,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     if (atomic) ++stats_.atomic_commands;
     if (forced) ++stats_.forced;
     if (c.op == regs::kOpFree) ++stats_.free_commands;
+    reimport_before(c, index);
     send(c, info);
     addr += n;
     remaining -= n;
@@ -280,6 +286,8 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
     case regs::kReasonReclaim:
       ++stats_.reclaims;
       host_lines_.drop(r.granule);
+      import_candidates_.erase(r.granule);
+      ready_imports_.erase(r.granule);
       kept_read_clocks_.erase(r.granule);
       return;
     case regs::kReasonSpill:  // the host keeps the evicted line from now on
@@ -311,11 +319,132 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
     ++stats_.causes[static_cast<size_t>(cause_of(r, line, c))];
   }
   SoftLine& soft = import_line(r, line);
+  // Applied: the host's copy is the line's exact state after this command,
+  // a candidate to go back to the device (answered(), reimport_before()).
+  if (reimport_) import_candidates_.insert(r.granule);
   if (c.op == regs::kOpFree) {
     host_lines_.free_bytes(r.granule, c.mask);
     return;
   }
   check_on_host(soft, c);
+}
+
+// ---- re-import ---------------------------------------------------------------
+//
+// The host owns a granule from the escalation (or spill) that handed it
+// over until it sends the line back: one owner at any time, so there is no
+// second copy that could go stale (the RADISH digest's §2.14 hazard needs a
+// stale software copy being imported). Exactness needs two things:
+//  - the line sent is the exact state after every earlier command on the
+//    granule: the host imports only a granule with no command in flight
+//    when its records were answered (promote_import_candidates) and none
+//    sent since (reimport_before runs before each command and takes the
+//    granule out of the ready set);
+//  - the state is one the engine holds exactly: epochs of hardware slots
+//    and clocks within the width, no atomic history, and read vector
+//    clocks only on a device with a pool and only one per line (the
+//    engine's shared bytes share the line's pool entry) (device_line).
+//    Anything else stays with the host.
+// Commands reach the engine in the order they are sent, so the import takes
+// effect between the last command the host applied and the one it precedes.
+
+std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine& soft) const {
+  if (fallback_) return std::nullopt;
+  const VectorClock* rvc = nullptr;  // the shared bytes' one clock
+  const auto fits = [&](Epoch e, uint32_t& slot, uint32_t& clock) {
+    if (e.clock == 0) return true;  // ⊥: slot 0, clock 0
+    if (e.slot >= shape_.slots || e.clock > shape_.max_clock()) return false;
+    slot = e.slot;
+    clock = static_cast<uint32_t>(e.clock);
+    return true;
+  };
+  DeviceLine out;
+  driver::Line& line = out.line;
+  for (unsigned b = 0; b < 8; ++b) {
+    const SoftByte& s = soft.bytes[b];
+    driver::ByteState& d = line.bytes[b];
+    if (s.atomics) return std::nullopt;
+    d.raced = s.raced;
+    if (!fits(s.w, d.w_slot, d.w_clock)) return std::nullopt;
+    if (s.raced) continue;  // never checked again: its reads do not matter
+    if (!s.shared) {
+      if (!fits(s.r, d.r_slot, d.r_clock)) return std::nullopt;
+      continue;
+    }
+    // A shared byte: its reads are the line's read clock, R stays ⊥ (the
+    // host's r is already in rvc).
+    if (shape_.read_vcs == 0 || (rvc != nullptr && !(*rvc == s.rvc))) return std::nullopt;
+    rvc = &s.rvc;
+    line.shared |= 1u << b;
+  }
+  if (rvc != nullptr) {
+    if (rvc->size() > shape_.slots) {
+      for (uint32_t u = shape_.slots; u < rvc->size(); ++u) {
+        if (rvc->get(u) != 0) return std::nullopt;  // a read by a thread without a slot
+      }
+    }
+    out.read_clock.assign(shape_.slots, 0);
+    for (uint32_t u = 0; u < shape_.slots; ++u) {
+      if (rvc->get(u) > shape_.max_clock()) return std::nullopt;
+      out.read_clock[u] = rvc->get(u);
+    }
+  }
+  return out;
+}
+
+// After the commands below `next` are answered: a candidate is ready when no
+// command on its granule is still in flight (its records could change the
+// host's copy).
+void ProtocolCore::promote_import_candidates(uint64_t next) {
+  if (import_candidates_.empty()) return;
+  std::unordered_set<uint64_t> in_flight;
+  for (uint64_t i = next > table_base_ ? next - table_base_ : 0; i < table_.size(); ++i) {
+    const SentCommand& c = table_[i];
+    if (c.op <= regs::kOpFree || c.op == regs::kOpImportLine) in_flight.insert(c.granule);
+  }
+  for (auto it = import_candidates_.begin(); it != import_candidates_.end();) {
+    if (!host_lines_.owns(*it)) {
+      it = import_candidates_.erase(it);
+    } else if (in_flight.count(*it) != 0) {
+      ++it;
+    } else {
+      ready_imports_.insert(*it);
+      it = import_candidates_.erase(it);
+    }
+  }
+}
+
+// Before command `c` goes out: a ready granule goes back to the device first
+// when the command is one the device may decide (not forced, not a full
+// free, which reclaims the line anyway) and the host's state fits a line.
+// Either way the granule leaves the ready set: `c` is now in flight on it,
+// and its escalation makes it a candidate again.
+void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index) {
+  if (ready_imports_.empty()) return;
+  const auto ready = ready_imports_.find(c.granule);
+  if (ready == ready_imports_.end()) return;
+  ready_imports_.erase(ready);
+  if (c.force_sw || (c.op == regs::kOpFree && c.mask == 0xFF)) return;
+  const SoftLine* soft = host_lines_.find(c.granule);
+  if (soft == nullptr) return;
+  const std::optional<DeviceLine> line = device_line(*soft);
+  if (!line) return;
+  driver::CommandWord w;
+  w.op = regs::kOpImportLine;
+  w.granule = c.granule;
+  w.mask = line->line.shared;
+  SentCommand info;
+  info.event = index;
+  info.granule = c.granule;
+  info.op = static_cast<uint8_t>(w.op);
+  // The device is the owner from here on: the host keeps no copy.
+  host_lines_.drop(c.granule);
+  kept_read_clocks_.erase(c.granule);
+  ++stats_.reimports;
+  if (w.mask != 0) ++stats_.reimported_read_clocks;
+  const uint64_t number = table_base_ + table_.size();
+  table_.push_back(info);
+  transport_.send_line(w, number, line->line, line->read_clock);
 }
 
 // The first cause of an access escalation, from the command and the line
@@ -484,6 +613,7 @@ void ProtocolCore::answered(uint64_t next) {
     table_.erase(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(done));
     table_base_ += done;
   }
+  promote_import_candidates(next);
   std::sort(pending_races_.begin(), pending_races_.end(),
             [](const Race& a, const Race& b) { return a.event != b.event ? a.event < b.event : a.addr < b.addr; });
   races_.insert(races_.end(), pending_races_.begin(), pending_races_.end());

@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/event.hpp"
@@ -84,6 +85,11 @@ struct ProtocolStats {
   uint64_t lastwrite_spill_imports = 0;  // of which from a bucket spill (reason 4)
   size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
+  // Re-import (docs/kernel-interface.md, "Re-import"): host-owned lines
+  // handed back to the device with import-line commands (1 + line_words
+  // words each).
+  uint64_t reimports = 0;
+  uint64_t reimported_read_clocks = 0;        // of which with shared bytes (their clock took a pool entry)
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
@@ -127,6 +133,12 @@ class Transport {
   // Command number `number` (consecutive from 0). Set-row and load-object
   // commands carry `row`, one lane per slot.
   virtual void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) = 0;
+  // An import-line command (op 7) with its line and, when the word's mask
+  // (the line's shared bytes) is not zero, the read clock, one lane per
+  // slot. Only called when the core was told the engine has the command
+  // (ProtocolCore's `reimport`).
+  virtual void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                         std::span<const uint64_t> read_clock);
   // Delivers every record of the commands sent so far, then answered().
   virtual void flush() = 0;
 };
@@ -134,8 +146,10 @@ class Transport {
 class ProtocolCore final : public RecordSink {
  public:
   // `shape`: the engine's slots, clock width and read-VC pool (the line
-  // format); `objects`: sync-object store entries the core may use.
-  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects);
+  // format); `objects`: sync-object store entries the core may use;
+  // `reimport`: hand host-owned lines back with import-line commands (the
+  // engine has the command, and the policy is on).
+  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport = false);
   ProtocolCore(const ProtocolCore&) = delete;
   ProtocolCore& operator=(const ProtocolCore&) = delete;
 
@@ -147,6 +161,7 @@ class ProtocolCore final : public RecordSink {
   const std::vector<Race>& races() const { return races_; }
   const ProtocolStats& stats() const { return stats_; }
   bool fell_back() const { return fallback_; }
+  bool reimports() const { return reimport_; }
   const driver::LineShape& shape() const { return shape_; }
   const SyncObjectStore& objects() const { return objects_; }
 
@@ -185,6 +200,15 @@ class ProtocolCore final : public RecordSink {
   SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
   void age_kept_read_clocks(uint64_t next);
   void check_on_host(SoftLine& line, const SentCommand& c);
+  // A host line as the engine would hold it: the line, and the read clock
+  // of its shared bytes (empty without shared bytes).
+  struct DeviceLine {
+    driver::Line line;
+    std::vector<uint64_t> read_clock;
+  };
+  std::optional<DeviceLine> device_line(const SoftLine& line) const;
+  void promote_import_candidates(uint64_t next);
+  void reimport_before(const driver::CommandWord& c, uint64_t index);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
   void sync_row(uint32_t slot);
@@ -215,6 +239,12 @@ class ProtocolCore final : public RecordSink {
   uint64_t table_base_ = 0;
   HostLines host_lines_;
   std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;
+  // Re-import: granules whose escalated command the host has applied
+  // (candidates), and of those the ones with no command in flight when
+  // their records were answered (ready: the host's copy is the line's
+  // exact state, and stays so until the next command on the granule).
+  bool reimport_ = false;
+  std::unordered_set<uint64_t> import_candidates_, ready_imports_;
   TouchedPages touched_;  // pages any access was sent for
   SiteLog sites_;
   std::vector<Race> races_, pending_races_;

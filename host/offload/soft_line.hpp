@@ -1,7 +1,8 @@
 // The host's share of the shadow state: granules the device handed over
 // (read-share, forced, in-software, spill), checked here with FastTrack's
 // rules on full-width clocks and dense thread slots, as in RADISH's software
-// handler. A granule stays here until a full free reclaims it.
+// handler. A granule stays here until a full free reclaims it or the host
+// sends it back with an import-line command (ProtocolCore's re-import).
 #pragma once
 
 #include <cstdint>
@@ -66,6 +67,10 @@ class HostLines {
   // it was imported now.
   std::pair<SoftLine*, bool> adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock);
   void drop(uint64_t granule) { lines_.erase(granule); }
+  const SoftLine* find(uint64_t granule) const {
+    const auto it = lines_.find(granule);
+    return it == lines_.end() ? nullptr : &it->second;
+  }
   void free_bytes(uint64_t granule, unsigned mask);
   // FastTrack on the line, with the atomic access kind as FastTrackDetector
   // has it; reports first races per byte through `sink`.

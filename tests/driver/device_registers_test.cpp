@@ -95,6 +95,22 @@ class Harness {
     return driver::decode_escalation(escalations_->host().subspan(i * bytes, bytes));
   }
   driver::Line line_of(const driver::EscalationRecord& r) const { return driver::decode_line(r.line, shape_); }
+  // Import-line (op 7): the line, and the read clock when `shared` is not 0.
+  void import_line(uint64_t granule, const driver::Line& line, unsigned shared, const std::vector<uint64_t>& clock) {
+    CommandWord c;
+    c.op = regs::kOpImportLine;
+    c.granule = granule;
+    c.mask = shared;
+    command(c);
+    driver::encode_line_words(line, shape_, commands_->host().subspan(words_ * 16, shape_.line_words() * 16));
+    words_ += shape_.line_words();
+    if (shared != 0) {
+      std::vector<uint64_t> lanes = clock;
+      lanes.resize(shape_.slots, 0);
+      driver::encode_row(lanes, shape_, commands_->host().subspan(words_ * 16, shape_.row_words() * 16));
+      words_ += shape_.row_words();
+    }
+  }
   const driver::LineShape& shape() const { return shape_; }
 
   uint32_t words() const { return words_; }
@@ -138,6 +154,45 @@ TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
   // software model, 16 in the Verilated kernel; and a read-VC pool of 16.
   EXPECT_EQ(c.objects, std::string(TypeParam::kName) == "software" ? 64u : 16u);
   EXPECT_EQ(c.read_vcs, 16u);
+}
+
+// Import-line (op 7) runs only on a kernel whose cap_features says so: the
+// software model puts the host's line back (its W and R epochs and, with
+// shared bytes, its read clock are checked on chip afterwards); the RTL
+// kernel does not have it yet and stops at the word (status 1).
+TYPED_TEST(DeviceRegisters, ImportLineRunsOnlyWhereAdvertised) {
+  Harness h(*this->device_);
+  this->two_unordered_threads(h);
+  h.access(regs::kOpWrite, 0, 0x40, 0xFF, /*force=*/true);  // the host owns 0x40 now
+  const uint32_t import_at = h.words();
+  driver::Line line;  // slot 0 wrote bytes 0-3 at 1; slot 0 read bytes 4-7 at 1 (shared: the clock)
+  for (unsigned b = 0; b < 4; ++b) line.bytes[b] = {false, 0, 1, 0, 0};
+  h.import_line(0x40, line, 0xF0, {1, 0});
+  if (!h.caps_.imports_lines()) {
+    EXPECT_EQ(h.caps_.features, 0u);
+    EXPECT_EQ(h.launch({.clear = true}), regs::kStatusBadOp);
+    EXPECT_EQ(h.words_done_, import_at);
+    return;
+  }
+  EXPECT_EQ(h.caps_.features, regs::kFeatureImportLine);
+  h.access(regs::kOpWrite, 1, 0x40, 0x11);  // byte 0 races with slot 0's write, byte 4 with its read
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  ASSERT_EQ(h.escalations_written_, 1u) << "only the forced write; the import and the write stay on chip";
+  EXPECT_EQ(h.escalation(0).reason, regs::kReasonForced);
+  ASSERT_EQ(h.races_written_, 1u);
+  const driver::RaceRecord r = h.race(0);
+  EXPECT_EQ(r.mask, 0x11u);
+  EXPECT_EQ(r.kind[0], 0u);  // write-write
+  EXPECT_EQ(r.kind[4], 2u);  // read-write, from the imported clock
+  EXPECT_EQ(r.prev_slot[4], 0u);
+  EXPECT_EQ(r.prev_clock[4], 1u);
+  // A batch that ends inside the import's data words stops there (status 3).
+  CommandWord c;
+  c.op = regs::kOpImportLine;
+  c.granule = 0x50;
+  h.command(c);  // no data words
+  EXPECT_EQ(h.launch(), regs::kStatusTruncated);
+  EXPECT_EQ(h.words_done_, 0u);
 }
 
 TYPED_TEST(DeviceRegisters, IdleBeforeAndAfterALaunchAndDoneIsConsumed) {
