@@ -27,7 +27,12 @@ bool locked(int r) { return r == 0 || r == EOWNERDEAD; }
 
 // Synchronization objects are memory too: init and destroy write the whole
 // object, every operation reads it, so using an object concurrently with its
-// initialization or destruction is reported as a race on the object.
+// initialization or destruction is reported as a race on the object. A lock
+// operation reads the object after its acquire and an unlock before its
+// release: those reads are then inside the critical section, totally ordered
+// by the lock, so the detectors keep one read epoch for a lock word instead
+// of a read vector clock of all its users (and the offload engine keeps it on
+// chip; issue 11 item 3). A failed trylock's read stays unordered, as it is.
 #define RACEACCEL_OBJECT_WRITE(o) record_access(id_of(o), sizeof(*(o)), true, RACEACCEL_CALLER)
 #define RACEACCEL_OBJECT_READ(o) record_access(id_of(o), 1, false, RACEACCEL_CALLER)
 
@@ -40,27 +45,27 @@ bool write_locked_by_me(const pthread_rwlock_t* rw) {
 
 // ---- mutexes ------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
-  RACEACCEL_OBJECT_READ(m);
   const int r = RACEACCEL_REAL(pthread_mutex_lock)(m);
   if (locked(r) && !nested(m)) acquire(m);
+  RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
-  RACEACCEL_OBJECT_READ(m);
   const int r = RACEACCEL_REAL(pthread_mutex_trylock)(m);
   if (locked(r) && !nested(m)) acquire(m);
+  RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(m);
   const int r = RACEACCEL_REAL(pthread_mutex_timedlock)(m, t);
   if (locked(r) && !nested(m)) acquire(m);
+  RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(m);
   const int r = RACEACCEL_REAL(pthread_mutex_clocklock)(m, c, t);
   if (locked(r) && !nested(m)) acquire(m);
+  RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
@@ -80,51 +85,51 @@ RACEACCEL_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
 
 // ---- rwlocks -------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* rw) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_rdlock)(rw);
   if (r == 0) acquire(rw, Op::AcquireShared);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_tryrdlock)(rw);
   if (r == 0) acquire(rw, Op::AcquireShared);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* rw, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_timedrdlock)(rw, t);
   if (r == 0) acquire(rw, Op::AcquireShared);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_clockrdlock)(rw, c, t);
   if (r == 0) acquire(rw, Op::AcquireShared);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* rw) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_wrlock)(rw);
   if (r == 0) acquire(rw);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_trywrlock)(rw);
   if (r == 0) acquire(rw);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* rw, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_timedwrlock)(rw, t);
   if (r == 0) acquire(rw);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(rw);
   const int r = RACEACCEL_REAL(pthread_rwlock_clockwrlock)(rw, c, t);
   if (r == 0) acquire(rw);
+  RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
@@ -144,15 +149,15 @@ RACEACCEL_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* rw) {
 
 // ---- spinlocks -----------------------------------------------------------
 RACEACCEL_EXPORT int pthread_spin_lock(pthread_spinlock_t* s) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(pthread_spin_lock)(s);
   if (r == 0) acquire(const_cast<const int*>(s));
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 RACEACCEL_EXPORT int pthread_spin_trylock(pthread_spinlock_t* s) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(pthread_spin_trylock)(s);
   if (r == 0) acquire(const_cast<const int*>(s));
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 RACEACCEL_EXPORT int pthread_spin_unlock(pthread_spinlock_t* s) {
@@ -247,27 +252,27 @@ RACEACCEL_EXPORT int sem_post(sem_t* s) {
   return RACEACCEL_REAL(sem_post)(s);
 }
 RACEACCEL_EXPORT int sem_wait(sem_t* s) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(sem_wait)(s);
   if (r == 0) acquire(s);
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 RACEACCEL_EXPORT int sem_trywait(sem_t* s) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(sem_trywait)(s);
   if (r == 0) acquire(s);
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 RACEACCEL_EXPORT int sem_timedwait(sem_t* s, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(sem_timedwait)(s, t);
   if (r == 0) acquire(s);
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 RACEACCEL_EXPORT int sem_clockwait(sem_t* s, clockid_t c, const struct timespec* t) {
-  RACEACCEL_OBJECT_READ(s);
   const int r = RACEACCEL_REAL(sem_clockwait)(s, c, t);
   if (r == 0) acquire(s);
+  RACEACCEL_OBJECT_READ(s);
   return r;
 }
 
