@@ -65,6 +65,26 @@ class Checker {
     return result;
   }
 
+  // The repeated-load fast path while recording (tsan_atomics.cpp): under
+  // the lock, so that the recording orders the load where it took effect,
+  // decide() performs the load and says whether it repeats the thread's
+  // previous one; a repeat is only recorded, anything else is checked as
+  // usual. Returns decide()'s result.
+  template <typename Decide>
+  auto record_repeat_or_check(ThreadState* ts, Decide&& decide) {
+    InternalLock lock(mu_);
+    drain_locked(ts, true);
+    auto [result, repeat, event] = decide();
+    if (repeat) {
+      record_locked(event);
+      ++next_index_;
+    } else {
+      ts->new_region();
+      process_locked(event);
+    }
+    return result;
+  }
+
   // The site id of an access by ts at pc (its current call stack); only with
   // the lock held (emit_with's operation).
   uint64_t site_locked(ThreadState* ts, uint64_t pc, uint32_t size_kind) {

@@ -88,6 +88,18 @@ struct ThreadState {
   bool region_filter = true;     // RACEACCEL_OPTIONS region_filter
   bool record_filtered = false;  // record=: filtered accesses are still buffered (kRecordOnly)
   bool coalesce = true;          // RACEACCEL_OPTIONS coalesce
+  // The thread's last atomic load, for repeats decided without the checker
+  // (tsan_atomics.cpp, "Repeated loads"): valid while the region, the forget
+  // epoch and the location's store version are the ones it saw.
+  struct AtomicLoadMemo {
+    uint64_t addr;
+    uint64_t generation;  // region generation after the load (0: none)
+    uint64_t forget_epoch;
+    uint32_t version;
+    uint8_t size;
+    uint8_t order;
+  };
+  AtomicLoadMemo load_memo;
   // Coalescing (runtime.hpp, append_plain): buffer indexes of open runs, and
   // the first index a run may start at (entries before an Alloc entry or a
   // drain cannot be extended).

@@ -4,6 +4,7 @@
 // the order they took effect. The operation itself is always performed
 // sequentially consistent (a valid execution of any weaker order); the event
 // carries the program's order, which is what happens-before depends on.
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -44,13 +45,39 @@ struct Cell<__int128> {
   }
 };
 
+// ---- Repeated loads ---------------------------------------------------------
+// A thread spinning on a flag loads it again and again with nothing new to
+// learn. Such a load is decided without the checker's lock when all of this
+// holds since the thread's previous load of the same location (same size
+// and order), which the detector did check:
+//  - no synchronization event of the thread (its region generation is the
+//    same: the previous load started that region), so its clock has not
+//    changed;
+//  - no store to the location (its store version is the same), so the
+//    location's release clock is the one the previous load joined;
+//  - no Free or allocation anywhere (the forget epoch is the same).
+// Then the detector would do nothing with the repeat: the acquire joins a
+// clock the thread already holds (a relaxed load adds the same clock to the
+// pending set a later acquire fence applies), and the atomic read it
+// records is covered by the previous load's (region_filter.hpp: an access
+// racing with the repeat races with the previous load, since the thread made
+// no release in between). Stores bump the version under the checker lock
+// *before* they write, and the repeat reads the value before it reads the
+// version, so a repeat that sees a new value sees a new version and takes
+// the slow path (docs/runtime.md, "Repeated atomic loads").
+std::atomic<uint32_t> g_store_versions[4096];
+
+std::atomic<uint32_t>& store_version(uint64_t addr) { return g_store_versions[(addr >> 3) % 4096]; }
+
 // Runs op (returning {result, op kind, order}) with its event, or just op
 // when the thread is not traced. The detector checks the event itself as an
 // atomic access (a load reads, a store writes, a read-modify-write does
 // both): atomic accesses race only with plain ones (docs/event-model.md).
 // The event carries the access's site, so reports show its stack.
-template <typename T, typename Op>
-auto atomic_op(volatile T* a, uint64_t pc, Op&& op) {
+// on_checked(ts) runs under the checker lock right after a checked
+// operation (never for one that is not checked).
+template <typename T, typename Op, typename OnChecked>
+auto atomic_op(volatile T* a, uint64_t pc, Op&& op, OnChecked&& on_checked) {
   ThreadState* ts = traced_thread();
   const uint64_t addr = reinterpret_cast<uint64_t>(a);
   // Untraced, or inside AnnotateIgnoreSync / a custom mutex's own code: the
@@ -60,19 +87,79 @@ auto atomic_op(volatile T* a, uint64_t pc, Op&& op) {
   Checker& checker = runtime_if_started()->checker();
   return checker.emit_with(ts, [&] {
     auto [result, kind, order] = op();
+    on_checked(ts);
     const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
     return std::pair{result, Event::atomic(kind, ts->tid, addr, sizeof(T), order, site)};
   });
 }
 
+template <typename T, typename Op>
+auto atomic_op(volatile T* a, uint64_t pc, Op&& op) {
+  return atomic_op(a, pc, std::forward<Op>(op), [](ThreadState*) {});
+}
+
+template <typename T>
+bool memo_matches(const ThreadState* ts, uint64_t addr, MemoryOrder order) {
+  const ThreadState::AtomicLoadMemo& m = ts->load_memo;
+  return m.addr == addr && m.size == sizeof(T) && m.order == static_cast<uint8_t>(order) &&
+         m.generation == ts->region_generation &&
+         m.forget_epoch == g_forget_epoch.value.load(std::memory_order_seq_cst);
+}
+
+// While recording, a repeat is decided under the checker lock: lock-free, a
+// store could take effect (and be recorded) between the repeat's load and
+// its record, and the recording would order the repeat after a store whose
+// value it did not read.
+template <typename T>
+T record_repeated_load(ThreadState* ts, volatile T* a, MemoryOrder order, uint64_t pc) {
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  RuntimeScope scope;
+  Checker& checker = runtime_if_started()->checker();
+  return checker.record_repeat_or_check(ts, [&] {
+    const T value = Cell<T>::load(a);
+    const bool repeat = store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version;
+    if (repeat) ts->filtered.store(ts->filtered.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
+    return std::tuple{value, repeat, Event::atomic(Op::AtomicLoad, ts->tid, addr, sizeof(T), order, site)};
+  });
+}
+
 template <typename T>
 T load(volatile T* a, int mo, uint64_t pc) {
-  return atomic_op(a, pc, [&] { return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order_of(mo)}; });
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  const MemoryOrder order = order_of(mo);
+  if constexpr (sizeof(T) <= 8) {
+    ThreadState* ts = t_thread;
+    if (RACEACCEL_LIKELY(ts != nullptr && t_in_runtime == 0) && ts->ignore_sync == 0 && ts->region_filter &&
+        memo_matches<T>(ts, addr, order)) {
+      if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
+      const T value = Cell<T>::load(a);
+      if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
+        ts->filtered.store(ts->filtered.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return value;
+      }
+    }
+  }
+  return atomic_op(
+      a, pc,
+      [&] {
+        return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order};
+      },
+      [&](ThreadState* ts) {
+        // Under the checker lock, after the load's region began: its memo.
+        ts->load_memo = {addr,
+                         ts->region_generation,
+                         g_forget_epoch.value.load(std::memory_order_seq_cst),
+                         store_version(addr).load(std::memory_order_seq_cst),
+                         static_cast<uint8_t>(sizeof(T)),
+                         static_cast<uint8_t>(order)};
+      });
 }
 
 template <typename T>
 void store(volatile T* a, T v, int mo, uint64_t pc) {
   atomic_op(a, pc, [&] {
+    store_version(reinterpret_cast<uint64_t>(a)).fetch_add(1, std::memory_order_seq_cst);
     Cell<T>::store(a, v);
     return std::tuple{0, Op::AtomicStore, order_of(mo)};
   });
@@ -83,6 +170,7 @@ void store(volatile T* a, T v, int mo, uint64_t pc) {
 template <typename T, typename F>
 T rmw(volatile T* a, int mo, uint64_t pc, F&& update) {
   return atomic_op(a, pc, [&] {
+    store_version(reinterpret_cast<uint64_t>(a)).fetch_add(1, std::memory_order_seq_cst);
     T old = Cell<T>::load(a);
     while (!Cell<T>::cas(a, &old, update(old))) {
     }
@@ -93,6 +181,7 @@ T rmw(volatile T* a, int mo, uint64_t pc, F&& update) {
 template <typename T>
 bool compare_exchange(volatile T* a, T* expected, T desired, int mo, int fail_mo, uint64_t pc) {
   return atomic_op(a, pc, [&] {
+    store_version(reinterpret_cast<uint64_t>(a)).fetch_add(1, std::memory_order_seq_cst);  // before it may write
     const bool ok = Cell<T>::cas(a, expected, desired);
     return std::tuple{ok, ok ? Op::AtomicRmw : Op::AtomicLoad, order_of(ok ? mo : fail_mo)};
   });
