@@ -18,6 +18,8 @@ PACKAGES="$PACKAGES libdw-dev libelf-dev"
 # The SARIF logs are validated against the SARIF 2.1.0 schema in a test
 # (tests/report/sarif_schema_test.sh) with Debian's JSON Schema validator.
 PACKAGES="$PACKAGES python3 python3-jsonschema"
+# `raceaccel sweep --plot` draws its SVGs with gnuplot (tests/cli/sweep_test.sh).
+PACKAGES="$PACKAGES gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do

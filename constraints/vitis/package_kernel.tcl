@@ -1,7 +1,13 @@
 # Packages rtl/rac_kernel.sv as a Vitis RTL kernel (an .xo file for v++ --link).
 #
 #   vivado -mode batch -source constraints/vitis/package_kernel.tcl \
-#          -tclargs <repo root> <work dir> <xo path> [<part>] [synth]
+#          -tclargs <repo root> <work dir> <xo path> [<part>] [synth] [NAME=VALUE ...]
+#
+# NAME=VALUE pairs set the kernel's shape (make xclbin SHAPE="slots=64
+# sets=4096 ..."; docs/deployment.md): slots, clock_bits, sets, ways, objects,
+# pool (or read_vcs) and repl_policy name rac_kernel's NumSlots, ClkW, Sets,
+# Ways, Objects, ReadVcs and ReplPolicy. Unnamed ones keep the RTL default;
+# the capability registers tell the host the shape either way.
 #
 # Steps (UG1393/UG1700 "Packaging the RTL Code as a Vitis XO"):
 #   1. a throw-away Vivado project holding rtl/*.sv (the two packages first),
@@ -20,7 +26,7 @@
 # non-zero status, which stops the Makefile.
 
 if {$argc < 3} {
-  puts stderr "usage: vivado -mode batch -source package_kernel.tcl -tclargs ROOT WORK_DIR XO_PATH \[PART\] \[synth\]"
+  puts stderr "usage: vivado -mode batch -source package_kernel.tcl -tclargs ROOT WORK_DIR XO_PATH \[PART\] \[synth\] \[NAME=VALUE ...\]"
   exit 2
 }
 set root    [file normalize [lindex $argv 0]]
@@ -30,7 +36,23 @@ set xo_path [file normalize [lindex $argv 2]]
 # for every family (supported_families below), and v++ synthesises the kernel
 # again for the platform's own part when it links.
 set part    [expr {$argc > 3 ? [lindex $argv 3] : "xcu250-figd2104-2L-e"}]
-set synth   [expr {$argc > 4 && [lindex $argv 4] eq "synth"}]
+# After the part: "synth" and the shape's NAME=VALUE pairs, in any order.
+# A name or value the kernel does not have is an error before any project
+# is made (Vivado's batch mode then exits non-zero and make stops).
+set synth 0
+set shape_names {slots NumSlots clock_bits ClkW sets Sets ways Ways objects Objects pool ReadVcs
+                 read_vcs ReadVcs repl_policy ReplPolicy}
+set shape {}
+foreach arg [lrange $argv 4 end] {
+  if {$arg eq "synth"} {
+    set synth 1
+  } elseif {[regexp {^([a-z_]+)=([0-9]+)$} $arg -> name value] && [dict exists $shape_names $name]} {
+    dict set shape [dict get $shape_names $name] $value
+  } else {
+    error "package_kernel.tcl: '$arg' is not synth nor a shape parameter NAME=VALUE with NAME one of\
+           [join [dict keys $shape_names] {, }] and a decimal VALUE"
+  }
+}
 
 set kernel     rac_kernel
 set rtl_dir    [file join $root rtl]
@@ -59,6 +81,13 @@ add_files -norecurse -fileset sources_1 $header
 set_property file_type {Verilog Header} [get_files $header]
 set_property include_dirs [list $rtl_dir] [get_filesets sources_1]
 set_property top $kernel [get_filesets sources_1]
+# The shape as top-level generics: the out-of-context synthesis check below
+# and the packager see the same parameters.
+if {[dict size $shape] > 0} {
+  set generics {}
+  dict for {name value} $shape { lappend generics "$name=$value" }
+  set_property generic $generics [get_filesets sources_1]
+}
 
 set ooc_xdc [file join $vitis_dir kernel_ooc.xdc]
 add_files -norecurse -fileset constrs_1 $ooc_xdc
@@ -79,10 +108,26 @@ set core [ipx::current_core]
 set_property name $kernel $core
 set_property version 1.0 $core
 set_property core_revision 1 $core
-# The kernel is built with the RTL's default parameters; the capability
-# registers (cap_slots, cap_sets, ...) tell the host which ones.
+# The kernel is built with the shape's parameters and the RTL's defaults
+# for the rest; the capability registers (cap_slots, cap_sets, ...) tell the
+# host which ones. A shape parameter keeps its user parameter, fixed at the
+# shape's value (so that v++ instantiates the kernel with it), and its HDL
+# parameter takes the same value; every other user parameter is removed,
+# the derived ones (SlotW, LineW, EscRecBytes) included, so that they follow
+# from the others as the RTL computes them.
 foreach up [ipx::get_user_parameters -of_objects $core] {
-  ipx::remove_user_parameter [get_property NAME $up] $core
+  set name [get_property NAME $up]
+  if {[dict exists $shape $name]} {
+    set_property value [dict get $shape $name] $up
+    set_property value [dict get $shape $name] [ipx::get_hdl_parameters $name -of_objects $core]
+  } else {
+    ipx::remove_user_parameter $name $core
+  }
+}
+foreach name [dict keys $shape] {
+  if {[ipx::get_user_parameters $name -of_objects $core] eq ""} {
+    error "the packager found no parameter $name on $kernel (rtl/rac_kernel.sv)"
+  }
 }
 
 proc require_bus_interface {core name} {

@@ -20,6 +20,7 @@ std::unique_ptr<CliApp> make_cli_app() {
   cli->runners["gen"] = add_gen_command(app);
   cli->runners["devices"] = add_devices_command(app);
   cli->runners["run"] = add_run_command(app);
+  cli->runners["sweep"] = add_sweep_command(app);
   return cli;
 }
 

@@ -15,5 +15,6 @@ CommandRunner add_stats_command(CLI::App& app);
 CommandRunner add_gen_command(CLI::App& app);
 CommandRunner add_devices_command(CLI::App& app);
 CommandRunner add_run_command(CLI::App& app);
+CommandRunner add_sweep_command(CLI::App& app);
 
 }  // namespace raceaccel

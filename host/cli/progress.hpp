@@ -17,6 +17,10 @@ class Progress {
     if ((++calls_ & 0xFFFF) == 0) redraw(events, bytes);
   }
   void finish();
+  // For a caller that counts on its own (sweep's runs in other threads):
+  // redraws now (still only on a terminal, after the first second).
+  void show(uint64_t events, uint64_t bytes) { redraw(events, bytes); }
+  void set_label(std::string label) { label_ = std::move(label); }
 
  private:
   void redraw(uint64_t events, uint64_t bytes);

@@ -32,7 +32,13 @@ proc package_xo {args} { record package_xo {*}$args }
 namespace eval ipx {
   proc package_project {args} { ::record ipx::package_project {*}$args }
   proc current_core {} { return core }
-  proc get_user_parameters {args} { return {NumSlots ClkW Sets Ways ReplPolicy SlotW LineW} }
+  # All of them with -of_objects only; with a name first, that one if it exists.
+  proc get_user_parameters {args} {
+    set all {NumSlots ClkW Sets Ways ReplPolicy Objects ReadVcs SlotW LineW EscRecBytes}
+    if {[lindex $args 0] eq "-of_objects"} { return $all }
+    return [expr {[lsearch -exact $all [lindex $args 0]] >= 0 ? [lindex $args 0] : ""}]
+  }
+  proc get_hdl_parameters {name args} { return "hdl:$name" }
   proc remove_user_parameter {name core} { ::record ipx::remove_user_parameter $name }
   # As Vivado infers them from rac_kernel's port names.
   proc get_bus_interfaces {name args} {
@@ -59,9 +65,24 @@ namespace eval ipx {
 }
 
 # The script sets globals of its own (root, work, ...); test_work is ours.
-set argv [list $root [file join $test_work package] [file join $test_work rac_kernel.xo] xcu250-figd2104-2L-e]
-set argc [llength $argv]
-source [file join $root constraints vitis package_kernel.tcl]
+# run_script EXTRA_ARGS: the script on a fresh call log, as Vivado runs it
+# (at global level), with the given arguments after the part.
+proc run_script {extra} {
+  set ::calls {}
+  set ::argv [concat [list $::root [file join $::test_work package] [file join $::test_work rac_kernel.xo] \
+      xcu250-figd2104-2L-e] $extra]
+  set ::argc [llength $::argv]
+  uplevel #0 [list source [file join $::root constraints vitis package_kernel.tcl]]
+}
+# The shape's runs first (their calls checked at the end); the default run
+# last, whose call log the checks below read.
+run_script {slots=64 sets=4096 synth ways=8 pool=32}
+set shape_calls $calls
+set bad_shape [catch {run_script {colour=3}} bad_shape_message]
+set bad_value [catch {run_script {slots=many}} bad_value_message]
+set root_saved $root
+run_script {}
+set root $root_saved
 
 set failures 0
 proc check {condition message} {
@@ -136,6 +157,26 @@ check {[call_index {ipx::save_core}] < [call_index {package_xo *}]} "the core is
 set expected_xo [list package_xo -force -xo_path [file join $test_work rac_kernel.xo] -kernel_name rac_kernel \
     -ip_directory [file join $test_work package ip] -kernel_xml [file join $root constraints vitis kernel.xml]]
 check {$xo_call eq $expected_xo} "package_xo call: got '$xo_call', expected '$expected_xo'"
+
+# make xclbin SHAPE="slots=64 sets=4096 ways=8 pool=32": the parameters
+# reach the synthesis check (generics) and the packaged IP (user and HDL
+# parameters at the shape's values); the others are removed as without a shape.
+set calls $shape_calls
+check {[called {set_property generic {NumSlots=64 Sets=4096 Ways=8 ReadVcs=32} sources_1}]} \
+    "shape: no generics on sources_1"
+check {[call_index {set_property generic *}] < [call_index {synth_design *}]} "shape: generics set after synthesis"
+foreach {param value} {NumSlots 64 Sets 4096 Ways 8 ReadVcs 32} {
+  check {[called "set_property value $value $param"]} "shape: user parameter $param is not $value"
+  check {[called "set_property value $value hdl:$param"]} "shape: HDL parameter $param is not $value"
+  check {![called "ipx::remove_user_parameter $param"]} "shape: user parameter $param removed"
+}
+foreach param {ClkW ReplPolicy Objects SlotW LineW EscRecBytes} {
+  check {[called "ipx::remove_user_parameter $param"]} "shape: user parameter $param not removed"
+}
+check {[lindex $calls end 0] eq "package_xo"} "shape: package_xo is not the last call"
+check {$bad_shape && [string match {*'colour=3' is not synth nor a shape parameter*} $bad_shape_message]} \
+    "unknown shape name: [expr {$bad_shape ? $bad_shape_message : {no error}}]"
+check {$bad_value && [string match {*'slots=many'*} $bad_value_message]} "non-numeric shape value accepted"
 
 if {$failures} {
   puts stderr "$failures check(s) failed"

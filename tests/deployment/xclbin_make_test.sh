@@ -106,6 +106,23 @@ EOF
   grep -qF "v++ --link --target hw_emu --platform $platform --config $root/constraints/vitis/connectivity.cfg --temp_dir $x/_x.hw_emu -o $x/rac_kernel.hw_emu.xclbin $x/rac_kernel.xo" "$log" ||
     fail "hw_emu: no v++ --target hw_emu call"
   [ "$(grep -c '^vivado' "$log")" -eq 1 ] || fail "hw_emu: the .xo was packaged again"
+
+  # SHAPE: its words follow the part on vivado's -tclargs, and a new shape
+  # packages the .xo again (the same shape does not).
+  run_make "$tools_path" PLATFORM=$platform SHAPE="slots=64 sets=4096 ways=8 pool=32"
+  [ "$status" -eq 0 ] || { cat "$work/out.txt" >&2; fail "SHAPE: status $status"; }
+  grep -qF -- "-tclargs $root $x/package $x/rac_kernel.xo xcu250-figd2104-2L-e slots=64 sets=4096 ways=8 pool=32" "$log" ||
+    fail "SHAPE: not on vivado's -tclargs: $(grep '^vivado' "$log" | tail -1)"
+  [ "$(grep -c '^vivado' "$log")" -eq 2 ] || fail "SHAPE: the .xo was not packaged again"
+  [ "$(grep -c '^v++' "$log")" -eq 3 ] || fail "SHAPE: the xclbin was not linked again"
+  run_make "$tools_path" PLATFORM=$platform SHAPE="slots=64 sets=4096 ways=8 pool=32"
+  [ "$(grep -c '^vivado' "$log")" -eq 2 ] || fail "SHAPE: the same shape packaged again"
+  calls_before=$(wc -l <"$log")
+  run_make "$tools_path" PLATFORM=$platform SHAPE="slots=64 colour=3 ways=x"
+  [ "$status" -ne 0 ] || fail "bad SHAPE: status 0"
+  expect_text "SHAPE word 'colour=3' is not NAME=VALUE" "bad SHAPE name"
+  expect_text "SHAPE word 'ways=x' is not NAME=VALUE" "bad SHAPE value"
+  [ "$(wc -l <"$log")" -eq "$calls_before" ] || fail "bad SHAPE: tools were called"
   ;;
 
 *)

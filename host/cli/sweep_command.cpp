@@ -1,0 +1,316 @@
+// `raceaccel sweep`: one command for a co-design experiment (docs/cli.md,
+// "sweep"). Every point of a grid of kernel shapes checks every trace on the
+// software kernel model through the offload engine, and each (point, trace)
+// becomes one CSV row of the accelerator's statistics: how many accesses the
+// shape decides on chip, why the others went to the host, what it costs in
+// command bytes and host time. --plot draws the on-chip share per knob.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "cli/app.hpp"
+#include "cli/backend_check.hpp"
+#include "cli/commands.hpp"
+#include "cli/error_status.hpp"
+#include "cli/output_file.hpp"
+#include "cli/progress.hpp"
+#include "cli/sweep_grid.hpp"
+#include "cli/sweep_plot.hpp"
+#include "common/exit_codes.hpp"
+#include "driver/rac_kernel_regs.hpp"
+#include "driver/software/software_device.hpp"
+#include "offload/offload_checker.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace raceaccel {
+namespace {
+
+struct SweepOptions {
+  std::vector<std::string> grids;
+  std::string model = "fast";
+  std::string csv;   // empty: stdout
+  std::string plot;  // empty: no plot
+  unsigned jobs = 1;
+  std::vector<std::string> traces;
+};
+
+// The knobs by name, as indices into a SweepPoint.
+struct Knob {
+  static uint64_t of(const SweepPoint& p, std::string_view name) { return p[sweep_knob_index(name)]; }
+};
+
+driver::DeviceOptions device_options_of(const SweepPoint& p) {
+  driver::DeviceOptions o;
+  o.backend = "software";
+  o.software_slots = static_cast<unsigned>(Knob::of(p, "slots"));
+  o.software_clock_bits = static_cast<unsigned>(Knob::of(p, "clock_bits"));
+  o.software_read_vcs = static_cast<unsigned>(Knob::of(p, "pool"));
+  o.software_objects = static_cast<unsigned>(Knob::of(p, "objects"));
+  return o;
+}
+
+driver::CacheShape cache_of(const SweepPoint& p) {
+  return {static_cast<unsigned>(Knob::of(p, "sets")), static_cast<unsigned>(Knob::of(p, "ways"))};
+}
+
+offload::OffloadOptions offload_options_of(const SweepPoint& p) {
+  offload::OffloadOptions o;
+  o.bucket_bits = static_cast<unsigned>(Knob::of(p, "bucket_bits"));
+  o.batch_words = Knob::of(p, "batch_words");
+  o.reimport = Knob::of(p, "reimport") != 0;
+  return o;
+}
+
+struct RunResult {
+  int status = exit_code::kOk;
+  std::string error;
+  uint64_t events = 0;
+  size_t races = 0;  // per-byte races (the same at every point: the offload path is exact)
+  offload::OffloadStats stats;
+};
+
+// Shared progress of the runs, read by the main thread for the progress line.
+struct Counters {
+  std::atomic<uint64_t> events{0}, bytes{0}, runs_done{0};
+};
+
+RunResult run_one(const SweepPoint& point, const std::string& trace, Counters& counters) {
+  RunResult r;
+  try {
+    const std::unique_ptr<driver::Device> device =
+        driver::make_software_device(device_options_of(point), cache_of(point));
+    offload::OffloadChecker checker(*device, offload_options_of(point));
+    std::optional<Failure> failure = failure_of(trace, [&] {
+      const std::unique_ptr<TraceReader> reader = open_trace(trace);
+      Event e;
+      uint64_t counted_bytes = 0;
+      while (reader->next(e)) {
+        checker.process(e, r.events++);
+        if ((r.events & 0xFFFF) == 0) {
+          counters.events += 0x10000;
+          counters.bytes += reader->bytes_read() - counted_bytes;
+          counted_bytes = reader->bytes_read();
+        }
+      }
+      counters.events += r.events & 0xFFFF;
+      counters.bytes += reader->bytes_read() - counted_bytes;
+      checker.finish();
+    });
+    if (failure) {
+      r.status = failure->status;
+      r.error = failure->message;
+      return r;
+    }
+    r.races = checker.races().size();
+    r.stats = checker.stats();
+  } catch (const driver::DeviceError& err) {
+    r.status = device_error_status(err);
+    r.error = trace + ": " + err.what();
+  } catch (const std::exception& err) {
+    r.status = exit_code::kCapacity;  // EX_SOFTWARE: nothing the user could have done
+    r.error = trace + ": " + err.what();
+  }
+  return r;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_header() {
+  std::string h = "trace,model";
+  for (const SweepKnob& k : sweep_knobs()) h += fmt::format(",{}", k.name);
+  h += ",latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,"
+       "command_bytes_per_event,host_ns_per_event";
+  for (size_t i = 0; i < offload::kEscalationCauses; ++i) {
+    h += fmt::format(",esc_{}", offload::escalation_cause_name(static_cast<offload::EscalationCause>(i)));
+  }
+  return h;
+}
+
+double on_chip_share(const offload::OffloadStats& s) {
+  return s.access_commands == 0 ? 0.0 : static_cast<double>(s.on_chip()) / static_cast<double>(s.access_commands);
+}
+
+std::string csv_row(const std::string& trace, const std::string& model, const SweepPoint& point, const RunResult& r) {
+  const offload::OffloadStats& s = r.stats;
+  const auto per_event = [&](double v) { return r.events == 0 ? 0.0 : v / static_cast<double>(r.events); };
+  std::string row = csv_field(trace) + "," + model;
+  for (uint64_t v : point) row += fmt::format(",{}", v);
+  // latency: the memory model's (Verilator) latency; the software model is untimed.
+  row += fmt::format(",,{},{},{},{},{:.6f},{}", r.events, r.races, s.access_commands, s.on_chip(), on_chip_share(s),
+                     s.escalated_accesses);
+  if (s.device.cycles == 0) {
+    row += ",,";  // cycles not modelled
+  } else {
+    row += fmt::format(",{},{:.3f}", s.device.busy_cycles, per_event(static_cast<double>(s.device.busy_cycles)));
+  }
+  row += fmt::format(",{:.3f},{:.1f}", per_event(static_cast<double>(s.command_words * regs::kCommandBytes)),
+                     offload::host_ns_per_event(s));
+  for (uint64_t c : s.causes) row += fmt::format(",{}", c);
+  return row;
+}
+
+// Malformed input and I/O failures outrank the rest, as in check.
+int worse(int a, int b) {
+  const auto rank = [](int s) {
+    switch (s) {
+      case exit_code::kIo: return 4;
+      case exit_code::kMalformed: return 3;
+      case exit_code::kOk: return 0;
+      default: return 2;
+    }
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+uint64_t file_size(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// Runs every (point, trace) on `jobs` threads; results in point-major order.
+std::vector<RunResult> run_all(const std::vector<SweepPoint>& points, const std::vector<std::string>& traces,
+                               unsigned jobs) {
+  const size_t runs = points.size() * traces.size();
+  std::vector<RunResult> results(runs);
+  Counters counters;
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable all_done;
+  const auto worker = [&] {
+    for (size_t i; (i = next++) < runs;) {
+      results[i] = run_one(points[i / traces.size()], traces[i % traces.size()], counters);
+      std::lock_guard lock(mutex);
+      ++counters.runs_done;
+      all_done.notify_one();
+    }
+  };
+  uint64_t total_bytes = 0;
+  for (const std::string& t : traces) total_bytes += file_size(t) * points.size();
+  Progress progress("sweep", total_bytes);
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < std::min<size_t>(jobs, runs); ++j) threads.emplace_back(worker);
+  {
+    std::unique_lock lock(mutex);
+    while (counters.runs_done < runs) {
+      all_done.wait_for(lock, std::chrono::milliseconds(250));
+      progress.set_label(fmt::format("sweep: {}/{} runs", counters.runs_done.load(), runs));
+      progress.show(counters.events, counters.bytes);
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  progress.finish();
+  return results;
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "raceaccel: sweep: " << message << '\n';
+  return exit_code::kUsage;
+}
+
+int run_sweep(const SweepOptions& o) {
+  if (o.model == "verilator") {
+    return usage_error(
+        "--model verilator is not built yet: the Verilated kernel has a fixed shape (one Verilator model per "
+        "shape); sweep the fast software model (--model fast)");
+  }
+  std::vector<Grid> grids;
+  std::vector<SweepPoint> points;
+  try {
+    for (const std::string& g : o.grids) grids.push_back(parse_grid(g));
+    points = expand_grids(grids);
+  } catch (const GridError& err) {
+    return usage_error(err.what());
+  }
+  // Every point's shape is checked before anything runs: the device model
+  // says which shapes the kernel can have.
+  for (const SweepPoint& p : points) {
+    try {
+      driver::make_software_device(device_options_of(p), cache_of(p));
+    } catch (const driver::DeviceError& err) {
+      return usage_error(fmt::format("the point {} is not a kernel shape: {}", describe_point(p, grids), err.what()));
+    }
+  }
+  std::optional<std::string> gnuplot;
+  if (!o.plot.empty()) {
+    gnuplot = find_gnuplot();
+    if (!gnuplot) {
+      std::cerr << "raceaccel: sweep: --plot needs gnuplot, which is not on PATH (Debian package gnuplot-nox; "
+                   "scripts/install-deps.sh installs it)\n";
+      return exit_code::kNoDevice;
+    }
+  }
+  // Each trace is read once per point, so stdin cannot be one; a trace that
+  // cannot be opened fails before the first run, as check would.
+  for (const std::string& t : o.traces) {
+    if (t == "-") return usage_error("a trace is read once per point: - (stdin) cannot be swept");
+    if (auto failure = failure_of(t, [&] { open_trace(t); })) {
+      std::cerr << "raceaccel: " << failure->message << '\n';
+      return failure->status;
+    }
+  }
+  return exit_status_of(o.csv.empty() ? "-" : o.csv, [&] {
+    OutputFile out(o.csv.empty() ? "-" : o.csv);
+    const std::vector<RunResult> results = run_all(points, o.traces, o.jobs);
+    int status = exit_code::kOk;
+    std::vector<PlotRow> plot_rows;
+    out.stream() << csv_header() << '\n';
+    for (size_t i = 0; i < results.size(); ++i) {
+      const SweepPoint& point = points[i / o.traces.size()];
+      const std::string& trace = o.traces[i % o.traces.size()];
+      const RunResult& r = results[i];
+      if (r.status != exit_code::kOk) {
+        std::cerr << fmt::format("raceaccel: sweep: {} at {}: {}\n", trace, describe_point(point, grids), r.error);
+        status = worse(status, r.status);
+        continue;
+      }
+      out.stream() << csv_row(trace, o.model, point, r) << '\n';
+      plot_rows.push_back({trace, point, on_chip_share(r.stats)});
+    }
+    out.close();
+    if (gnuplot) {
+      try {
+        for (const std::string& svg : plot_on_chip_share(*gnuplot, o.plot, grids, plot_rows)) {
+          std::cerr << "raceaccel: sweep: wrote " << svg << '\n';
+        }
+      } catch (const PlotError& err) {
+        std::cerr << "raceaccel: sweep --plot: " << err.what() << '\n';
+        status = worse(status, exit_code::kIo);
+      }
+    }
+    return status;
+  });
+}
+
+}  // namespace
+
+CommandRunner add_sweep_command(CLI::App& app) {
+  auto o = std::make_shared<SweepOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "sweep",
+      "Check traces on every kernel shape of a grid; one CSV row of accelerator statistics per shape and trace");
+  std::string knobs;
+  for (const SweepKnob& k : sweep_knobs())
+    knobs += fmt::format("\n  {} (default {}): {}", k.name, k.fallback, k.meaning);
+  sub->add_option("--grid", o->grids, "NAME=V1,V2,...: values of one knob (repeat for a product):" + knobs)
+      ->type_name("NAME=V1,...");
+  sub->add_option("--model", o->model, "Kernel model: fast (the software model; default) or verilator (not yet)")
+      ->check(CLI::IsMember({"fast", "verilator"}));
+  sub->add_option("--csv", o->csv, "Write the CSV to FILE (default: stdout)")->type_name("FILE");
+  sub->add_option("--plot", o->plot, "Draw the on-chip share vs each knob as SVG into DIR (needs gnuplot)")
+      ->type_name("DIR");
+  sub->add_option("--jobs,-j", o->jobs, "Runs in parallel (threads; default 1)")->check(unsigned_in(1, 256));
+  sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed)")->required();
+  return [o] { return run_sweep(*o); };
+}
+
+}  // namespace raceaccel

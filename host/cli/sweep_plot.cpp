@@ -1,0 +1,122 @@
+#include "cli/sweep_plot.hpp"
+
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+extern char** environ;
+
+namespace raceaccel {
+namespace {
+
+// Quoted for gnuplot's single-quoted strings (no escapes inside: '' is a quote).
+std::string gp_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw PlotError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+}
+
+void run_gnuplot(const std::string& gnuplot, const std::string& script) {
+  const char* argv[] = {gnuplot.c_str(), script.c_str(), nullptr};
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, gnuplot.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ);
+  if (err != 0) throw PlotError(fmt::format("cannot run {}: {}", gnuplot, std::strerror(err)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw PlotError(fmt::format("{} failed on {} (its messages are above)", gnuplot, script));
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return std::nullopt;
+  std::string_view rest = path;
+  while (true) {
+    const size_t colon = rest.find(':');
+    std::string dir(rest.substr(0, colon));
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/gnuplot";
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+    if (colon == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
+std::vector<std::string> plot_on_chip_share(const std::string& gnuplot, const std::string& dir,
+                                            const std::vector<Grid>& grids, const std::vector<PlotRow>& rows) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw PlotError(fmt::format("cannot create {}: {}", dir, ec.message()));
+  std::vector<std::string> written;
+  for (const Grid& x : grids) {
+    if (x.values.size() < 2) continue;
+    const std::string knob(sweep_knobs()[x.knob].name);
+    // One series per trace and setting of the other gridded knobs, in the
+    // order the rows came (the sweep's order), points sorted by the knob.
+    std::map<std::string, std::map<uint64_t, double>> series;
+    std::vector<std::string> order;
+    for (const PlotRow& r : rows) {
+      std::string label = std::filesystem::path(r.trace).filename().string();
+      for (const Grid& g : grids) {
+        if (g.knob != x.knob) label += fmt::format(" {}={}", sweep_knobs()[g.knob].name, r.point[g.knob]);
+      }
+      if (series.count(label) == 0) order.push_back(label);
+      series[label][r.point[x.knob]] = r.on_chip_share;
+    }
+    const std::string stem = dir + "/on_chip_share_vs_" + knob;
+    std::string data, plot;
+    for (size_t i = 0; i < order.size(); ++i) {
+      data += fmt::format("# {}\n", order[i]);
+      for (const auto& [value, share] : series[order[i]]) data += fmt::format("{} {:.6f}\n", value, share);
+      data += "\n\n";  // gnuplot's index separator
+      plot += fmt::format("{}{} index {} using 1:2 with linespoints title {}", i == 0 ? "plot " : ", \\\n     ",
+                          gp_quote(stem + ".dat"), i, gp_quote(order[i]));
+    }
+    write_file(stem + ".dat", data);
+    const bool log_x = x.values.size() > 2 && std::all_of(x.values.begin(), x.values.end(),
+                                                          [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; });
+    const std::string script = fmt::format(
+        "set terminal svg size 800,500 dynamic background '#ffffff'\n"
+        "set output {}\n"
+        "set title {}\n"
+        "set xlabel {}\n"
+        "set ylabel 'share of accesses decided on chip'\n"
+        "set yrange [0:1]\n"
+        "{}"
+        "set key outside right\n"
+        "set grid\n"
+        "{}\n",
+        gp_quote(stem + ".svg"), gp_quote("on-chip share vs " + knob), gp_quote(knob),
+        log_x ? "set logscale x 2\n" : "", plot);
+    write_file(stem + ".gp", script);
+    run_gnuplot(gnuplot, stem + ".gp");
+    written.push_back(stem + ".svg");
+  }
+  return written;
+}
+
+}  // namespace raceaccel

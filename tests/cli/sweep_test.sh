@@ -1,0 +1,117 @@
+#!/bin/sh
+# `raceaccel sweep` end to end (docs/cli.md, "sweep"): a 2 x 2 grid on a
+# generated trace (CSV header, one row per point, the on-chip share moving
+# with the read-VC pool and the slot count, the same races at every point),
+# --jobs giving the same rows, bad grids and impossible shapes (exit 2), a
+# missing or malformed trace (74, 65), --model verilator refused, and --plot
+# (SVGs through gnuplot; exit 69 without gnuplot on PATH).
+# Usage: sweep_test.sh RACEACCEL WORK_DIR
+set -u
+bin=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() {
+  failures=$((failures + 1))
+  echo "FAIL: $*"
+}
+
+# expect_status STATUS DESCRIPTION COMMAND...
+expect_status() {
+  want=$1 desc=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err" </dev/null
+  got=$?
+  if [ "$got" -eq "$want" ]; then
+    pass
+  else
+    fail "$desc: exit $got, expected $want"
+    sed 's/^/  stderr: /' "$work/err" | head -5
+  fi
+}
+
+# expect_grep FILE PATTERN DESCRIPTION
+expect_grep() {
+  if grep -q -- "$2" "$1"; then pass; else fail "$3: '$2' not in $1: $(head -3 "$1")"; fi
+}
+
+# column FILE NAME: the values of one CSV column, one a line (no quoted fields here).
+column() {
+  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
+}
+
+t=$work/t.rtrace
+"$bin" gen --threads 8 --events 20000 -o "$t" || fail "gen"
+
+# A 2 x 2 grid: pool (0: no read-VC pool) x slots (4: most threads slotless).
+expect_status 0 "2x2 sweep" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --csv "$work/grid.csv" "$t"
+header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
+[ "$(head -1 "$work/grid.csv")" = "$header" ] && pass || fail "CSV header: $(head -1 "$work/grid.csv")"
+[ "$(wc -l <"$work/grid.csv")" -eq 5 ] && pass || fail "rows: $(wc -l <"$work/grid.csv") lines, expected header + 4"
+# Rows in grid order: the first grid varies slowest.
+[ "$(column "$work/grid.csv" pool | tr '\n' ' ')" = "0 0 16 16 " ] && pass || fail "pool column order"
+[ "$(column "$work/grid.csv" slots | tr '\n' ' ')" = "4 64 4 64 " ] && pass || fail "slots column order"
+# The model is exact at every shape: the same races; only where they are decided differs.
+[ "$(column "$work/grid.csv" races | sort -u | wc -l)" -eq 1 ] && pass || fail "races differ between points"
+[ "$(column "$work/grid.csv" events | sort -u)" = "20000" ] && pass || fail "events column"
+share() { awk -F, -v p="$2" -v s="$3" 'NR > 1 && $7 == p && $3 == s { print $17 }' "$1"; }
+# With 64 slots a read-VC pool keeps read-shared lines on chip; without one
+# they escalate (no_pool). With 4 slots most accesses are slotless.
+awk -v a="$(share "$work/grid.csv" 16 64)" -v b="$(share "$work/grid.csv" 0 64)" 'BEGIN { exit !(a > b) }' &&
+  pass || fail "on-chip share does not grow with the pool: $(share "$work/grid.csv" 16 64) vs $(share "$work/grid.csv" 0 64)"
+awk -v a="$(share "$work/grid.csv" 16 64)" -v b="$(share "$work/grid.csv" 16 4)" 'BEGIN { exit !(a > b + 0.3) }' &&
+  pass || fail "on-chip share does not grow with the slots"
+awk -F, 'NR > 1 && $7 == 0 && $3 == 64 { exit !($27 > 0) }' "$work/grid.csv" && pass || fail "no esc_no_pool without a pool"
+awk -F, 'NR > 1 && $7 == 16 { exit !($27 == 0) }' "$work/grid.csv" && pass || fail "esc_no_pool with a pool"
+# The software model is untimed: cycles empty.
+[ "$(column "$work/grid.csv" cycles | sort -u)" = "" ] && pass || fail "cycles not empty for the fast model"
+
+# --jobs: the same rows (host_ns_per_event, a timing, left out), in the same order.
+expect_status 0 "2x2 sweep, 3 jobs, stdout" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --jobs 3 "$t"
+cut -d, -f1-21,23- "$work/out" >"$work/jobs.cut"
+cut -d, -f1-21,23- "$work/grid.csv" >"$work/grid.cut"
+cmp -s "$work/jobs.cut" "$work/grid.cut" && pass || fail "--jobs 3 rows differ from --jobs 1"
+
+# Bad grids: usage errors (2) with a message naming the problem.
+expect_status 2 "unknown knob" "$bin" sweep --grid colour=1,2 "$t"
+expect_grep "$work/err" "unknown knob 'colour'" "unknown knob message"
+expect_status 2 "empty list" "$bin" sweep --grid pool= "$t"
+expect_grep "$work/err" "the list of values is empty" "empty list message"
+expect_status 2 "empty value" "$bin" sweep --grid pool=0,,16 "$t"
+expect_status 2 "non-numeric" "$bin" sweep --grid slots=4,many "$t"
+expect_grep "$work/err" "'many' is not an unsigned decimal integer" "non-numeric message"
+expect_status 2 "no =" "$bin" sweep --grid slots "$t"
+expect_status 2 "out of range" "$bin" sweep --grid slots=512 "$t"
+expect_status 2 "knob twice" "$bin" sweep --grid slots=4 --grid slots=8 "$t"
+expect_status 2 "pool not a power of two" "$bin" sweep --grid pool=3 "$t"
+expect_grep "$work/err" "the point pool=3 is not a kernel shape" "impossible shape message"
+expect_status 2 "sets without ways" "$bin" sweep --grid sets=256 "$t"
+expect_status 2 "pool larger than the cache" "$bin" sweep --grid sets=8 --grid ways=2 --grid pool=16 "$t"
+expect_status 2 "verilator model" "$bin" sweep --model verilator "$t"
+expect_grep "$work/err" "not built yet: the Verilated kernel has a fixed shape" "verilator message"
+expect_status 2 "stdin" "$bin" sweep -
+
+# Traces: missing (74), malformed (65), as check.
+expect_status 74 "missing trace" "$bin" sweep "$work/none.rtrace"
+expect_grep "$work/err" "cannot open" "missing trace message"
+printf 'T0|w(V1)|1\nnot a line\n' >"$work/bad.std"
+expect_status 65 "malformed trace" "$bin" sweep --grid pool=0,16 "$work/bad.std"
+expect_grep "$work/err" "bad.std:2:" "malformed message names the line"
+
+# --plot: SVGs through gnuplot (scripts/install-deps.sh installs gnuplot-nox).
+expect_status 0 "plot" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --plot "$work/plots" "$t"
+for knob in pool slots; do
+  svg=$work/plots/on_chip_share_vs_$knob.svg
+  [ -s "$svg" ] && pass || fail "no $svg"
+  expect_grep "$svg" "<svg" "$knob plot is SVG"
+  expect_grep "$svg" "on-chip share vs $knob" "$knob plot title"
+done
+# Without gnuplot on PATH: 69 before any run.
+expect_status 69 "plot without gnuplot" env PATH="$work/empty-path" "$bin" sweep --plot "$work/p2" "$t"
+expect_grep "$work/err" "needs gnuplot" "no gnuplot message"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
