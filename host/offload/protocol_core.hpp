@@ -9,7 +9,9 @@
 //    engine's clock rows mirror it: lock acquire/release by threads with a
 //    slot run on the engine's sync-object store (SyncObjectStore places the
 //    lock clocks), everything else is sent as set-row commands;
-//  - threads beyond the engine's slots, every access after a clock outgrows
+//  - threads get engine slots (lanes) through LaneMap, which recycles the
+//    slot of a joined thread for a thread forked after it;
+//  - threads without a slot, every access after a clock outgrows
 //    the clock width, and every atomic access are sent as forced
 //    escalations (the engine keeps no atomic history);
 //  - every command gets a number; the sent-command table keeps what a
@@ -41,6 +43,7 @@
 #include "detect/race.hpp"
 #include "detect/sync_state.hpp"
 #include "driver/records.hpp"
+#include "offload/lane_map.hpp"
 #include "offload/site_log.hpp"
 #include "offload/soft_line.hpp"
 #include "offload/sync_objects.hpp"
@@ -84,6 +87,8 @@ struct ProtocolStats {
   uint64_t lastwrite_spill_imports = 0;  // of which from a bucket spill (reason 4)
   size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
+  uint64_t slot_recycles = 0;                 // threads that took the slot of a joined thread (LaneMap)
+  uint64_t slotless_threads = 0;              // threads that got no slot
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
@@ -134,8 +139,9 @@ class Transport {
 class ProtocolCore final : public RecordSink {
  public:
   // `shape`: the engine's slots, clock width and read-VC pool (the line
-  // format); `objects`: sync-object store entries the core may use.
-  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects);
+  // format); `objects`: sync-object store entries the core may use;
+  // `recycle_slots`: joined threads' slots go to threads forked later.
+  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool recycle_slots = true);
   ProtocolCore(const ProtocolCore&) = delete;
   ProtocolCore& operator=(const ProtocolCore&) = delete;
 
@@ -159,13 +165,14 @@ class ProtocolCore final : public RecordSink {
   struct SentCommand {
     uint64_t event = 0, granule = 0, site = 0;
     ThreadId tid = 0;
-    uint32_t slot = 0;  // dense thread slot (may exceed the device's slots)
+    uint32_t slot = 0;  // dense thread index (not the engine's slot: LaneMap)
     uint8_t op = 0;     // regs::kOp*
     uint8_t mask = 0;
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
     bool atomic_read = false, atomic_write = false;
     bool fell_back = false;  // sent after the clock-overflow fallback
+    bool slotless = false;   // the thread had no engine slot
   };
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
@@ -187,7 +194,9 @@ class ProtocolCore final : public RecordSink {
   void check_on_host(SoftLine& line, const SentCommand& c);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
-  void sync_row(uint32_t slot);
+  void sync_row(uint32_t thread);
+  void thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index);
+  Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);
   const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
@@ -200,7 +209,9 @@ class ProtocolCore final : public RecordSink {
   driver::LineShape shape_;
 
   ReferenceSyncState sync_;
-  std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last sent
+  LaneMap lanes_;                              // which engine slot (lane) each thread uses
+  std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows, by lane, as last sent
+  std::vector<uint64_t> row_;                  // scratch
   SyncObjectStore objects_;                    // lock clocks on the engine
   std::vector<SyncObjectCommand> sync_commands_;
   bool fallback_ = false;

@@ -1,0 +1,124 @@
+#include "offload/lane_map.hpp"
+
+#include <algorithm>
+
+namespace raceaccel::offload {
+
+LaneMap::LaneMap(unsigned lanes, bool recycle) : recycle_(recycle), lanes_(lanes) {}
+
+void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
+  if (lane_of_.size() <= thread) {
+    lane_of_.resize(thread + 1, kNoLane);
+    state_.resize(thread + 1, State::Live);
+  }
+  if (fresh_ < lanes_.size()) {
+    lanes_[fresh_].holders.push_back({thread, 0, UINT64_MAX});
+    lane_of_[thread] = fresh_++;
+    return;
+  }
+  if (!recycle_ || fork_clock == nullptr) return;  // slotless
+  // A free lane whose holder's end the new thread knows (u_old ≺ u_new);
+  // of those the one with the lowest clock, to keep lanes within the
+  // clock width as long as possible.
+  unsigned best = kNoLane;
+  uint64_t best_clock = UINT64_MAX;
+  for (unsigned l = 0; l < lanes_.size(); ++l) {
+    const Lane& lane = lanes_[l];
+    if (!lane.free || lane.pinned) continue;
+    const Holder& old = lane.holders.back();
+    if (fork_clock->get(old.thread) < lane.final_local) continue;
+    if (old.offset + lane.final_local < best_clock) {
+      best = l;
+      best_clock = old.offset + lane.final_local;
+    }
+  }
+  if (best != kNoLane) give(thread, best);
+}
+
+// The new holder continues the lane's clock: its first local time (1) is
+// one above the old holder's last lane clock.
+void LaneMap::give(uint32_t thread, unsigned l) {
+  Lane& lane = lanes_[l];
+  Holder& old = lane.holders.back();
+  old.end = lane.final_local;
+  lane_of_[old.thread] = kNoLane;
+  const uint64_t offset = old.offset + lane.final_local;
+  lane.holders.push_back({thread, offset, UINT64_MAX});
+  lane.free = false;
+  lane_of_[thread] = l;
+  ++recycled_;
+}
+
+void LaneMap::joined(uint32_t thread, uint64_t final_local) {
+  if (thread >= state_.size()) return;
+  if (state_[thread] == State::Joined) {  // joined again: its clock ran past the first join
+    acted_after_join(thread);
+    return;
+  }
+  state_[thread] = State::Joined;
+  const uint32_t l = lane_of_[thread];
+  if (l == kNoLane || lanes_[l].pinned) return;
+  lanes_[l].free = true;
+  lanes_[l].final_local = final_local;
+}
+
+void LaneMap::acted_after_join(uint32_t thread) {
+  const uint32_t l = lane_of_[thread];
+  if (l == kNoLane) return;  // slotless (its lane moved on, or it never had one)
+  lanes_[l].free = false;
+  lanes_[l].pinned = true;
+}
+
+int64_t LaneMap::known_holder(const Lane& lane, const VectorClock& c) const {
+  // Knowing a holder implies knowing every earlier one: the predicate
+  // "c knows holder k" is true on a prefix.
+  int64_t lo = 0, hi = static_cast<int64_t>(lane.holders.size()) - 1, found = -1;
+  while (lo <= hi) {
+    const int64_t mid = (lo + hi) / 2;
+    if (c.get(lane.holders[static_cast<size_t>(mid)].thread) > 0) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
+uint64_t LaneMap::lane_value(const VectorClock& c, unsigned l) const {
+  const Lane& lane = lanes_[l];
+  const int64_t k = known_holder(lane, c);
+  if (k < 0) return 0;
+  const Holder& h = lane.holders[static_cast<size_t>(k)];
+  return h.offset + std::min(c.get(h.thread), h.end);
+}
+
+void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const {
+  out.resize(lanes_.size());
+  for (unsigned l = 0; l < lanes_.size(); ++l) out[l] = lane_value(c, l);
+}
+
+std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {
+  if (l >= lanes_.size() || clock == 0) return std::nullopt;
+  const auto& holders = lanes_[l].holders;
+  // The last holder whose lane clocks start at or below `clock`.
+  auto it = std::partition_point(holders.begin(), holders.end(), [&](const Holder& h) { return h.offset < clock; });
+  if (it == holders.begin()) return std::nullopt;
+  const Holder& h = *std::prev(it);
+  const uint64_t local = clock - h.offset;
+  if (local > h.end) return std::nullopt;
+  return Epoch{h.thread, local};
+}
+
+std::optional<VectorClock> LaneMap::thread_clock(const std::vector<uint64_t>& row) const {
+  VectorClock clock;
+  for (unsigned l = 0; l < row.size(); ++l) {
+    if (row[l] == 0) continue;
+    const std::optional<Epoch> e = thread_epoch(l, row[l]);
+    if (!e) return std::nullopt;
+    clock.set(e->slot, e->clock);
+  }
+  return clock;
+}
+
+}  // namespace raceaccel::offload

@@ -1,0 +1,96 @@
+// Which engine lane (hardware slot) each thread uses, with slot recycling
+// (docs/driver.md, "Slots and their recycling").
+//
+// The host keeps every thread's clock in dense thread indices (unbounded);
+// the engine has `lanes` slots, and clocks there are rows of one clock per
+// lane. A lane is held by a sequence of threads u_0, u_1, ...: a thread
+// created by a fork takes a lane whose holder u_old was joined, provided
+// u_old's final clock is known to the new thread (u_old ≺ u_new). The new
+// holder continues the lane's clock: its local time c is lane clock
+// offset + c, with offset = the previous holder's last lane clock, so the
+// lane reads as one sequential thread u_0; u_1; ... and every comparison
+// the engine makes on it is the comparison DJIT+ makes on the two threads:
+//   lane(C) = offset_k + min(C[u_k], end_k), k the latest holder C knows
+// (C[u_k] > 0; knowing u_k implies knowing every earlier holder entirely,
+// so the latest known one is found by binary search). end_k is the final
+// local time of a holder that gave its lane away (none for the current
+// holder): after its join it has no lane epochs beyond end_k.
+//
+// Exactness rules (argued in docs/driver.md):
+//  - only a thread a fork has just created takes a used lane: nobody knows
+//    its clock yet, so whoever learns it later learns its fork-time clock,
+//    which knows the previous holder's end;
+//  - a lane is free once its holder was joined; if that holder acts again,
+//    is forked again or joined again while it still holds the lane, the
+//    lane is never recycled (its clock may have run past the join);
+//  - a holder that lost its lane is slotless from then on (the host checks
+//    its accesses).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/vector_clock.hpp"
+
+namespace raceaccel::offload {
+
+class LaneMap {
+ public:
+  static constexpr uint32_t kNoLane = UINT32_MAX;
+
+  // recycle = false: lanes go to the first `lanes` threads, as before
+  // recycling existed (tests compare both).
+  explicit LaneMap(unsigned lanes, bool recycle = true);
+
+  // A thread seen for the first time. `fork_clock`: its clock, when a fork
+  // created it (after the fork's join); nullptr otherwise (then it may only
+  // take a lane no thread has used).
+  void created(uint32_t thread, const VectorClock* fork_clock);
+  // A join of `thread`; `final_local` is its local time the joiner learned.
+  void joined(uint32_t thread, uint64_t final_local);
+  // `thread` acts (or is forked) after it was created.
+  void acted(uint32_t thread) {
+    if (thread < state_.size() && state_[thread] != State::Live) acted_after_join(thread);
+  }
+
+  uint32_t lane_of(uint32_t thread) const { return thread < lane_of_.size() ? lane_of_[thread] : kNoLane; }
+  unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
+  // The engine's row of clock `c`: one lane clock per lane (0: knows no holder).
+  void row(const VectorClock& c, std::vector<uint64_t>& out) const;
+  uint64_t lane_value(const VectorClock& c, unsigned lane) const;
+  // The thread (dense index) and local time of lane clock `clock` of `lane`;
+  // nothing if no holder of the lane had that clock (a device fault).
+  std::optional<Epoch> thread_epoch(unsigned lane, uint64_t clock) const;
+  // A row of lane clocks as a clock over dense threads (zero lanes stay zero).
+  std::optional<VectorClock> thread_clock(const std::vector<uint64_t>& row) const;
+  uint64_t recycled() const { return recycled_; }
+
+ private:
+  struct Holder {
+    uint32_t thread = 0;
+    uint64_t offset = 0;        // lane clock = offset + local time
+    uint64_t end = UINT64_MAX;  // last local time with lane epochs, once the lane moved on
+  };
+  struct Lane {
+    std::vector<Holder> holders;
+    bool free = false;    // the holder was joined and has not acted since
+    bool pinned = false;  // the holder acted after its join: never recycled
+    uint64_t final_local = 0;
+  };
+  enum class State : uint8_t { Live, Joined };
+
+  void acted_after_join(uint32_t thread);
+  void give(uint32_t thread, unsigned lane);
+  // The latest holder of `lane` that `c` knows, or -1.
+  int64_t known_holder(const Lane& lane, const VectorClock& c) const;
+
+  bool recycle_;
+  std::vector<Lane> lanes_;
+  std::vector<uint32_t> lane_of_;  // by dense thread
+  std::vector<State> state_;       // by dense thread
+  unsigned fresh_ = 0;             // lanes 0 .. fresh_-1 have been used
+  uint64_t recycled_ = 0;
+};
+
+}  // namespace raceaccel::offload
