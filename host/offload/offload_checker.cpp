@@ -7,7 +7,8 @@ namespace raceaccel::offload {
 OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& options)
     : device_(device),
       transport_(device, {options.batch_words, options.bucket_bits, options.timeout}),
-      core_(transport_, transport_.shape(), std::min(transport_.capabilities().objects, options.sync_objects)) {
+      core_(transport_, transport_.shape(), std::min(transport_.capabilities().objects, options.sync_objects),
+            options.recycle_slots) {
   // The stat_* registers count since the device was opened, and one device
   // may serve several traces (check TRACE...): this checker's share only.
   device_at_start_ = device_.statistics();

@@ -26,6 +26,9 @@ struct OffloadOptions {
   // Entries of the device's sync-object store the engine may use (at most
   // cap_objects; 0: every synchronization is sent as set-row).
   unsigned sync_objects = UINT32_MAX;
+  // A joined thread's slot goes to a thread forked after it (docs/driver.md,
+  // "Slots and their recycling"); off only to measure what it buys.
+  bool recycle_slots = true;
 };
 
 // The core's counts (ProtocolStats) and the batched transport's.
