@@ -4,12 +4,14 @@
 
 namespace raceaccel::offload {
 
-LaneMap::LaneMap(unsigned lanes, bool recycle) : recycle_(recycle), lanes_(lanes) {}
+LaneMap::LaneMap(unsigned lanes, bool recycle, uint64_t max_clock)
+    : recycle_(recycle), max_clock_(max_clock), lanes_(lanes) {}
 
 void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
   if (lane_of_.size() <= thread) {
     lane_of_.resize(thread + 1, kNoLane);
     state_.resize(thread + 1, State::Live);
+    evicted_.resize(thread + 1, false);
   }
   if (fresh_ < lanes_.size()) {
     lanes_[fresh_].holders.push_back({thread, 0, UINT64_MAX});
@@ -27,6 +29,7 @@ void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
     if (!lane.free || lane.pinned) continue;
     const Holder& old = lane.holders.back();
     if (fork_clock->get(old.thread) < lane.final_local) continue;
+    if (old.offset + lane.final_local >= max_clock_) continue;  // the new holder's first clock would not fit
     if (old.offset + lane.final_local < best_clock) {
       best = l;
       best_clock = old.offset + lane.final_local;
@@ -62,6 +65,15 @@ void LaneMap::joined(uint32_t thread, uint64_t final_local) {
   lanes_[l].final_local = final_local;
 }
 
+void LaneMap::evict(uint32_t thread) {
+  const uint32_t l = lane_of_[thread];
+  if (l == kNoLane) return;
+  lanes_[l].free = false;
+  lanes_[l].pinned = true;
+  lane_of_[thread] = kNoLane;
+  evicted_[thread] = true;
+}
+
 void LaneMap::acted_after_join(uint32_t thread) {
   const uint32_t l = lane_of_[thread];
   if (l == kNoLane) return;  // slotless (its lane moved on, or it never had one)
@@ -95,7 +107,7 @@ uint64_t LaneMap::lane_value(const VectorClock& c, unsigned l) const {
 
 void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const {
   out.resize(lanes_.size());
-  for (unsigned l = 0; l < lanes_.size(); ++l) out[l] = lane_value(c, l);
+  for (unsigned l = 0; l < lanes_.size(); ++l) out[l] = std::min(lane_value(c, l), max_clock_);
 }
 
 std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {

@@ -25,6 +25,13 @@
 //    lane is never recycled (its clock may have run past the join);
 //  - a holder that lost its lane is slotless from then on (the host checks
 //    its accesses).
+//
+// Clock width: a thread whose own lane clock would outgrow `max_clock` is
+// evicted (slotless from then on; its lane is never given again), and rows
+// saturate at max_clock. That is exact: every epoch on chip in a lane is at
+// most max_clock (its holder was evicted before its clock got there), so
+// min(v, max_clock) >= e exactly when v >= e. Rows stay closed under the
+// engine's lane-wise max (joins) and its tick of the own lane.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +48,7 @@ class LaneMap {
 
   // recycle = false: lanes go to the first `lanes` threads, as before
   // recycling existed (tests compare both).
-  explicit LaneMap(unsigned lanes, bool recycle = true);
+  explicit LaneMap(unsigned lanes, bool recycle = true, uint64_t max_clock = UINT64_MAX);
 
   // A thread seen for the first time. `fork_clock`: its clock, when a fork
   // created it (after the fork's join); nullptr otherwise (then it may only
@@ -56,9 +63,14 @@ class LaneMap {
 
   uint32_t lane_of(uint32_t thread) const { return thread < lane_of_.size() ? lane_of_[thread] : kNoLane; }
   unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
-  // The engine's row of clock `c`: one lane clock per lane (0: knows no holder).
+  // The engine's row of clock `c`: one lane clock per lane (0: knows no
+  // holder), saturated at max_clock.
   void row(const VectorClock& c, std::vector<uint64_t>& out) const;
+  // One lane of it, not saturated.
   uint64_t lane_value(const VectorClock& c, unsigned lane) const;
+  // `thread`'s own lane clock outgrew max_clock: it leaves its lane for good.
+  void evict(uint32_t thread);
+  bool evicted(uint32_t thread) const { return thread < state_.size() && evicted_[thread]; }
   // The thread (dense index) and local time of lane clock `clock` of `lane`;
   // nothing if no holder of the lane had that clock (a device fault).
   std::optional<Epoch> thread_epoch(unsigned lane, uint64_t clock) const;
@@ -86,9 +98,11 @@ class LaneMap {
   int64_t known_holder(const Lane& lane, const VectorClock& c) const;
 
   bool recycle_;
+  uint64_t max_clock_;
   std::vector<Lane> lanes_;
   std::vector<uint32_t> lane_of_;  // by dense thread
   std::vector<State> state_;       // by dense thread
+  std::vector<bool> evicted_;      // by dense thread
   unsigned fresh_ = 0;             // lanes 0 .. fresh_-1 have been used
   uint64_t recycled_ = 0;
 };

@@ -31,7 +31,7 @@ std::string_view escalation_cause_name(EscalationCause cause) {
 ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool recycle_slots)
     : transport_(transport),
       shape_(shape),
-      lanes_(shape.slots, recycle_slots),
+      lanes_(shape.slots, recycle_slots, shape.max_clock()),
       mirror_(shape.slots, std::vector<uint64_t>(shape.slots, 0)),
       objects_(objects, shape.slots, shape.clock_bits) {
   objects_.use_lanes(&lanes_);
@@ -105,19 +105,20 @@ const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const
 }
 
 // The engine's row of `thread` (if it has a slot) follows its clock, in
-// lane clocks (LaneMap::row).
+// lane clocks (LaneMap::row, saturated at the clock width).
 void ProtocolCore::sync_row(uint32_t thread) {
   const uint32_t lane = lanes_.lane_of(thread);
-  if (lane >= shape_.slots || fallback_) return;
-  lanes_.row(sync_.clock(thread), row_);
-  for (const uint64_t v : row_) {
-    if (v > shape_.max_clock()) {
-      // The engine cannot hold this clock: every later access is checked on
-      // the host (forced), exactly; no clock is ever wrapped.
-      fallback_ = stats_.fell_back = true;
-      return;
-    }
+  if (lane >= shape_.slots) return;
+  if (lanes_.lane_value(sync_.clock(thread), lane) > shape_.max_clock()) {
+    // The engine cannot hold this thread's clock: it leaves its slot for
+    // good and the host checks its accesses, exactly; no clock is ever
+    // wrapped. Other threads keep theirs (rows saturate, LaneMap).
+    lanes_.evict(thread);
+    stats_.fell_back = true;
+    ++stats_.overflow_evictions;
+    return;
   }
+  lanes_.row(sync_.clock(thread), row_);
   if (row_ == mirror_[lane]) return;
   mirror_[lane] = row_;
   ++stats_.set_rows;
@@ -143,7 +144,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
   const bool atomic = is_atomic(e.op);
   const uint32_t lane = lanes_.lane_of(t);
   const bool slotless = lane >= shape_.slots;
-  const bool forced = atomic || (access && (fallback_ || slotless));
+  const bool forced = atomic || (access && slotless);
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;
@@ -161,7 +162,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
     info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
-    info.fell_back = fallback_;
+    info.fell_back = lanes_.evicted(t);
     info.slotless = slotless;
     if (access || atomic) ++stats_.access_commands;
     if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
@@ -249,7 +250,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
 bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
   const bool lock_event = e.op >= Op::Acquire && e.op <= Op::ReleaseShared;
   const uint32_t lane = lanes_.lane_of(t);
-  if (!lock_event || fallback_ || lane >= shape_.slots) return false;
+  if (!lock_event || lane >= shape_.slots) return false;
   lanes_.row(sync_.clock(t), row_);
   if (row_ != mirror_[lane]) {
     throw std::logic_error("offload: the engine's clock row mirror diverged from the host's thread clock");
@@ -368,8 +369,8 @@ EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const 
                                        const SentCommand& c) const {
   if (r.reason == regs::kReasonForced) {
     if (c.atomic_read || c.atomic_write) return EscalationCause::Atomic;
+    if (c.fell_back) return EscalationCause::Overflow;  // evicted: slotless because of its clock
     if (c.slotless) return EscalationCause::Slotless;
-    if (c.fell_back) return EscalationCause::Overflow;
     return EscalationCause::Other;
   }
   if (r.reason == regs::kReasonInSoftware || line.in_software || host_lines_.owns(r.granule)) {

@@ -11,8 +11,8 @@
 //    lock clocks), everything else is sent as set-row commands;
 //  - threads get engine slots (lanes) through LaneMap, which recycles the
 //    slot of a joined thread for a thread forked after it;
-//  - threads without a slot, every access after a clock outgrows
-//    the clock width, and every atomic access are sent as forced
+//  - threads without a slot (a thread whose clock outgrows the clock width
+//    leaves its slot) and every atomic access are sent as forced
 //    escalations (the engine keeps no atomic history);
 //  - every command gets a number; the sent-command table keeps what a
 //    record needs about it (event, thread, site, op, mask) until every
@@ -95,7 +95,8 @@ struct ProtocolStats {
   uint64_t sync_commands = 0;                 // acquire and release commands (one word each)
   uint64_t object_loads = 0;                  // load-object commands (1 + row_words words)
   uint64_t device_races = 0, host_races = 0;  // per-byte races found on the device / by the host
-  bool fell_back = false;                     // a clock outgrew the device's clock width
+  bool fell_back = false;                     // a thread's clock outgrew the device's clock width
+  uint64_t overflow_evictions = 0;            // threads that left their slot for it (LaneMap::evict)
   // Free commands sent: the device looks their granules up like accesses
   // (a lookup that can miss), but its `accesses` counts reads and writes only.
   uint64_t free_commands = 0;
@@ -152,7 +153,7 @@ class ProtocolCore final : public RecordSink {
   // each answered stretch.
   const std::vector<Race>& races() const { return races_; }
   const ProtocolStats& stats() const { return stats_; }
-  bool fell_back() const { return fallback_; }
+  bool fell_back() const { return stats_.fell_back; }
   const driver::LineShape& shape() const { return shape_; }
   const SyncObjectStore& objects() const { return objects_; }
 
@@ -171,7 +172,7 @@ class ProtocolCore final : public RecordSink {
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
     bool atomic_read = false, atomic_write = false;
-    bool fell_back = false;  // sent after the clock-overflow fallback
+    bool fell_back = false;  // sent after the thread's clock outgrew the device (evicted)
     bool slotless = false;   // the thread had no engine slot
   };
   // Read clocks the pool spilled (reason 5), per granule, until its line is
@@ -214,7 +215,6 @@ class ProtocolCore final : public RecordSink {
   std::vector<uint64_t> row_;                  // scratch
   SyncObjectStore objects_;                    // lock clocks on the engine
   std::vector<SyncObjectCommand> sync_commands_;
-  bool fallback_ = false;
   std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
   static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before the transport is flushed early
   size_t history_entries_ = 0;

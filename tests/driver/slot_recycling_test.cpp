@@ -27,6 +27,7 @@ struct Shape {
   unsigned slots = 4, clock_bits = 32, read_vcs = 4;
   size_t batch_words = 4096;
   bool recycle = true;
+  unsigned sync_objects = UINT32_MAX;  // 0: every synchronization as set-row
 };
 
 struct Result {
@@ -46,6 +47,7 @@ Result run_both(const Shape& shape, Source&& next_event) {
   oo.batch_words = shape.batch_words;
   oo.bucket_bits = 6;  // small: bucket spills too
   oo.recycle_slots = shape.recycle;
+  oo.sync_objects = shape.sync_objects;
   offload::OffloadChecker checker(*device, oo);
   DjitDetector golden;
   Event e;
@@ -193,6 +195,38 @@ TEST(SlotRecycling, ARaceWithAnEarlierHolderOfTheSlotNamesIt) {
   EXPECT_EQ(r.golden[0].prev_clock, 1u);
   EXPECT_EQ(r.stats.slot_recycles, 1u);
   EXPECT_EQ(r.stats.causes[static_cast<size_t>(offload::EscalationCause::Slotless)], 0u);
+}
+
+TEST(SlotRecycling, AClockOutgrowingTheWidthEvictsOneThreadNotAll) {
+  // 4-bit clocks. Thread 1 releases a lock 20 times: its clock (21) no
+  // longer fits, so it leaves its slot; thread 2, which learns that clock
+  // (saturated to 15 in its row), stays on chip. Earlier versions fell back
+  // to the host for every thread.
+  constexpr uint64_t kY = 0x2000, kZ = 0x3000, kA = 0x4000, kPrivate = 0x10000;
+  std::vector<Event> events = {Event::sync(Op::Fork, 0, 1), Event::sync(Op::Fork, 0, 2), Event::write(1, kY, 1, 1)};
+  for (int i = 0; i < 20; ++i) {
+    events.push_back(Event::sync(Op::Acquire, 1, 7));
+    events.push_back(Event::write(1, kA, 1, 2));
+    events.push_back(Event::sync(Op::Release, 1, 7));
+  }
+  for (const Event& e : {Event::sync(Op::Acquire, 2, 7), Event::read(2, kA, 1, 3), Event::sync(Op::Release, 2, 7),
+                         Event::write(2, kY, 1, 4), Event::write(1, kZ, 1, 5), Event::write(2, kZ, 1, 6)}) {
+    events.push_back(e);
+  }
+  for (uint64_t i = 0; i < 50; ++i) events.push_back(Event::write(2, kPrivate + 8 * i, 8, 7));
+  for (const unsigned objects : {0u, 1u}) {  // lock events as set-rows, and on the sync-object store
+    const Shape shape{.slots = 4, .clock_bits = 4, .sync_objects = objects};
+    const Result r = run_trace(shape, events);
+    const std::string what = fmt::format("{} sync objects", objects);
+    expect_same_races(r, what);
+    ASSERT_EQ(r.golden.size(), 1u);
+    EXPECT_EQ(r.golden[0].prev_tid, 1u);
+    EXPECT_EQ(r.golden[0].prev_clock, 21u);
+    EXPECT_TRUE(r.stats.fell_back);
+    EXPECT_EQ(r.stats.overflow_evictions, 1u);
+    EXPECT_GT(r.stats.causes[static_cast<size_t>(offload::EscalationCause::Overflow)], 0u);
+    EXPECT_GE(r.stats.on_chip(), 50u) << "thread 2 must stay on chip";
+  }
 }
 
 // ---- thousands of short-lived threads ---------------------------------------
