@@ -72,7 +72,12 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
                      offload::host_ns_per_event(s));
   out += fmt::format("  escalations {} (forced {}, spills {}, reclaims {}), races on device {} / on host {}{}\n",
                      s.escalations, s.forced, s.spills, s.reclaims, s.device_races, s.host_races,
-                     s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
+                     s.fell_back ? fmt::format("; {} thread clocks outgrew the device: those threads checked on the "
+                                               "host from then on",
+                                               s.overflow_evictions)
+                                 : "");
+  out += fmt::format("  slots: {} taken over from joined threads, {} threads without a slot\n", s.slot_recycles,
+                     s.slotless_threads);
   return out;
 }
 
