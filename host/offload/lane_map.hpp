@@ -4,22 +4,28 @@
 // The host keeps every thread's clock in dense thread indices (unbounded);
 // the engine has `lanes` slots, and clocks there are rows of one clock per
 // lane. A lane is held by a sequence of threads u_0, u_1, ...: a thread
-// created by a fork takes a lane whose holder u_old was joined, provided
-// u_old's final clock is known to the new thread (u_old ≺ u_new). The new
-// holder continues the lane's clock: its local time c is lane clock
-// offset + c, with offset = the previous holder's last lane clock, so the
-// lane reads as one sequential thread u_0; u_1; ... and every comparison
-// the engine makes on it is the comparison DJIT+ makes on the two threads:
-//   lane(C) = offset_k + min(C[u_k], end_k), k the latest holder C knows
-// (C[u_k] > 0; knowing u_k implies knowing every earlier holder entirely,
-// so the latest known one is found by binary search). end_k is the final
-// local time of a holder that gave its lane away (none for the current
-// holder): after its join it has no lane epochs beyond end_k.
+// takes a lane whose holder u_old was joined, provided u_old's final clock
+// is known to the new thread (u_old ≺ u_new). The new holder continues the
+// lane's clock: from its local time start_k when it takes the lane, its
+// local time c is lane clock base_k + (c - start_k), base_k one above the
+// previous holder's last lane clock, so the lane reads as one sequential
+// thread u_0; u_1; ... and every comparison the engine makes on it is the
+// comparison DJIT+ makes on the two threads:
+//   lane(C) = base_k + min(C[u_k], end_k) - start_k,
+// k the latest holder C knows (C[u_k] >= start_k; knowing u_k implies
+// knowing every earlier holder entirely, so the latest known one is found
+// by binary search). end_k is the final local time of a holder that gave
+// its lane away (none for the current holder): after its join it has no
+// lane epochs beyond end_k.
 //
 // Exactness rules (argued in docs/driver.md):
-//  - only a thread a fork has just created takes a used lane: nobody knows
-//    its clock yet, so whoever learns it later learns its fork-time clock,
-//    which knows the previous holder's end;
+//  - a thread takes a used lane when a fork creates it, or later, right
+//    after one of its synchronization events, if its clock then knows the
+//    previous holder's end. Nobody else knows its local time at that
+//    moment (every transfer of a thread's clock — release, fork, join of
+//    it, barrier entry, release store or fence — ticks it afterwards), so
+//    whoever learns a local time >= start_k later learns a clock that
+//    knows the previous holder's end;
 //  - a lane is free once its holder was joined; if that holder acts again,
 //    is forked again or joined again while it still holds the lane, the
 //    lane is never recycled (its clock may have run past the join);
@@ -54,6 +60,10 @@ class LaneMap {
   // created it (after the fork's join); nullptr otherwise (then it may only
   // take a lane no thread has used).
   void created(uint32_t thread, const VectorClock* fork_clock);
+  // A thread without a lane, right after one of its synchronization events
+  // (its clock is `clock`): takes a free lane whose holder's end it knows.
+  // Returns whether it did.
+  bool adopt(uint32_t thread, const VectorClock& clock);
   // A join of `thread`; `final_local` is its local time the joiner learned.
   void joined(uint32_t thread, uint64_t final_local);
   // `thread` acts (or is forked) after it was created.
@@ -63,6 +73,8 @@ class LaneMap {
 
   uint32_t lane_of(uint32_t thread) const { return thread < lane_of_.size() ? lane_of_[thread] : kNoLane; }
   unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
+  // Whether some lane is free for recycling (adopt() can succeed).
+  bool any_free() const { return recycle_ && free_ > 0; }
   // The engine's row of clock `c`: one lane clock per lane (0: knows no
   // holder), saturated at max_clock.
   void row(const VectorClock& c, std::vector<uint64_t>& out) const;
@@ -77,23 +89,33 @@ class LaneMap {
   // A row of lane clocks as a clock over dense threads (zero lanes stay zero).
   std::optional<VectorClock> thread_clock(const std::vector<uint64_t>& row) const;
   uint64_t recycled() const { return recycled_; }
+  uint64_t adopted() const { return adopted_; }
 
  private:
   struct Holder {
     uint32_t thread = 0;
-    uint64_t offset = 0;        // lane clock = offset + local time
+    uint64_t start = 1;         // its local time when it took the lane
+    uint64_t base = 1;          // lane clock = base + (local time - start)
     uint64_t end = UINT64_MAX;  // last local time with lane epochs, once the lane moved on
   };
   struct Lane {
     std::vector<Holder> holders;
     bool free = false;    // the holder was joined and has not acted since
-    bool pinned = false;  // the holder acted after its join: never recycled
+    bool pinned = false;  // the holder acted after its join, or was evicted: never recycled
     uint64_t final_local = 0;
+    uint64_t next_clock() const {  // the next holder's first lane clock
+      const Holder& h = holders.back();
+      return h.base + (final_local - h.start) + 1;
+    }
   };
   enum class State : uint8_t { Live, Joined };
 
+  void grow(uint32_t thread);
   void acted_after_join(uint32_t thread);
-  void give(uint32_t thread, unsigned lane);
+  // The free lane with the lowest clock whose holder's end `clock` knows.
+  uint32_t recyclable_lane(const VectorClock& clock) const;
+  void give(uint32_t thread, unsigned lane, uint64_t start);
+  void set_free(Lane& lane, bool free);
   // The latest holder of `lane` that `c` knows, or -1.
   int64_t known_holder(const Lane& lane, const VectorClock& c) const;
 
@@ -104,7 +126,8 @@ class LaneMap {
   std::vector<State> state_;       // by dense thread
   std::vector<bool> evicted_;      // by dense thread
   unsigned fresh_ = 0;             // lanes 0 .. fresh_-1 have been used
-  uint64_t recycled_ = 0;
+  unsigned free_ = 0;              // lanes free for recycling
+  uint64_t recycled_ = 0, adopted_ = 0;
 };
 
 }  // namespace raceaccel::offload

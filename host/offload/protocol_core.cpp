@@ -131,6 +131,16 @@ void ProtocolCore::sync_row(uint32_t thread) {
   send(set, info, mirror_[lane]);
 }
 
+// A thread without a slot, right after a synchronization event of its own:
+// the slot of a joined thread whose end it now knows (LaneMap::adopt).
+void ProtocolCore::adopt_slot(uint32_t thread) {
+  if (!lanes_.any_free() || lanes_.lane_of(thread) != LaneMap::kNoLane) return;
+  if (lanes_.adopt(thread, sync_.clock(thread))) {
+    stats_.slot_recycles = lanes_.recycled();
+    stats_.slots_taken_later = lanes_.adopted();
+  }
+}
+
 void ProtocolCore::thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index) {
   lanes_.created(thread, fork_clock);
   stats_.slot_recycles = lanes_.recycled();
@@ -205,6 +215,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     send_granules(e, index, t, e.addr, e.size);
     sync_.atomic_release(e);
     note_clock(t, index + 1);
+    adopt_slot(t);
     sync_row(t);
     return;
   }
@@ -230,6 +241,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
   sync_.apply(e);
   objects_.applied_in_software(e);  // a lock clock changed in software is stale on the engine
   note_clock(t, index);
+  adopt_slot(t);
   sync_row(t);
   if (targets_thread(e.op)) {
     if (other_new) {

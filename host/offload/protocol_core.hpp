@@ -88,7 +88,8 @@ struct ProtocolStats {
   size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
   uint64_t slot_recycles = 0;                 // threads that took the slot of a joined thread (LaneMap)
-  uint64_t slotless_threads = 0;              // threads that got no slot
+  uint64_t slotless_threads = 0;              // threads that got no slot when they appeared
+  uint64_t slots_taken_later = 0;             // of which took one later (counted in slot_recycles too)
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
@@ -197,6 +198,7 @@ class ProtocolCore final : public RecordSink {
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
   void sync_row(uint32_t thread);
   void thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index);
+  void adopt_slot(uint32_t thread);
   Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);

@@ -197,6 +197,35 @@ TEST(SlotRecycling, ARaceWithAnEarlierHolderOfTheSlotNamesIt) {
   EXPECT_EQ(r.stats.causes[static_cast<size_t>(offload::EscalationCause::Slotless)], 0u);
 }
 
+TEST(SlotRecycling, ASlotlessThreadTakesAFreedSlotOnceItKnowsTheEnd) {
+  // 2 slots: main and A; B, forked while A runs, is slotless. B releases M
+  // (its clock ticks to 2) and writes y on the host. Main joins A and
+  // releases L; B acquires L, now knows A's end and takes A's slot from its
+  // local time 2. Its write of x is ordered after A's; its write of w is
+  // on chip. Main's unsynchronized writes of w and y race with B's, both
+  // named as B at clock 2 (one epoch, checked partly on the host, partly on
+  // chip). T3 took M from B at clock 1, before B knew A's end: its write
+  // of x races with B's (the last write; A's is concurrent with it too).
+  constexpr uint64_t kY = 0x2000, kW = 0x3000;
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),    Event::sync(Op::Fork, 0, 2),    Event::sync(Op::Fork, 0, 3),
+      Event::write(1, kX, 1, 11),     Event::sync(Op::Acquire, 2, 9), Event::sync(Op::Release, 2, 9),
+      Event::write(2, kY, 1, 12),     Event::sync(Op::Join, 0, 1),    Event::sync(Op::Acquire, 0, 8),
+      Event::sync(Op::Release, 0, 8), Event::sync(Op::Acquire, 2, 8), Event::write(2, kX, 1, 13),
+      Event::write(2, kW, 1, 14),     Event::sync(Op::Acquire, 3, 9), Event::write(3, kX, 1, 15),
+      Event::write(0, kW, 1, 16),     Event::write(0, kY, 1, 17),
+  };
+  const Result r = run_trace({.slots = 2}, events);
+  expect_same_races(r, "late slot");
+  ASSERT_EQ(r.golden.size(), 3u);
+  for (const Race& race : r.golden) {
+    EXPECT_EQ(race.tid, race.addr == kX ? 3u : 0u);
+    EXPECT_EQ(std::tie(race.prev_tid, race.prev_clock), std::make_tuple(ThreadId{2}, uint64_t{2}));
+  }
+  EXPECT_EQ(r.stats.slots_taken_later, 1u);
+  EXPECT_EQ(r.stats.slot_recycles, 1u);
+}
+
 TEST(SlotRecycling, AClockOutgrowingTheWidthEvictsOneThreadNotAll) {
   // 4-bit clocks. Thread 1 releases a lock 20 times: its clock (21) no
   // longer fits, so it leaves its slot; thread 2, which learns that clock
