@@ -54,13 +54,14 @@ void measure(const std::string& name, unsigned slots, const std::function<std::f
     }
     slots = s.capabilities.slots;
     std::printf(
-        "%s, %u slots, recycling %s: %llu events, %llu accesses, %llu on chip (%.1f %%), %llu recycles, "
+        "%s, %u slots, recycling %s: %llu events, %llu accesses, %llu on chip (%.1f %%), %llu recycles (%llu taken "
+        "later), "
         "%llu slotless threads;%s\n",
         name.c_str(), slots, recycle ? "on " : "off", static_cast<unsigned long long>(n),
         static_cast<unsigned long long>(s.access_commands), static_cast<unsigned long long>(s.on_chip()),
         100.0 * static_cast<double>(s.on_chip()) / static_cast<double>(s.access_commands),
-        static_cast<unsigned long long>(s.slot_recycles), static_cast<unsigned long long>(s.slotless_threads),
-        causes.c_str());
+        static_cast<unsigned long long>(s.slot_recycles), static_cast<unsigned long long>(s.slots_taken_later),
+        static_cast<unsigned long long>(s.slotless_threads), causes.c_str());
   }
 }
 
