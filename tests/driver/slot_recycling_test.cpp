@@ -180,6 +180,22 @@ TEST(SlotRecycling, EndNotKnownToTheForkerKeepsTheNewThreadSlotless) {
   EXPECT_EQ(r.stats.slotless_threads, 1u);
 }
 
+TEST(SlotRecycling, AThreadActingAfterItsJoinKeepsItsSlot) {
+  // 2 slots. Main joins A, then A writes x (its clock ran past the join:
+  // that write is concurrent with everything main does next). B, forked by
+  // main, must not continue A's slot — its first slot clock would be the
+  // one A's late write has — and its write of x races with A's.
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1), Event::sync(Op::Join, 0, 1), Event::write(1, kX, 1, 11),
+      Event::sync(Op::Fork, 0, 2), Event::write(2, kX, 1, 12),
+  };
+  const Result r = run_trace({.slots = 2}, events);
+  expect_same_races(r, "acting after the join");
+  ASSERT_EQ(r.golden.size(), 1u);
+  EXPECT_EQ(r.golden[0].prev_tid, 1u);
+  EXPECT_EQ(r.stats.slot_recycles, 0u);
+}
+
 TEST(SlotRecycling, ARaceWithAnEarlierHolderOfTheSlotNamesIt) {
   // 2 slots. A writes x and is joined by main; B takes A's slot and writes
   // x too (ordered). Main, which knows A but not B, then writes x: the race
