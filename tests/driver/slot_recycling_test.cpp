@@ -14,6 +14,7 @@
 
 #include "../common/race_keys.hpp"
 #include "../common/short_lived_trace.hpp"
+#include "backends.hpp"
 #include "detect/djit.hpp"
 #include "offload/lane_map.hpp"
 #include "offload/offload_checker.hpp"
@@ -28,6 +29,7 @@ struct Shape {
   size_t batch_words = 4096;
   bool recycle = true;
   unsigned sync_objects = UINT32_MAX;  // 0: every synchronization as set-row
+  std::string backend = "software";    // the shape above applies to the software model only
 };
 
 struct Result {
@@ -38,7 +40,8 @@ struct Result {
 template <typename Source>
 Result run_both(const Shape& shape, Source&& next_event) {
   driver::DeviceOptions options;
-  options.backend = "software";
+  options.backend = shape.backend;
+  options.seed = 7;
   options.software_slots = shape.slots;
   options.software_clock_bits = shape.clock_bits;
   options.software_read_vcs = shape.read_vcs;
@@ -311,6 +314,27 @@ TEST(SlotRecycling, ThousandsOfShortLivedThreadsMatchDjit) {
                   r.stats.access_commands);
     }
   }
+}
+
+// On every backend: the Verilator-simulated kernel (8 slots, 16-bit
+// clocks, a metadata cache, bucket spills) too.
+template <typename Backend>
+class SlotRecyclingOnBackends : public ::testing::Test {};
+TYPED_TEST_SUITE(SlotRecyclingOnBackends, Backends, BackendNames);
+
+TYPED_TEST(SlotRecyclingOnBackends, ShortLivedThreadsMatchDjit) {
+  ShortLivedOptions o;
+  o.seed = 77;
+  o.threads = 2000;
+  o.live = 9;
+  ShortLivedTrace trace(o);
+  Shape shape{.slots = 8, .clock_bits = 16};
+  shape.backend = TypeParam::kName;
+  const Result r = run_both(shape, [&](Event& e) { return trace.next(e); });
+  expect_same_races(r, TypeParam::kName);
+  EXPECT_EQ(r.stats.capabilities.slots, 8u);
+  EXPECT_GT(r.golden.size(), 100u);
+  EXPECT_GT(r.stats.slot_recycles, 500u);
 }
 
 // What recycling buys: the share of accesses decided on chip.
