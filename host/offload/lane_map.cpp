@@ -12,6 +12,8 @@ void LaneMap::grow(uint32_t thread) {
     lane_of_.resize(thread + 1, kNoLane);
     state_.resize(thread + 1, State::Live);
     evicted_.resize(thread + 1, false);
+    held_lane_.resize(thread + 1, kNoLane);
+    holder_index_.resize(thread + 1, 0);
   }
 }
 
@@ -19,6 +21,7 @@ void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
   grow(thread);
   if (fresh_ < lanes_.size()) {
     lanes_[fresh_].holders.push_back({thread, 1, 1, UINT64_MAX});
+    held_lane_[thread] = fresh_;
     lane_of_[thread] = fresh_++;
     return;
   }
@@ -80,6 +83,8 @@ void LaneMap::give(uint32_t thread, unsigned l, uint64_t start) {
   lane.holders.push_back({thread, start, base, UINT64_MAX});
   set_free(lane, false);
   lane_of_[thread] = l;
+  held_lane_[thread] = l;
+  holder_index_[thread] = static_cast<uint32_t>(lane.holders.size() - 1);
   ++recycled_;
 }
 
@@ -152,6 +157,16 @@ std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {
   const uint64_t local = h.start + (clock - h.base);
   if (local > h.end) return std::nullopt;
   return Epoch{h.thread, local};
+}
+
+std::optional<Epoch> LaneMap::lane_epoch(const Epoch& e) const {
+  if (e.slot >= held_lane_.size() || held_lane_[e.slot] == kNoLane || e.clock == 0) return std::nullopt;
+  const uint32_t l = held_lane_[e.slot];
+  const Holder& h = lanes_[l].holders[holder_index_[e.slot]];
+  if (e.clock < h.start || e.clock > h.end) return std::nullopt;  // checked on the host, never on chip
+  const uint64_t clock = h.base + (e.clock - h.start);
+  if (clock > max_clock_) return std::nullopt;
+  return Epoch{l, clock};
 }
 
 std::optional<VectorClock> LaneMap::thread_clock(const std::vector<uint64_t>& row) const {

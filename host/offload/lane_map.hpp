@@ -86,6 +86,10 @@ class LaneMap {
   // The thread (dense index) and local time of lane clock `clock` of `lane`;
   // nothing if no holder of the lane had that clock (a device fault).
   std::optional<Epoch> thread_epoch(unsigned lane, uint64_t clock) const;
+  // The other way: the lane and lane clock of a thread's epoch, if it was
+  // made while the thread held a lane and fits the clock width (what a host
+  // line needs for it to go back on chip); nothing otherwise.
+  std::optional<Epoch> lane_epoch(const Epoch& thread_epoch) const;
   // A row of lane clocks as a clock over dense threads (zero lanes stay zero).
   std::optional<VectorClock> thread_clock(const std::vector<uint64_t>& row) const;
   uint64_t recycled() const { return recycled_; }
@@ -125,8 +129,11 @@ class LaneMap {
   std::vector<uint32_t> lane_of_;  // by dense thread
   std::vector<State> state_;       // by dense thread
   std::vector<bool> evicted_;      // by dense thread
-  unsigned fresh_ = 0;             // lanes 0 .. fresh_-1 have been used
-  unsigned free_ = 0;              // lanes free for recycling
+  // By dense thread: the lane it held (a thread holds at most one, ever)
+  // and its place among the lane's holders.
+  std::vector<uint32_t> held_lane_, holder_index_;
+  unsigned fresh_ = 0;  // lanes 0 .. fresh_-1 have been used
+  unsigned free_ = 0;   // lanes free for recycling
   uint64_t recycled_ = 0, adopted_ = 0;
 };
 

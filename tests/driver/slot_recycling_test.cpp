@@ -115,6 +115,10 @@ TEST(LaneMap, AJoinedThreadsLaneGoesToAThreadForkedAfterItsJoin) {
   EXPECT_EQ(lanes.thread_epoch(0, 5), (Epoch{0, 5}));
   EXPECT_EQ(lanes.thread_epoch(0, 6), (Epoch{2, 1}));
   EXPECT_EQ(lanes.thread_epoch(0, 0), std::nullopt);
+  EXPECT_EQ(lanes.lane_epoch({2, 1}), (Epoch{0, 6}));  // and back
+  EXPECT_EQ(lanes.lane_epoch({0, 5}), (Epoch{0, 5}));
+  EXPECT_EQ(lanes.lane_epoch({0, 7}), std::nullopt);  // after 0 gave the lane away
+  EXPECT_EQ(lanes.lane_epoch({1, 1}), std::nullopt);  // 1 never had a lane
   EXPECT_EQ(lanes.thread_epoch(1, 1), std::nullopt);
 }
 
