@@ -100,21 +100,22 @@ void expect_same_races(const Outcome& r, const std::string& what) {
 // thread 2 is beyond the slot count finds it on the host).
 TEST(ReimportWithRecycling, ALineOfARecycledSlotGoesBackWithItsLaneClock) {
   const uint64_t x = 0x1000;
-  std::vector<Event> events = {
-      Event::sync(Op::Fork, 0, 1),                               // slot 1
-      Event::sync(Op::Fork, 0, 3),                               // no slot left
-      Event::write(3, x, 8),                                     // forced: the host owns x
-      Event::sync(Op::Join, 0, 3), Event::sync(Op::Join, 0, 1),  // slot 1 is free, and main knows its holder's end
-      Event::sync(Op::Fork, 0, 2),                               // takes slot 1
-      Event::write(2, x, 8),  // checked on the host (x holds thread 3's epoch: it stays there)
-  };
-  // More writes of x, between writes of other granules (so that launches
-  // answer x's escalation): x goes back with thread 2's epoch as a lane
-  // clock, and the later writes are decided on chip.
-  for (unsigned i = 0; i < 24; ++i) {
-    events.push_back(Event::write(2, 0x2000 + 8 * i, 8));
-    events.push_back(Event::write(2, x, 8));
+  std::vector<Event> events;
+  events.push_back(Event::sync(Op::Fork, 0, 1));  // slot 1
+  events.push_back(Event::sync(Op::Fork, 0, 3));  // no slot left
+  events.push_back(Event::write(3, x, 8));        // forced: the host owns x
+  for (int i = 0; i < 3; ++i) {                   // thread 1's releases tick its clock: slot 1's clock grows
+    events.push_back(Event::sync(Op::Acquire, 1, 9));
+    events.push_back(Event::sync(Op::Release, 1, 9));
   }
+  events.push_back(Event::sync(Op::Join, 0, 3));
+  events.push_back(Event::sync(Op::Join, 0, 1));  // slot 1 is free, and main knows its holder's end
+  events.push_back(Event::sync(Op::Fork, 0, 2));  // takes slot 1, its clock continuing thread 1's
+  events.push_back(Event::write(2, x, 8));        // on the host (x holds thread 3's epoch: it stays there)
+  // Writes of other granules, so that launches answer x's escalation; then
+  // x goes back (before main's read, the next command on it) with thread
+  // 2's epoch as a lane clock, and only that epoch can make the read race.
+  for (unsigned i = 0; i < 24; ++i) events.push_back(Event::write(2, 0x2000 + 8 * i, 8));
   events.push_back(Event::read(0, x, 8));  // races with thread 2's write, on chip
   // Odd batch sizes: with an even one the launch could fall on a write of x
   // every time, which keeps x in flight and on the host.
@@ -130,6 +131,38 @@ TEST(ReimportWithRecycling, ALineOfARecycledSlotGoesBackWithItsLaneClock) {
     EXPECT_EQ(r.stats.slotless_threads, 1u) << what;
     EXPECT_GE(r.stats.reimports, 1u) << what;
     EXPECT_EQ(r.stats.device_races, 8u) << "the race must be found on chip, " << what;
+  }
+}
+
+// The other way round: thread 1 gives its slot to thread 2 at its join,
+// then acts again (slotless now, so its write puts x on the host). Its
+// epoch from after its end has no lane clock (as a lane clock it would be
+// thread 2's first), so x stays on the host, where thread 2's read is found
+// racing with it; sent back on chip, that read would look ordered after
+// the write.
+TEST(ReimportWithRecycling, AnEpochFromAfterItsThreadGaveTheSlotAwayStaysOnTheHost) {
+  const uint64_t x = 0x1000;
+  std::vector<Event> events;
+  events.push_back(Event::sync(Op::Fork, 0, 1));  // slot 1
+  for (int i = 0; i < 3; ++i) {
+    events.push_back(Event::sync(Op::Acquire, 1, 9));
+    events.push_back(Event::sync(Op::Release, 1, 9));
+  }
+  events.push_back(Event::sync(Op::Join, 0, 1));
+  events.push_back(Event::sync(Op::Fork, 0, 2));  // takes slot 1
+  events.push_back(Event::write(1, x, 8));        // thread 1 after its join: slotless, on the host
+  for (unsigned i = 0; i < 24; ++i) events.push_back(Event::write(2, 0x2000 + 8 * i, 8));
+  events.push_back(Event::read(2, x, 8));  // races with thread 1's write
+  for (const size_t batch : {size_t{1}, size_t{9}, size_t{17}}) {
+    DeviceShape s;
+    s.slots = 2;
+    s.batch_words = batch;
+    const Outcome r = run_events(s, events);
+    const std::string what = fmt::format("batches of {} words", batch);
+    ASSERT_EQ(r.golden.size(), 8u) << what;
+    expect_same_races(r, what);
+    EXPECT_EQ(r.stats.slot_recycles, 1u) << what;
+    EXPECT_EQ(r.stats.reimports, 0u) << what;
   }
 }
 
