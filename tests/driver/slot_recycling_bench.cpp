@@ -32,13 +32,20 @@ using namespace raceaccel;
 std::string backend = "software";
 
 void measure(const std::string& name, unsigned slots, const std::function<std::function<bool(Event&)>()>& source) {
-  for (const bool recycle : {false, true}) {
+  // Re-import is on by default (on the software model; the RTL kernel has
+  // no import-line yet): recycling off and on, then on without re-import.
+  struct Mode {
+    bool recycle, reimport;
+  };
+  for (const Mode mode : {Mode{false, true}, Mode{true, true}, Mode{true, false}}) {
+    const bool recycle = mode.recycle;
     driver::DeviceOptions options;
     options.backend = backend;
     options.software_slots = slots;
     auto device = driver::open_device(options);
     offload::OffloadOptions oo;
     oo.recycle_slots = recycle;
+    oo.reimport = mode.reimport;
     offload::OffloadChecker checker(*device, oo);
     auto next = source();
     Event e;
@@ -54,14 +61,14 @@ void measure(const std::string& name, unsigned slots, const std::function<std::f
     }
     slots = s.capabilities.slots;
     std::printf(
-        "%s, %u slots, recycling %s: %llu events, %llu accesses, %llu on chip (%.1f %%), %llu recycles (%llu taken "
-        "later), "
-        "%llu slotless threads;%s\n",
-        name.c_str(), slots, recycle ? "on " : "off", static_cast<unsigned long long>(n),
+        "%s, %u slots, recycling %s, re-import %s: %llu events, %llu accesses, %llu on chip (%.1f %%), %llu recycles "
+        "(%llu taken later), %llu slotless threads, %llu lines re-imported;%s\n",
+        name.c_str(), slots, recycle ? "on " : "off", mode.reimport ? "on " : "off", static_cast<unsigned long long>(n),
         static_cast<unsigned long long>(s.access_commands), static_cast<unsigned long long>(s.on_chip()),
         100.0 * static_cast<double>(s.on_chip()) / static_cast<double>(s.access_commands),
         static_cast<unsigned long long>(s.slot_recycles), static_cast<unsigned long long>(s.slots_taken_later),
-        static_cast<unsigned long long>(s.slotless_threads), causes.c_str());
+        static_cast<unsigned long long>(s.slotless_threads), static_cast<unsigned long long>(s.reimports),
+        causes.c_str());
   }
 }
 
