@@ -76,7 +76,12 @@ std::string format_offload_stats(const std::string& trace, std::string_view back
   out += fmt::format(
       "  escalations {} (forced {}, spills {}, reclaims {}), lines re-imported {}, races on device {} / on host {}{}\n",
       s.escalations, s.forced, s.spills, s.reclaims, s.reimports, s.device_races, s.host_races,
-      s.fell_back ? "; clocks outgrew the device: checked on the host from then on" : "");
+      s.fell_back ? fmt::format("; {} thread clocks outgrew the device: those threads checked on the "
+                                "host from then on",
+                                s.overflow_evictions)
+                  : "");
+  out += fmt::format("  slots: {} taken over from joined threads, {} threads without a slot\n", s.slot_recycles,
+                     s.slotless_threads);
   return out;
 }
 

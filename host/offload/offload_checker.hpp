@@ -30,6 +30,9 @@ struct OffloadOptions {
   // again (import-line, on devices whose cap_features has it); off for
   // ablation: a line handed to the host then stays there until a full free.
   bool reimport = true;
+  // A joined thread's slot goes to a thread forked after it (docs/driver.md,
+  // "Slots and their recycling"); off only to measure what it buys.
+  bool recycle_slots = true;
 };
 
 // The core's counts (ProtocolStats) and the batched transport's.

@@ -32,12 +32,15 @@ void Transport::send_line(const driver::CommandWord&, uint64_t, const driver::Li
   throw std::logic_error(fmt::format("offload: the {} transport cannot send import-line commands", name()));
 }
 
-ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport)
+ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport,
+                           bool recycle_slots)
     : transport_(transport),
       shape_(shape),
+      lanes_(shape.slots, recycle_slots, shape.max_clock()),
       mirror_(shape.slots, std::vector<uint64_t>(shape.slots, 0)),
       objects_(objects, shape.slots, shape.clock_bits),
       reimport_(reimport) {
+  objects_.use_lanes(&lanes_);
   transport_.connect(*this);
 }
 
@@ -107,36 +110,57 @@ const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const
   return &table_[number - table_base_];
 }
 
-void ProtocolCore::sync_row(uint32_t slot) {
-  if (slot >= shape_.slots || fallback_) return;
-  const VectorClock& c = sync_.clock(slot);
-  const unsigned lanes = std::min<unsigned>(shape_.slots, sync_.thread_count());
-  for (unsigned lane = 0; lane < lanes; ++lane) {
-    if (c.get(lane) > shape_.max_clock()) {
-      // The engine cannot hold this clock: every later access is checked on
-      // the host (forced), exactly; no clock is ever wrapped.
-      fallback_ = stats_.fell_back = true;
-      return;
-    }
+// The engine's row of `thread` (if it has a slot) follows its clock, in
+// lane clocks (LaneMap::row, saturated at the clock width).
+void ProtocolCore::sync_row(uint32_t thread) {
+  const uint32_t lane = lanes_.lane_of(thread);
+  if (lane >= shape_.slots) return;
+  if (lanes_.lane_value(sync_.clock(thread), lane) > shape_.max_clock()) {
+    // The engine cannot hold this thread's clock: it leaves its slot for
+    // good and the host checks its accesses, exactly; no clock is ever
+    // wrapped. Other threads keep theirs (rows saturate, LaneMap).
+    lanes_.evict(thread);
+    stats_.fell_back = true;
+    ++stats_.overflow_evictions;
+    return;
   }
-  bool changed = false;
-  for (unsigned lane = 0; lane < lanes && !changed; ++lane) changed = c.get(lane) != mirror_[slot][lane];
-  if (!changed) return;
-  for (unsigned lane = 0; lane < shape_.slots; ++lane) mirror_[slot][lane] = lane < lanes ? c.get(lane) : 0;
+  lanes_.row(sync_.clock(thread), row_);
+  if (row_ == mirror_[lane]) return;
+  mirror_[lane] = row_;
   ++stats_.set_rows;
   driver::CommandWord set;
   set.op = regs::kOpSetRow;
-  set.slot = slot;
+  set.slot = lane;
   SentCommand info;
   info.op = regs::kOpSetRow;
-  info.slot = slot;
-  send(set, info, mirror_[slot]);
+  info.slot = thread;
+  send(set, info, mirror_[lane]);
+}
+
+// A thread without a slot, right after a synchronization event of its own:
+// the slot of a joined thread whose end it now knows (LaneMap::adopt).
+void ProtocolCore::adopt_slot(uint32_t thread) {
+  if (!lanes_.any_free() || lanes_.lane_of(thread) != LaneMap::kNoLane) return;
+  if (lanes_.adopt(thread, sync_.clock(thread))) {
+    stats_.slot_recycles = lanes_.recycled();
+    stats_.slots_taken_later = lanes_.adopted();
+  }
+}
+
+void ProtocolCore::thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index) {
+  lanes_.created(thread, fork_clock);
+  stats_.slot_recycles = lanes_.recycled();
+  if (lanes_.lane_of(thread) == LaneMap::kNoLane) ++stats_.slotless_threads;
+  note_clock(thread, index);
+  sync_row(thread);
 }
 
 void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size) {
   const bool access = e.op == Op::Read || e.op == Op::Write;
   const bool atomic = is_atomic(e.op);
-  const bool forced = atomic || (access && (fallback_ || t >= shape_.slots));
+  const uint32_t lane = lanes_.lane_of(t);
+  const bool slotless = lane >= shape_.slots;
+  const bool forced = atomic || (access && slotless);
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;
@@ -148,13 +172,14 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
       c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
     }
     c.force_sw = forced;
-    c.slot = t < shape_.slots ? t : 0;
+    c.slot = slotless ? 0 : lane;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
     SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
     info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
-    info.fell_back = fallback_;
+    info.fell_back = lanes_.evicted(t);
+    info.slotless = slotless;
     if (access || atomic) ++stats_.access_commands;
     if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
     if (access || atomic) touched_.touch(addr, n);  // atomic sites stay with the host's line
@@ -180,8 +205,9 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
   const uint32_t before = sync_.thread_count();
   const uint32_t t = sync_.thread(e.tid);
   if (sync_.thread_count() != before) {
-    note_clock(t, index);
-    sync_row(t);
+    thread_created(t, nullptr, index);
+  } else {
+    lanes_.acted(t);
   }
   if (e.op == Op::Read || e.op == Op::Write) {
     send_granules(e, index, t, e.addr, e.size);
@@ -196,6 +222,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     send_granules(e, index, t, e.addr, e.size);
     sync_.atomic_release(e);
     note_clock(t, index + 1);
+    adopt_slot(t);
     sync_row(t);
     return;
   }
@@ -206,14 +233,32 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     return;
   }
   if (sync_on_device(e, index, t)) return;
+  // A fork or join target: created here if new (as apply() would), so that
+  // its local time before the event (a join's final time) is known.
+  uint32_t other = 0;
+  bool other_new = false;
+  uint64_t other_before = 0;
+  if (targets_thread(e.op)) {
+    const uint32_t count = sync_.thread_count();
+    other = sync_.thread(static_cast<ThreadId>(e.addr));
+    other_new = sync_.thread_count() != count;
+    other_before = sync_.local_time(other);
+    if (!other_new && e.op == Op::Fork) lanes_.acted(other);
+  }
   sync_.apply(e);
   objects_.applied_in_software(e);  // a lock clock changed in software is stale on the engine
   note_clock(t, index);
+  adopt_slot(t);
   sync_row(t);
   if (targets_thread(e.op)) {
-    const uint32_t other = sync_.thread(static_cast<ThreadId>(e.addr));
-    note_clock(other, index);
-    sync_row(other);
+    if (other_new) {
+      // A forked thread may take a joined thread's slot (LaneMap).
+      thread_created(other, e.op == Op::Fork ? &sync_.clock(other) : nullptr, index);
+    } else {
+      note_clock(other, index);
+      sync_row(other);
+    }
+    if (e.op == Op::Join) lanes_.joined(other, other_before);
   }
 }
 
@@ -223,18 +268,17 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
 // so the row mirror takes the host's new clock without a set-row.
 bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
   const bool lock_event = e.op >= Op::Acquire && e.op <= Op::ReleaseShared;
-  if (!lock_event || fallback_ || t >= shape_.slots) return false;
-  const VectorClock& before = sync_.clock(t);
-  for (unsigned lane = 0; lane < shape_.slots; ++lane) {
-    if (mirror_[t][lane] != before.get(lane)) {
-      throw std::logic_error("offload: the engine's clock row mirror diverged from the host's thread clock");
-    }
+  const uint32_t lane = lanes_.lane_of(t);
+  if (!lock_event || lane >= shape_.slots) return false;
+  lanes_.row(sync_.clock(t), row_);
+  if (row_ != mirror_[lane]) {
+    throw std::logic_error("offload: the engine's clock row mirror diverged from the host's thread clock");
   }
   sync_commands_.clear();
   if (!objects_.apply_on_chip(e, t, sync_, sync_commands_)) return false;
   for (const SyncObjectCommand& s : sync_commands_) {
     driver::CommandWord c;
-    c.slot = t;
+    c.slot = lane;
     c.granule = s.entry;
     switch (s.kind) {
       case SyncObjectCommand::Kind::Load:
@@ -259,20 +303,34 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
     info.granule = s.entry;
     send(c, info, s.lanes);
   }
-  objects_.device_lanes(sync_.clock(t), mirror_[t]);
+  objects_.device_lanes(sync_.clock(t), mirror_[lane]);
   note_clock(t, index);
   return true;
 }
 
 // ---- records ----------------------------------------------------------------
 
+// The record's read clock, lane clocks turned into the threads' (LaneMap).
 VectorClock ProtocolCore::read_clock_of(const driver::EscalationRecord& r) const {
   const std::vector<uint64_t> lanes = driver::decode_row(r.read_clock, shape_);
-  VectorClock clock;
-  for (unsigned lane = 0; lane < shape_.slots; ++lane) {
-    if (lanes[lane] != 0) clock.set(lane, lanes[lane]);
+  std::optional<VectorClock> clock = lanes_.thread_clock(lanes);
+  if (!clock) {
+    protocol_error(
+        fmt::format("escalation record for command {}: its read clock holds a lane clock no thread had", r.word));
   }
-  return clock;
+  return std::move(*clock);
+}
+
+// The thread and local time behind an epoch of the engine (lane, lane clock).
+Epoch ProtocolCore::thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const {
+  const std::optional<Epoch> e = lanes_.thread_epoch(lane, clock);
+  if (!e) {
+    protocol_error(
+        fmt::format("record for command {}: an epoch of slot {} at clock {} names no thread that had "
+                    "the slot",
+                    command, lane, clock));
+  }
+  return *e;
 }
 
 void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
@@ -340,22 +398,30 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
 //    when its records were answered (promote_import_candidates) and none
 //    sent since (reimport_before runs before each command and takes the
 //    granule out of the ready set);
-//  - the state is one the engine holds exactly: epochs of hardware slots
-//    and clocks within the width, no atomic history, and read vector
-//    clocks only on a device with a pool and only one per line (the
-//    engine's shared bytes share the line's pool entry) (device_line).
+//  - the state is one the engine holds exactly: every epoch made while its
+//    thread held a slot and translated to that slot's lane clock
+//    (LaneMap::lane_epoch, slot recycling) within the width, no atomic
+//    history, and read vector clocks only on a device with a pool and only
+//    one per line (the engine's shared bytes share the line's pool entry),
+//    each entry translated the same way (device_line).
 //    Anything else stays with the host.
 // Commands reach the engine in the order they are sent, so the import takes
 // effect between the last command the host applied and the one it precedes.
 
 std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine& soft) const {
-  if (fallback_) return std::nullopt;
   const VectorClock* rvc = nullptr;  // the shared bytes' one clock
+  // The host's epochs are (thread, its own local time); the engine's are
+  // (lane, lane clock) (LaneMap). An epoch made while its thread held no
+  // lane, or beyond the clock width, has no lane clock: the line stays.
+  // Evicted threads need no special case: their epochs after the eviction
+  // are beyond the width, and rows saturating at the width compare exactly
+  // with every epoch within it.
   const auto fits = [&](Epoch e, uint32_t& slot, uint32_t& clock) {
     if (e.clock == 0) return true;  // ⊥: slot 0, clock 0
-    if (e.slot >= shape_.slots || e.clock > shape_.max_clock()) return false;
-    slot = e.slot;
-    clock = static_cast<uint32_t>(e.clock);
+    const std::optional<Epoch> lane = lanes_.lane_epoch(e);
+    if (!lane || lane->slot >= shape_.slots || lane->clock > shape_.max_clock()) return false;
+    slot = lane->slot;
+    clock = static_cast<uint32_t>(lane->clock);
     return true;
   };
   DeviceLine out;
@@ -378,15 +444,17 @@ std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine
     line.shared |= 1u << b;
   }
   if (rvc != nullptr) {
-    if (rvc->size() > shape_.slots) {
-      for (uint32_t u = shape_.slots; u < rvc->size(); ++u) {
-        if (rvc->get(u) != 0) return std::nullopt;  // a read by a thread without a slot
-      }
-    }
+    // Every thread's read as a lane clock; several holders of one lane keep
+    // the latest holder's: each holder knew its predecessors' ends (the lane
+    // reads as one sequential thread), so a clock that knows the latest
+    // read knows the earlier ones, and one that does not races with it.
     out.read_clock.assign(shape_.slots, 0);
-    for (uint32_t u = 0; u < shape_.slots; ++u) {
-      if (rvc->get(u) > shape_.max_clock()) return std::nullopt;
-      out.read_clock[u] = rvc->get(u);
+    for (uint32_t u = 0; u < rvc->size(); ++u) {
+      const uint64_t local = rvc->get(u);
+      if (local == 0) continue;
+      const std::optional<Epoch> lane = lanes_.lane_epoch(Epoch{u, local});
+      if (!lane || lane->slot >= shape_.slots || lane->clock > shape_.max_clock()) return std::nullopt;
+      out.read_clock[lane->slot] = std::max(out.read_clock[lane->slot], lane->clock);
     }
   }
   return out;
@@ -453,8 +521,8 @@ EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const 
                                        const SentCommand& c) const {
   if (r.reason == regs::kReasonForced) {
     if (c.atomic_read || c.atomic_write) return EscalationCause::Atomic;
-    if (c.slot >= shape_.slots) return EscalationCause::Slotless;
-    if (c.fell_back) return EscalationCause::Overflow;
+    if (c.fell_back) return EscalationCause::Overflow;  // evicted: slotless because of its clock
+    if (c.slotless) return EscalationCause::Slotless;
     return EscalationCause::Other;
   }
   if (r.reason == regs::kReasonInSoftware || line.in_software || host_lines_.owns(r.granule)) {
@@ -496,16 +564,28 @@ EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const 
 // exact for its shared bytes: a later LASTWRITE period of the line would
 // have needed a new allocation, whose clock could only have left the pool
 // through a newer reason-5 record.
-SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const driver::Line& line) {
+SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const driver::Line& device_line) {
   // An epoch of a slot no thread has had cannot come from the engine: it
   // would name no thread in a report (zero clocks are the empty epoch).
+  // The host keeps threads and their local times: epochs are translated.
   const uint32_t slots_used = std::min<uint32_t>(shape_.slots, sync_.thread_count());
-  for (const driver::ByteState& b : line.bytes) {
+  driver::Line line = device_line;
+  for (driver::ByteState& b : line.bytes) {
     if ((b.w_clock != 0 && b.w_slot >= slots_used) || (b.r_clock != 0 && b.r_slot >= slots_used)) {
       protocol_error(
           fmt::format("escalation record for command {}: granule {:#x} holds an epoch of slot {}, "
                       "beyond the {} slots in use",
                       r.word, r.granule, std::max(b.w_slot, b.r_slot), slots_used));
+    }
+    if (b.w_clock != 0) {
+      const Epoch w = thread_epoch(b.w_slot, b.w_clock, r.word);
+      b.w_slot = w.slot;
+      b.w_clock = static_cast<uint32_t>(w.clock);
+    }
+    if (b.r_clock != 0) {
+      const Epoch rd = thread_epoch(b.r_slot, b.r_clock, r.word);
+      b.r_slot = rd.slot;
+      b.r_clock = static_cast<uint32_t>(rd.clock);
     }
   }
   if (host_lines_.owns(r.granule)) {
@@ -602,7 +682,8 @@ void ProtocolCore::on_race(const driver::RaceRecord& r) {
       protocol_error(fmt::format("race record for command {}: kind {} slot {}", r.word, r.kind[b], r.prev_slot[b]));
     }
     ++stats_.device_races;
-    pending_races_.push_back(make_race(c, b, static_cast<RaceKind>(r.kind[b]), {r.prev_slot[b], r.prev_clock[b]}));
+    const Epoch prev = thread_epoch(r.prev_slot[b], r.prev_clock[b], r.word);
+    pending_races_.push_back(make_race(c, b, static_cast<RaceKind>(r.kind[b]), prev));
   }
 }
 

@@ -9,8 +9,10 @@
 //    engine's clock rows mirror it: lock acquire/release by threads with a
 //    slot run on the engine's sync-object store (SyncObjectStore places the
 //    lock clocks), everything else is sent as set-row commands;
-//  - threads beyond the engine's slots, every access after a clock outgrows
-//    the clock width, and every atomic access are sent as forced
+//  - threads get engine slots (lanes) through LaneMap, which recycles the
+//    slot of a joined thread for a thread forked after it;
+//  - threads without a slot (a thread whose clock outgrows the clock width
+//    leaves its slot) and every atomic access are sent as forced
 //    escalations (the engine keeps no atomic history);
 //  - every command gets a number; the sent-command table keeps what a
 //    record needs about it (event, thread, site, op, mask) until every
@@ -42,6 +44,7 @@
 #include "detect/race.hpp"
 #include "detect/sync_state.hpp"
 #include "driver/records.hpp"
+#include "offload/lane_map.hpp"
 #include "offload/site_log.hpp"
 #include "offload/soft_line.hpp"
 #include "offload/sync_objects.hpp"
@@ -90,13 +93,17 @@ struct ProtocolStats {
   // words each).
   uint64_t reimports = 0;
   uint64_t reimported_read_clocks = 0;        // of which with shared bytes (their clock took a pool entry)
+  uint64_t slot_recycles = 0;                 // threads that took the slot of a joined thread (LaneMap)
+  uint64_t slotless_threads = 0;              // threads that got no slot when they appeared
+  uint64_t slots_taken_later = 0;             // of which took one later (counted in slot_recycles too)
   uint64_t forced = 0;                        // commands sent with force_sw
   uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
   uint64_t sync_commands = 0;                 // acquire and release commands (one word each)
   uint64_t object_loads = 0;                  // load-object commands (1 + row_words words)
   uint64_t device_races = 0, host_races = 0;  // per-byte races found on the device / by the host
-  bool fell_back = false;                     // a clock outgrew the device's clock width
+  bool fell_back = false;                     // a thread's clock outgrew the device's clock width
+  uint64_t overflow_evictions = 0;            // threads that left their slot for it (LaneMap::evict)
   // Free commands sent: the device looks their granules up like accesses
   // (a lookup that can miss), but its `accesses` counts reads and writes only.
   uint64_t free_commands = 0;
@@ -148,8 +155,10 @@ class ProtocolCore final : public RecordSink {
   // `shape`: the engine's slots, clock width and read-VC pool (the line
   // format); `objects`: sync-object store entries the core may use;
   // `reimport`: hand host-owned lines back with import-line commands (the
-  // engine has the command, and the policy is on).
-  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport = false);
+  // engine has the command, and the policy is on); `recycle_slots`: joined
+  // threads' slots go to threads forked later.
+  ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport = false,
+               bool recycle_slots = true);
   ProtocolCore(const ProtocolCore&) = delete;
   ProtocolCore& operator=(const ProtocolCore&) = delete;
 
@@ -160,7 +169,7 @@ class ProtocolCore final : public RecordSink {
   // each answered stretch.
   const std::vector<Race>& races() const { return races_; }
   const ProtocolStats& stats() const { return stats_; }
-  bool fell_back() const { return fallback_; }
+  bool fell_back() const { return stats_.fell_back; }
   bool reimports() const { return reimport_; }
   const driver::LineShape& shape() const { return shape_; }
   const SyncObjectStore& objects() const { return objects_; }
@@ -174,13 +183,14 @@ class ProtocolCore final : public RecordSink {
   struct SentCommand {
     uint64_t event = 0, granule = 0, site = 0;
     ThreadId tid = 0;
-    uint32_t slot = 0;  // dense thread slot (may exceed the device's slots)
+    uint32_t slot = 0;  // dense thread index (not the engine's slot: LaneMap)
     uint8_t op = 0;     // regs::kOp*
     uint8_t mask = 0;
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
     bool atomic_read = false, atomic_write = false;
-    bool fell_back = false;  // sent after the clock-overflow fallback
+    bool fell_back = false;  // sent after the thread's clock outgrew the device (evicted)
+    bool slotless = false;   // the thread had no engine slot
   };
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
@@ -211,7 +221,10 @@ class ProtocolCore final : public RecordSink {
   void reimport_before(const driver::CommandWord& c, uint64_t index);
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
-  void sync_row(uint32_t slot);
+  void sync_row(uint32_t thread);
+  void thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index);
+  void adopt_slot(uint32_t thread);
+  Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);
   const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
@@ -224,10 +237,11 @@ class ProtocolCore final : public RecordSink {
   driver::LineShape shape_;
 
   ReferenceSyncState sync_;
-  std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows as last sent
+  LaneMap lanes_;                              // which engine slot (lane) each thread uses
+  std::vector<std::vector<uint64_t>> mirror_;  // the engine's clock rows, by lane, as last sent
+  std::vector<uint64_t> row_;                  // scratch
   SyncObjectStore objects_;                    // lock clocks on the engine
   std::vector<SyncObjectCommand> sync_commands_;
-  bool fallback_ = false;
   std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
   static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before the transport is flushed early
   size_t history_entries_ = 0;

@@ -15,6 +15,8 @@ nlohmann::json stats_json(const OffloadStats& s) {
   return {{"accesses", s.access_commands},
           {"on_chip", s.on_chip()},
           {"escalations", escalations},
+          {"slot_recycles", s.slot_recycles},
+          {"slotless_threads", s.slotless_threads},
           {"cycles", s.device.cycles == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.device.busy_cycles)},
           {"command_bytes", s.command_words * regs::kCommandBytes},
           {"host_ns_per_event", host_ns_per_event(s)}};

@@ -15,6 +15,7 @@ std::vector<uint64_t> SyncObjectStore::device_lanes(const VectorClock& c) const 
 }
 
 void SyncObjectStore::device_lanes(const VectorClock& c, std::vector<uint64_t>& out) const {
+  if (lanes_ != nullptr) return lanes_->row(c, out);
   out.resize(slots_);
   for (unsigned lane = 0; lane < slots_; ++lane) out[lane] = c.get(lane);
 }
@@ -51,8 +52,10 @@ bool SyncObjectStore::apply_on_chip(const Event& e, uint32_t t, ReferenceSyncSta
   const bool acquire = e.op == Op::Acquire || e.op == Op::AcquireShared;
   const bool release = e.op == Op::Release || e.op == Op::ReleaseShared;
   if (!acquire && !release) return false;
-  if (t >= slots_) return false;  // its lanes are not on chip
-  if (entries_.empty() || (release && sync.local_time(t) >= max_clock_)) {
+  const uint32_t lane = lanes_ != nullptr ? lanes_->lane_of(t) : t;
+  if (lane >= slots_) return false;  // its lanes are not on chip
+  const uint64_t own = lanes_ != nullptr ? lanes_->lane_value(sync.clock(t), lane) : sync.local_time(t);
+  if (entries_.empty() || (release && own >= max_clock_)) {
     ++stats_.in_software;  // no store, or the tick would outgrow the clock width
     return false;
   }

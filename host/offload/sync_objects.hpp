@@ -29,6 +29,7 @@
 #include "core/event.hpp"
 #include "core/vector_clock.hpp"
 #include "detect/sync_state.hpp"
+#include "offload/lane_map.hpp"
 
 namespace raceaccel::offload {
 
@@ -49,6 +50,9 @@ class SyncObjectStore {
   // entries: store entries the host may use (at most cap_objects; 0: none,
   // every lock event stays in software); slots, clock_bits: the device's.
   SyncObjectStore(unsigned entries, unsigned slots, unsigned clock_bits);
+  // With slot recycling, thread `t` uses lane lanes->lane_of(t) and clocks
+  // become rows through `lanes` (lane_map.hpp); without, thread t is lane t.
+  void use_lanes(const LaneMap* lanes) { lanes_ = lanes; }
 
   // If the lock event `e` of thread slot `t` can run on chip: applies it to
   // `sync`, appends the commands that make the device do the same to `out`
@@ -61,7 +65,7 @@ class SyncObjectStore {
   // changed is stale on chip and is reloaded at its next use.
   void applied_in_software(const Event& e);
 
-  // The lanes the device keeps of a clock: one per slot.
+  // The lanes the device keeps of a clock: one per slot (LaneMap::row).
   std::vector<uint64_t> device_lanes(const VectorClock& c) const;
   void device_lanes(const VectorClock& c, std::vector<uint64_t>& out) const;  // without allocating
   unsigned entries() const { return static_cast<unsigned>(entries_.size()); }
@@ -79,6 +83,7 @@ class SyncObjectStore {
   bool fits(const std::vector<uint64_t>& lanes) const;
 
   std::vector<Entry> entries_;
+  const LaneMap* lanes_ = nullptr;
   std::vector<uint64_t> exclusive_, shared_;  // scratch: the lock's two clocks, slot lanes
   unsigned slots_;
   uint64_t max_clock_;

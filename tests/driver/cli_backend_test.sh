@@ -110,6 +110,7 @@ for backend in $backends; do
   expect_grep "$work/out" '"escalations": {}' "$backend: JSON escalations by cause"
   expect_grep "$work/out" '"host_ns_per_event": ' "$backend: JSON host time"
   expect_grep "$work/out" '"command_bytes": ' "$backend: JSON command bytes"
+  expect_grep "$work/out" '"slot_recycles": 0' "$backend: JSON slots taken over from joined threads"
   if [ "$backend" = software ]; then
     expect_grep "$work/out" '"cycles": null' "software: cycles not modelled"
   else
