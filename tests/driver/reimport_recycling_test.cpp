@@ -20,6 +20,7 @@
 #include "../common/short_lived_trace.hpp"
 #include "detect/djit.hpp"
 #include "driver/software/software_device.hpp"
+#include "golden_comparison.hpp"
 #include "offload/offload_checker.hpp"
 
 namespace raceaccel::test {
@@ -33,10 +34,7 @@ struct DeviceShape {
   bool reimport = true, recycle = true;
 };
 
-struct Outcome {
-  std::vector<Race> golden, offload;
-  offload::OffloadStats stats;
-};
+using Outcome = GoldenRun;
 
 template <typename Source>
 Outcome run(const DeviceShape& s, Source&& next_event) {
@@ -51,15 +49,7 @@ Outcome run(const DeviceShape& s, Source&& next_event) {
   oo.bucket_bits = s.bucket_bits;
   oo.reimport = s.reimport;
   oo.recycle_slots = s.recycle;
-  offload::OffloadChecker checker(*device, oo);
-  DjitDetector golden;
-  Event e;
-  for (uint64_t i = 0; next_event(e); ++i) {
-    golden.process(e, i);
-    checker.process(e, i);
-  }
-  checker.finish();
-  return {golden.races(), checker.races(), checker.stats()};
+  return run_with_golden(*device, oo, std::forward<Source>(next_event));
 }
 
 Outcome run_events(const DeviceShape& s, const std::vector<Event>& events) {
@@ -69,23 +59,6 @@ Outcome run_events(const DeviceShape& s, const std::vector<Event>& events) {
     e = events[i++];
     return true;
   });
-}
-
-// The same racing bytes, events and kinds; for an earlier write the same
-// thread, clock and site (as the other offload differential tests).
-void expect_same_races(const Outcome& r, const std::string& what) {
-  ASSERT_EQ(race_keys(r.golden), race_keys(r.offload)) << what;
-  std::vector<Race> g = r.golden, o = r.offload;
-  auto by_key = [](const Race& a, const Race& b) { return std::tie(a.addr, a.event) < std::tie(b.addr, b.event); };
-  std::sort(g.begin(), g.end(), by_key);
-  std::sort(o.begin(), o.end(), by_key);
-  for (size_t i = 0; i < g.size(); ++i) {
-    if (g[i].kind == RaceKind::ReadWrite) {
-      EXPECT_EQ(std::tie(g[i].tid, g[i].site), std::tie(o[i].tid, o[i].site)) << what << " race " << i;
-    } else {
-      EXPECT_EQ(g[i], o[i]) << what << " race " << i;
-    }
-  }
 }
 
 // A directed trace on 2 slots: thread 3 has no slot, so its write puts x on

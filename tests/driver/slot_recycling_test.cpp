@@ -16,6 +16,7 @@
 #include "../common/short_lived_trace.hpp"
 #include "backends.hpp"
 #include "detect/djit.hpp"
+#include "golden_comparison.hpp"
 #include "offload/lane_map.hpp"
 #include "offload/offload_checker.hpp"
 
@@ -32,10 +33,7 @@ struct Shape {
   std::string backend = "software";    // the shape above applies to the software model only
 };
 
-struct Result {
-  std::vector<Race> golden, offload;
-  offload::OffloadStats stats;
-};
+using Result = GoldenRun;
 
 template <typename Source>
 Result run_both(const Shape& shape, Source&& next_event) {
@@ -51,32 +49,7 @@ Result run_both(const Shape& shape, Source&& next_event) {
   oo.bucket_bits = 6;  // small: bucket spills too
   oo.recycle_slots = shape.recycle;
   oo.sync_objects = shape.sync_objects;
-  offload::OffloadChecker checker(*device, oo);
-  DjitDetector golden;
-  Event e;
-  for (uint64_t i = 0; next_event(e); ++i) {
-    golden.process(e, i);
-    checker.process(e, i);
-  }
-  checker.finish();
-  return {golden.races(), checker.races(), checker.stats()};
-}
-
-// As tests/driver/offload_differential_test.cpp: the same racing bytes,
-// events and kinds; for an earlier write the same thread, clock and site.
-void expect_same_races(const Result& r, const std::string& what) {
-  ASSERT_EQ(race_keys(r.golden), race_keys(r.offload)) << what;
-  std::vector<Race> g = r.golden, o = r.offload;
-  auto by_key = [](const Race& a, const Race& b) { return std::tie(a.addr, a.event) < std::tie(b.addr, b.event); };
-  std::sort(g.begin(), g.end(), by_key);
-  std::sort(o.begin(), o.end(), by_key);
-  for (size_t i = 0; i < g.size(); ++i) {
-    if (g[i].kind == RaceKind::ReadWrite) {
-      EXPECT_EQ(std::tie(g[i].tid, g[i].site), std::tie(o[i].tid, o[i].site)) << what << " race " << i;
-    } else {
-      EXPECT_EQ(g[i], o[i]) << what << " race " << i;
-    }
-  }
+  return run_with_golden(*device, oo, std::forward<Source>(next_event));
 }
 
 Result run_trace(const Shape& shape, const std::vector<Event>& events) {
