@@ -15,15 +15,15 @@ rtl=$(cd "${2:-$here/../../rtl}" && pwd)
 work=${3:-${TMPDIR:-/tmp}/rac_formal_mutants_$group}
 mkdir -p "$work"
 
-# name | file | sed expression | proof
+# name # file # sed expression # proof   ('#' separates: '|' occurs in RTL)
 engine_mutants='
-never_reports_a_race|rac_check_engine.sv|s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/|engine
-release_does_not_tick|rac_check_engine.sv|s/ticked_row\[l\*ClkW +: ClkW\] = s2_own_clk + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_own_clk;/|engine
+never_reports_a_race#rac_check_engine.sv#s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/#engine
+release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_own_clk + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_own_clk;/#engine
 '
 axil_mutants='
-bresp_slverr|rac_axil_ctrl.sv|s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   = 2'"'"'b10;/|axil
-b_dropped_without_bready|rac_axil_ctrl.sv|s/end else if (bready_i) begin/end else begin/|axil
-read_taken_while_answering|rac_axil_ctrl.sv|s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/|axil
+bresp_slverr#rac_axil_ctrl.sv#s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   = 2'"'"'b10;/#axil
+b_dropped_without_bready#rac_axil_ctrl.sv#s/end else if (bready_i) begin/end else begin/#axil
+read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/#axil
 '
 case $group in
   engine) mutants=$engine_mutants ;;
@@ -33,14 +33,14 @@ esac
 
 prove() {  # prove <proof> <rtl_dir> <work_dir>: exit 0 iff the proof passes
   case $1 in
-    engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-14} sh "$here/run_engine_bmc.sh" "$2" "$3" ;;
-    axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-12} \
+    engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-20} sh "$here/run_engine_bmc.sh" "$2" "$3" ;;
+    axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
               sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$2" "$3" ;;
   esac
 }
 
 fail=0
-echo "$mutants" | while IFS='|' read -r name file expr proof; do
+echo "$mutants" | while IFS='#' read -r name file expr proof; do
   [ -n "$name" ] || continue
   dir="$work/$name"
   rm -rf "$dir"
