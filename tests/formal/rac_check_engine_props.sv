@@ -202,10 +202,25 @@ module rac_check_engine_props #(
   assign retired = pending_q && stat_commands == pend_idx_q + 5'd1;
   // Functional mode: every command names the watched granule and byte 0 and
   // none is forced to software (the engine's assertions cover the rest with
-  // free commands); the SAT problem then stays small enough for the depth a
-  // race needs (reset, the init sweep, a clock update, a write that misses,
-  // a write that races).
+  // free commands and a free environment, in the structural runs, which is
+  // why run_engine_bmc.sh drops them here); the SAT problem then stays small
+  // enough for the depth a race needs (reset, the init sweep, a clock
+  // update, a write that misses, a write that races).
   always @(*) if (Functional && cmd_valid_i) assume (cmd_granule_i == WatchGran && cmd_mask_i == 8'h01 && !cmd_force_sw_i);
+  // ... and the environment is prompt: both outputs and the memory port are
+  // always ready, and memory answers a read (fill) or acknowledges a write
+  // in the cycle after its request is taken.
+  logic mem_rd_taken_q, mem_wr_taken_q;
+  always @(posedge clk_i) begin
+    mem_rd_taken_q <= !rst_i && mem_req_valid && mem_req_ready_i && !mem_req_write;
+    mem_wr_taken_q <= !rst_i && mem_req_valid && mem_req_ready_i && mem_req_write;
+  end
+  always @(*) begin
+    if (Functional) begin
+      assume (race_ready_i && esc_ready_i && mem_req_ready_i);
+      assume (mem_rsp_valid_i == mem_rd_taken_q && mem_wack_i == mem_wr_taken_q);
+    end
+  end
   always @(posedge clk_i) begin
     if (Functional && !rst_i && retired) begin
       NoMissedWriteWriteRace: assert ((race_valid && race_seq == pend_seq_q && race_mask[0]) ||
