@@ -19,10 +19,11 @@
 // thread clocks, the sync object's clock and one byte (byte 0 of granule
 // WatchGran) says when a write must race with the byte's last write: its W
 // epoch (slot w, clock c) is not ordered before the writer, c > C_writer[w].
-// Such a write (not forced to software) must then produce, within
-// RaceDeadline cycles after it is accepted, a race record with its sequence
-// number and byte 0 in the mask, or an escalation with its sequence number
-// (the host then decides). The clocks are derived from the commands as the
+// Such a write (not forced to software) must, at the edge the engine retires
+// it (stat_commands_o counts retired commands; records are registered at
+// that edge), have put on the outputs a race record with its sequence number
+// and byte 0 in the mask, or an escalation with its sequence number (the
+// host then decides). The clocks are derived from the commands as the
 // engine's specification says (SETROW, ACQUIRE joins the object's clock,
 // RELEASE joins into the object and ticks the own lane, LOADOBJ), so sync ops
 // are what makes two writes ordered or not. The model covers the byte while
@@ -30,10 +31,8 @@
 // line), no line was written back (so the watched line never left the
 // cache), and the byte was never read (R stays the empty epoch) nor accessed
 // with force_sw; the first of these to fail switches the model off, which
-// only weakens the property. While an obligation is pending the outputs and
-// the memory port are assumed ready and the memory answers at once, so the
-// deadline is a bound on the pipeline, not on the environment. A mutant that
-// never reports a race (`any_raced = 1'b0`) fails this property.
+// only weakens the property. A mutant that never reports a race
+// (`any_raced = 1'b0`) fails this property (tests/formal/run_mutants.sh).
 module rac_check_engine_props #(
   parameter int unsigned ReadVcs = 0,
   // The engine below has 2 slots (1 slot bit) and 2-bit clocks.
