@@ -6,10 +6,16 @@
 #       every input), once per parameter set given;
 #   run_block_formal.sh seq  <props_module> <rtl_dir> <work_dir> ["chparam args"]...
 #       sequential: yosys write_smt2, then yosys-smtbmc -s z3 BMC (-t DEPTH)
-#       and k-induction (-i -t DEPTH), once per parameter set.
+#       and k-induction (-i -t DEPTH), once per parameter set;
+#   run_block_formal.sh satbmc <props_module> <rtl_dir> <work_dir> ["chparam args"]...
+#       sequential, bounded: Yosys's built-in SAT solver (`sat -seq DEPTH
+#       -prove-asserts -set-assumes -set-init-zero`), for blocks on which
+#       yosys-smtbmc with z3 stalls (rac_axil_ctrl: z3 did not finish step 0
+#       in ten minutes).
 # The harness is tests/formal/<props_module>.sv; the block and its
 # submodules are read from <rtl_dir> (packages first). Counterexamples go to
-# <work_dir> as VCD. Exits non-zero on any failure.
+# <work_dir> as VCD. Exits non-zero on any failure. Packages the block needs
+# besides rac_pkg.sv go in PKGS (file names in <rtl_dir>, space-separated).
 set -eu
 mode=$1 props=$2 rtl=$(cd "$3" && pwd) work=$4
 shift 4
@@ -19,7 +25,9 @@ mkdir -p "$work"
 [ $# -gt 0 ] || set -- ""
 
 block=${props%_props}
-sources="$rtl/rac_pkg.sv $rtl/$block.sv $here/$props.sv"
+sources="$rtl/rac_pkg.sv"
+for p in ${PKGS:-}; do sources="$sources $rtl/$p"; done
+sources="$sources $rtl/$block.sv $here/$props.sv"
 read_cmd="read_verilog -sv -formal -I$rtl $sources"
 
 fail=0
@@ -49,6 +57,9 @@ for params in "$@"; do
       [ -f "$smt2" ] || continue
       run "bmc_$n" yosys-smtbmc -s z3 -t "$DEPTH" --dump-vcd "$work/bmc_$n.vcd" "$smt2"
       run "induction_$n" yosys-smtbmc -s z3 -i -t "$DEPTH" --dump-vcd "$work/induction_$n.vcd" "$smt2" ;;
+    satbmc)
+      run "satbmc_$n" yosys -p "$read_cmd; $chparam prep -top $props; flatten; opt; async2sync; dffunmap;
+        sat -seq $DEPTH -prove-asserts -set-assumes -set-init-zero -show-inputs -verify" ;;
     *) echo "run_block_formal: unknown mode '$mode'" >&2; exit 2 ;;
   esac
 done

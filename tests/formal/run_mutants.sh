@@ -1,0 +1,65 @@
+#!/bin/sh
+# Mutation check of the formal proofs: each mutant below is applied (sed) to
+# a copy of rtl/ in a scratch directory, and the proof named with it must
+# FAIL on the copy. A mutant that no longer applies (its line changed) is an
+# error too, so this list has to follow the RTL. This is what shows that the
+# proofs can fail, i.e. that they check behaviour and not only structure.
+#
+#   run_mutants.sh <group> [rtl_dir] [work_dir]
+#     group: engine (the engine's functional property) or axil (the AXI4-Lite
+#     control slave's protocol properties).
+set -eu
+group=$1
+here=$(cd "$(dirname "$0")" && pwd)
+rtl=$(cd "${2:-$here/../../rtl}" && pwd)
+work=${3:-${TMPDIR:-/tmp}/rac_formal_mutants_$group}
+mkdir -p "$work"
+
+# name # file # sed expression # proof   ('#' separates: '|' occurs in RTL)
+engine_mutants='
+never_reports_a_race#rac_check_engine.sv#s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/#engine
+release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_own_clk + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_own_clk;/#engine
+'
+axil_mutants='
+bresp_slverr#rac_axil_ctrl.sv#s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   = 2'"'"'b10;/#axil
+b_dropped_without_bready#rac_axil_ctrl.sv#s/end else if (bready_i) begin/end else begin/#axil
+read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/#axil
+'
+case $group in
+  engine) mutants=$engine_mutants ;;
+  axil)   mutants=$axil_mutants ;;
+  *) echo "run_mutants: unknown group '$group'" >&2; exit 2 ;;
+esac
+
+prove() {  # prove <proof> <rtl_dir> <work_dir>: exit 0 iff the proof passes
+  case $1 in
+    engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-18} sh "$here/run_engine_bmc.sh" "$2" "$3" ;;
+    axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
+              sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$2" "$3" ;;
+  esac
+}
+
+fail=0
+echo "$mutants" | while IFS='#' read -r name file expr proof; do
+  [ -n "$name" ] || continue
+  dir="$work/$name"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp -r "$rtl" "$dir/rtl"
+  sed -i "$expr" "$dir/rtl/$file"
+  if cmp -s "$rtl/$file" "$dir/rtl/$file"; then
+    echo "ERROR mutant $name no longer applies to $file (update run_mutants.sh)"
+    exit 1
+  fi
+  if prove "$proof" "$dir/rtl" "$dir/work" >"$dir/proof.log" 2>&1; then
+    echo "ERROR mutant $name PASSES the $proof proof (log: $dir/proof.log)"
+    exit 1
+  fi
+  # It must fail as a proof (a counterexample), not as a tool error.
+  if ! grep -rqs "proof did fail" "$dir/work"; then
+    echo "ERROR mutant $name: the $proof proof did not run to a counterexample (log: $dir/proof.log)"
+    exit 1
+  fi
+  echo "caught mutant $name ($proof proof fails)"
+done || fail=1
+exit $fail
