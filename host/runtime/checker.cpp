@@ -133,8 +133,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
     report_fresh_races(ts, begin, end, first_index);
   }
   if (owner) {
-    stats_.filtered += ts->filtered.load(std::memory_order_relaxed);
-    ts->filtered.store(0, std::memory_order_relaxed);
+    stats_.filtered += ts->take_decided();
     ts->consumed = 0;
     ts->merge_floor = 0;
     ts->count.store(0, std::memory_order_relaxed);
@@ -225,7 +224,7 @@ void Checker::drain_all_and_stop() {
   InternalLock lock(mu_);
   for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
     drain_locked(ts, false);
-    stats_.filtered += ts->filtered.load(std::memory_order_relaxed);
+    stats_.filtered += ts->take_decided();  // once: a later unlink adds only what came after
   }
   // A device backend still holds its last batch: check it, report its races.
   if (!stopped_ && !failed_) {

@@ -209,7 +209,7 @@ RACEACCEL_ALWAYS_INLINE bool filtered_by_region(ThreadState* ts, uint64_t addr, 
   } else {
     seen = seen_in_region_range(ts, addr, size, write);
   }
-  ts->filtered.store(ts->filtered.load(std::memory_order_relaxed) + seen, std::memory_order_relaxed);
+  ts->count_decided(seen);
   return seen;
 }
 

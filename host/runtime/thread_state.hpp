@@ -116,6 +116,12 @@ struct ThreadState {
   // A synchronization event of the thread (or its own allocation) ends the
   // region: nothing seen before it covers an access after it.
   void new_region() { ++region_generation; }
+  // Accesses decided without the detector: counted by the thread (a plain
+  // load and store: only it writes), taken by whoever drains it.
+  void count_decided(uint64_t n) {
+    filtered.store(filtered.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  uint64_t take_decided() { return filtered.exchange(0, std::memory_order_relaxed); }
 };
 
 // The calling thread's state; nullptr before its first event. Initial-exec
