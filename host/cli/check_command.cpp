@@ -165,7 +165,10 @@ std::optional<Suppressions> load_suppressions(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
+  // A directory opens as a stream and reads as nothing, without failing it.
+  struct stat st {};
+  const bool directory = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (!in || in.bad() || directory) {
     std::cerr << "raceaccel: --suppressions: cannot read " << path << '\n';
     return std::nullopt;
   }

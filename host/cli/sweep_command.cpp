@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -247,6 +248,14 @@ int run_sweep(const SweepOptions& o) {
       std::cerr << "raceaccel: sweep: --plot needs gnuplot, which is not on PATH (Debian package gnuplot-nox; "
                    "scripts/install-deps.sh installs it)\n";
       return exit_code::kNoDevice;
+    }
+    // The plot directory is made before the sweep runs: a long sweep must
+    // not end with nowhere to put its plots.
+    std::error_code ec;
+    std::filesystem::create_directories(o.plot, ec);
+    if (ec) {
+      std::cerr << "raceaccel: sweep --plot: cannot create " << o.plot << ": " << ec.message() << '\n';
+      return exit_code::kIo;
     }
   }
   // Each trace is read once per point, so stdin cannot be one; a trace that

@@ -625,7 +625,7 @@ SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const dri
 // the free is dead (one spilled after it, for a new allocation, is kept).
 // Nothing else can make a kept clock stale (see import_line).
 void ProtocolCore::age_kept_read_clocks(uint64_t next) {
-  if (kept_read_clocks_.empty()) return;
+  if (kept_read_clocks_.empty() || next <= table_base_) return;
   const uint64_t end = std::min<uint64_t>(next - table_base_, table_.size());
   for (uint64_t i = 0; i < end; ++i) {
     const uint64_t n = table_base_ + i;

@@ -119,6 +119,8 @@ expect_status 2 "malformed suppressions" "$bin" check --suppressions "$work/bad.
 expect_grep "$work/err" "bad.supp:2: expected TYPE:PATTERN" "malformed suppressions names file:line"
 expect_status 2 "missing suppressions" "$bin" check --suppressions "$work/none.supp" "$t/simple-race.std"
 expect_grep "$work/err" "cannot read" "missing suppressions message"
+expect_status 2 "suppressions is a directory" "$bin" check --suppressions "$work" "$t/simple-race.std"
+expect_grep "$work/err" "cannot read" "directory suppressions message"
 # --sarif: written also for a clean trace; an unwritable path is 74.
 expect_status 66 "sarif" "$bin" check --sarif "$work/race.sarif" "$t/simple-race.std"
 expect_grep "$work/race.sarif" '"version": "2.1.0"' "sarif version"

@@ -109,6 +109,9 @@ for knob in pool slots; do
   expect_grep "$svg" "<svg" "$knob plot is SVG"
   expect_grep "$svg" "on-chip share vs $knob" "$knob plot title"
 done
+# A plot directory that cannot be made: 74 before any run.
+: >"$work/not_a_dir"
+expect_status 74 "uncreatable plot dir" "$bin" sweep --grid pool=0,16 --plot "$work/not_a_dir/plots" "$t"
 # Without gnuplot on PATH: 69 before any run.
 expect_status 69 "plot without gnuplot" env PATH="$work/empty-path" "$bin" sweep --plot "$work/p2" "$t"
 expect_grep "$work/err" "needs gnuplot" "no gnuplot message"
