@@ -47,6 +47,20 @@ uint64_t SiteDepot::intern(const Site& s) {
   return id;
 }
 
+uint64_t SiteDepot::intern(const PatternSite& p) {
+  const auto [it, fresh] = pattern_ids_.try_emplace(p, kPatternSite | patterns_.size());
+  if (fresh) patterns_.push_back(p);
+  return it->second;
+}
+
+uint64_t SiteDepot::at_byte(uint64_t site, uint64_t byte) {
+  if ((site & kPatternSite) == 0 || (site & ~kPatternSite) >= patterns_.size()) return site;
+  const PatternSite& p = patterns_[site & ~kPatternSite];
+  const uint64_t unit = unpack_size(p.size_kind);
+  const uint64_t pc = p.pcs[(byte - p.offset) / unit % p.period];
+  return intern(Site{p.node, p.size_kind, pc});
+}
+
 void SiteDepot::place(const Site& s, uint32_t id) {
   size_t i = home(s);
   while (slots_[i] != 0) i = (i + 1) & (slots_.size() - 1);

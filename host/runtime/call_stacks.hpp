@@ -6,7 +6,10 @@
 // access (Race::prev_site) carries that access's full stack, size and kind.
 #pragma once
 
+#include <array>
+#include <compare>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -61,6 +64,23 @@ struct Site {
   uint64_t pc = 0;         // return address of the instrumentation callback (the access itself)
 };
 
+// A run of coalesced accesses made by several pcs in turn (an unrolled or
+// vectorized loop; thread_state.hpp, RunPattern) as one site: the access
+// that covered byte X of the run was made at
+//   pcs[((X - offset) / unit) % period],  unit = unpack_size(size_kind),
+// offset = the run's start modulo unit. Its id has kPatternSite set; reports
+// turn it into the plain site of that access (SiteDepot::at_byte).
+inline constexpr uint32_t kMaxRunPeriod = 8;
+inline constexpr uint64_t kPatternSite = uint64_t{1} << 62;
+struct PatternSite {
+  uint32_t node = 0;
+  uint32_t size_kind = 0;
+  uint32_t offset = 0;
+  uint32_t period = 0;
+  std::array<uint64_t, kMaxRunPeriod> pcs{};  // [period, kMaxRunPeriod): 0
+  auto operator<=>(const PatternSite&) const = default;
+};
+
 // Not locked: used under the checker's lock only. Interning runs on every
 // drained access whose site misses the thread's site cache, which recursive
 // code (every call path a new stack node) does all the time, so the index
@@ -70,6 +90,11 @@ class SiteDepot {
  public:
   SiteDepot() : slots_(kInitialSlots) { sites_.push_back({}); }  // id 0: unknown
   uint64_t intern(const Site& s);
+  uint64_t intern(const PatternSite& p);
+  // The plain site of the access under `site` that touched `byte`: site
+  // itself, or for a pattern site, its pc at that byte.
+  uint64_t at_byte(uint64_t site, uint64_t byte);
+  // Plain sites only (a pattern site reads as unknown).
   const Site& get(uint64_t id) const { return id < sites_.size() ? sites_[id] : sites_[0]; }
   size_t size() const { return sites_.size(); }
 
@@ -83,6 +108,9 @@ class SiteDepot {
   void place(const Site& s, uint32_t id);
   std::vector<Site> sites_;
   std::vector<uint32_t> slots_;  // site ids; 0: empty (4 bytes a slot: recursive code interns millions)
+  // Pattern sites are few (one per unrolled loop and phase): a tree will do.
+  std::vector<PatternSite> patterns_;
+  std::map<PatternSite, uint64_t> pattern_ids_;
 };
 
 }  // namespace raceaccel::rt

@@ -92,6 +92,7 @@ void Checker::emit(ThreadState* ts, const Event& e) {
 }
 
 uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
+  if ((b.pc & kPatternPc) != 0) return pattern_site_of(ts, b);
   // Every field is multiplied before the shift, so that the call stack
   // (node) and the access size also pick the slot, not the pc alone.
   const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.node} * 0xC2B2AE3D27D4EB4Full) ^
@@ -99,8 +100,29 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
                       56;
   ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
   if (c.site != 0 && c.pc == b.pc && c.node == b.node && c.size_kind == b.size_kind) return c.site;
-  c = {b.pc, b.node, b.size_kind, sites_.intern({b.node, b.size_kind, b.pc})};
+  c = {b.pc, b.node, b.size_kind, sites_.intern(Site{b.node, b.size_kind, b.pc})};
   return c.site;
+}
+
+// A run made by several pcs in turn, as a pattern site: its pcs rotated so
+// that they are indexed by the unit's position in memory, not in the run
+// (so one loop gives one site whatever unit a run starts at).
+uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b) {
+  const RunPattern& run = ts->patterns[b.pc & (kPatternSlots - 1)];
+  const uint32_t unit = unpack_size(b.size_kind);
+  PatternSite p;
+  p.node = b.node;
+  p.size_kind = b.size_kind;
+  p.offset = static_cast<uint32_t>(b.addr % unit);
+  p.period = run.period;
+  const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
+  for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
+  return sites_.intern(p);
+}
+
+// The plain site of the first access of entry b (a run is recorded as it).
+uint64_t Checker::first_site_of(const BufferedEvent& b, uint64_t site) {
+  return (b.pc & kPatternPc) != 0 ? sites_.at_byte(site, b.addr) : site;
 }
 
 void Checker::drain_locked(ThreadState* ts, bool owner) {
@@ -126,7 +148,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
           check_locked(e);
           // A run of coalesced accesses is recorded as its first access (the
           // others follow as record-only entries).
-          record_locked(Event::range(e.op, e.tid, e.addr, unpack_size(b.size_kind), e.site));
+          if (recording()) record_locked(Event::range(e.op, e.tid, e.addr, unpack_size(b.size_kind), first_site_of(b, e.site)));
         }
       }
     }
@@ -136,6 +158,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
     stats_.filtered += ts->take_decided();
     ts->consumed = 0;
     ts->merge_floor = 0;
+    ts->patterns_used = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {
     ts->consumed = end;
@@ -159,8 +182,14 @@ uint64_t access_address(const BufferedEvent& b, uint64_t byte) {
 void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index) {
   const auto& races = detector_->races();
   if (races.size() <= races_seen_) return;
-  const std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
+  std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
   races_seen_ = races.size();
+  // Reports name the very accesses: a pattern site becomes the site of the
+  // access of its run that touched the racy byte.
+  for (Race& r : fresh) {
+    r.site = sites_.at_byte(r.site, r.addr);
+    r.prev_site = sites_.at_byte(r.prev_site, r.addr);
+  }
   stats_.races += fresh.size();
   if (keep_racy_bytes_)
     for (const Race& r : fresh) racy_bytes_.push_back(r.addr);

@@ -133,6 +133,9 @@ class Checker {
   // Writes e to the recording (if any) without checking it.
   void record_locked(const Event& e);
   uint64_t site_of(ThreadState* ts, const BufferedEvent& b);
+  uint64_t pattern_site_of(const ThreadState* ts, const BufferedEvent& b);
+  uint64_t first_site_of(const BufferedEvent& b, uint64_t site);
+  bool recording() const { return !record_path_.empty() || recorder_ != nullptr; }
   void report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index);
 
   InternalMutex mu_;

@@ -183,6 +183,31 @@ bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool wr
   return seen;
 }
 
+bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc) {
+  if ((e.pc & kPatternPc) == 0) {
+    // One pc so far: the run becomes a pattern whose first units all had it.
+    const uint32_t units = e.length / unpack_size(e.size_kind);
+    if (units >= kMaxRunPeriod || ts->patterns_used == kPatternSlots) return false;
+    RunPattern& p = ts->patterns[ts->patterns_used];
+    for (uint32_t i = 0; i < units; ++i) p.pcs[i] = e.pc;
+    p.pcs[units] = pc;
+    p.period = units + 1;
+    p.units = units + 1;
+    p.phase = 0;
+    e.pc = kPatternPc | ts->patterns_used++;
+    return true;
+  }
+  RunPattern& p = ts->patterns[e.pc & (kPatternSlots - 1)];
+  // Past the literal prefix the period is fixed: a unit off the pattern
+  // starts a new entry.
+  if (p.units >= kMaxRunPeriod) return false;
+  // Within it, a pc off the pattern makes the whole prefix the period.
+  if (p.pcs[p.phase] != pc) p.period = p.units + 1;
+  p.pcs[p.units++] = pc;
+  p.phase = p.units % p.period;
+  return true;
+}
+
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
   constexpr uint64_t kChunk = uint64_t{1} << 24;
   while (size != 0) {

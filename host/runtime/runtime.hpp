@@ -7,6 +7,7 @@
 // run inside the dynamic loader before libc is ready.
 #pragma once
 
+#include <bit>
 #include <memory>
 
 #include "runtime/call_stacks.hpp"
@@ -133,30 +134,55 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
   if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
 }
-// A plain read or write: extends the open run of its site when the access
-// starts where the run ends (coalescing, issue 10 item 3: a loop over an
-// array becomes one range check), else appends a new entry. Exact: the
-// accesses a run holds are the thread's, in one sync-free region (the
-// buffer is drained at every synchronization event), with no Alloc between
-// them, and within a region any order of the thread's own accesses gives
-// the same racy bytes (docs/runtime.md, "Coalescing").
+// Coalescing (docs/runtime.md, "Coalescing"): whether run e, of `units`
+// units so far, may take an access from pc as its next unit. One pc is the
+// common case; a pattern run (several pcs in turn) checks the pc its phase
+// expects. The first kMaxRunPeriod units (or a mismatch) take the slow path.
+bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc);
+RACEACCEL_ALWAYS_INLINE bool run_takes_pc(ThreadState* ts, BufferedEvent& e, uint64_t pc) {
+  if (RACEACCEL_LIKELY(e.pc == pc)) return true;
+  if ((e.pc & kPatternPc) != 0) {
+    RunPattern& p = ts->patterns[e.pc & (kPatternSlots - 1)];
+    if (RACEACCEL_LIKELY(p.units >= kMaxRunPeriod && p.pcs[p.phase] == pc)) {
+      p.phase = p.phase + 1 == p.period ? 0 : p.phase + 1;
+      ++p.units;
+      return true;
+    }
+  }
+  return extend_run_pattern(ts, e, pc);
+}
+// The open-run slot of a run that ends at `end` (where its next unit starts).
+inline uint32_t& run_slot(ThreadState* ts, uint64_t end) {
+  return ts->runs[(end * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(kRunSlots))];
+}
+// A plain read or write: extends the open run that ends where the access
+// starts (coalescing, issue 10 item 3: a loop over an array becomes one
+// range check, an unrolled or vectorized loop too), else appends a new
+// entry. Exact: the accesses a run holds are the thread's, of one size and
+// kind, in one sync-free region (the buffer is drained at every
+// synchronization event), with no Alloc between them, and within a region
+// any order of the thread's own accesses gives the same racy bytes; the
+// run's pcs are kept unit by unit (RunPattern), so reports name the very
+// access (docs/runtime.md, "Coalescing").
 inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
   RuntimeScope scope;
   const uint32_t size = unpack_size(size_kind);
   if (RACEACCEL_LIKELY(ts->coalesce) && (size_kind & kRecordOnly) == 0) {
-    uint32_t& run = ts->runs[(pc * 0x9E3779B97F4A7C15ull) >> 61];
+    const uint32_t run = run_slot(ts, addr);
     if (run >= ts->merge_floor && run < ts->count.load(std::memory_order_relaxed)) {
       BufferedEvent& e = ts->buffer[run];
-      if (e.addr + e.length == addr && e.pc == pc && e.size_kind == size_kind && e.node == ts->node &&
-          e.length <= kMaxRunLength - size) {
+      if (e.addr + e.length == addr && e.size_kind == size_kind && e.node == ts->node &&
+          e.length <= kMaxRunLength - size && run_takes_pc(ts, e, pc)) {
         e.length += size;
+        run_slot(ts, addr + size) = run;
         // Recording: the run is recorded as its first access, and each
         // access it absorbed as a record-only entry, in program order.
         if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
         return;
       }
     }
-    run = push_entry(ts, addr, size_kind, size, pc);
+    const uint32_t n = push_entry(ts, addr, size_kind, size, pc);
+    run_slot(ts, addr + size) = n;
     return;
   }
   push_entry(ts, addr, size_kind, size, pc);

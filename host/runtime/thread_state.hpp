@@ -22,7 +22,8 @@ namespace raceaccel::rt {
 
 // One buffered access. size_kind is the access's own size and kind (its
 // site); length is how many bytes the entry covers, more than the size when
-// contiguous accesses from the same site were coalesced into it (a run).
+// contiguous accesses of that size and kind were coalesced into it (a run;
+// pc is then kPatternPc | pattern index if they came from several pcs).
 struct BufferedEvent {
   uint64_t addr;
   uint64_t pc;
@@ -40,11 +41,29 @@ inline constexpr uint32_t kRecordOnly = 1u << 31;
 inline constexpr uint32_t kBufferCapacity = 1024;
 inline constexpr uint32_t kMaxShadowDepth = 1024;
 inline constexpr uint32_t kCacheSlots = 256;
-// Open runs (coalescing): buffer entries that a contiguous access from the
-// same site may extend, by a hash of the site's pc.
-inline constexpr uint32_t kRunSlots = 8;
+// Open runs (coalescing): buffer entries that a contiguous access may
+// extend, by a hash of the address where the run ends.
+inline constexpr uint32_t kRunSlots = 16;
 // Longest run (one detector event covers it).
 inline constexpr uint32_t kMaxRunLength = 1u << 24;
+
+// A run whose units come from several instructions in turn: an unrolled or
+// vectorized loop has one instruction per lane of its body, each with a
+// stride of the whole body. Unit i of the run (i counted from its start)
+// was made by pcs[i % period]; pcs holds the pcs of its first units
+// literally (up to kMaxRunPeriod of them, call_stacks.hpp), so a longer period cannot occur.
+// The buffer entry names it by kPatternPc | index into ThreadState::patterns
+// (no program pc has bit 63 set); the checker interns it at the drain as a
+// pattern site (call_stacks.hpp), from which a report takes the pc of the
+// very access that touched its byte.
+inline constexpr uint32_t kPatternSlots = 64;
+inline constexpr uint64_t kPatternPc = uint64_t{1} << 63;
+struct RunPattern {
+  uint32_t period;
+  uint32_t phase;  // units % period: which pc the next unit must have
+  uint32_t units;  // units so far
+  uint64_t pcs[kMaxRunPeriod];
+};
 
 struct ThreadState {
   ThreadId tid = 0;
@@ -105,6 +124,8 @@ struct ThreadState {
   // drain cannot be extended).
   uint32_t merge_floor = 0;
   uint32_t runs[kRunSlots];
+  uint32_t patterns_used = 0;  // since the last drain by the owner
+  RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
   uint32_t stack[kMaxShadowDepth];     // callers' nodes

@@ -2,7 +2,8 @@
 // made of the shapes the sync-free region filter must get right
 // (docs/runtime.md, "Sync-free regions"): repeats of the same bytes with
 // mixed sizes inside one granule, a write inside bytes the thread read
-// before, byte loops over arrays, memset/memcpy ranges that partly overlap
+// before, byte loops over arrays, unrolled loops (runs of accesses from
+// several instructions in turn), memset/memcpy ranges that partly overlap
 // earlier ones, the same under locks (some threads take the wrong lock),
 // heap blocks used by one thread for a long time before they escape to
 // another through an atomic slot, and blocks read twice, without
@@ -71,15 +72,36 @@ static void repeats(uint64_t* s, unsigned char* base) {
   }
 }
 
-// A byte loop or a memset/memcpy over [p, p + len).
+// A byte loop, an unrolled loop or a memset/memcpy over [p, p + len).
 static void range(uint64_t* s, unsigned char* p, unsigned len) {
-  switch (next(s) % 4) {
+  switch (next(s) % 6) {
     case 0:
       for (unsigned i = 0; i < len; i++) sink += ((volatile unsigned char*)p)[i];
       break;
     case 1:
       for (unsigned i = 0; i < len; i++) ((volatile unsigned char*)p)[i] = (unsigned char)i;
       break;
+    case 4: {  // unrolled by two: 2-byte stores from two instructions in turn, then a tail
+      volatile uint16_t* q = (volatile uint16_t*)p;
+      unsigned i = 0;
+      for (; i + 2 <= len / 2; i += 2) {
+        q[i] = (uint16_t)i;
+        q[i + 1] = (uint16_t)i;
+      }
+      for (; i < len / 2; i++) q[i] = 0;
+      break;
+    }
+    case 5: {  // unrolled by three: 4-byte loads from three instructions in turn, then a tail
+      volatile uint32_t* q = (volatile uint32_t*)p;
+      unsigned i = 0;
+      for (; i + 3 <= len / 4; i += 3) {
+        sink += q[i];
+        sink += q[i + 1];
+        sink += q[i + 2];
+      }
+      for (; i < len / 4; i++) sink += q[i];
+      break;
+    }
     case 2: memset(p, (int)next(s), len); break;
     default: {
       unsigned char tmp[64];

@@ -1,0 +1,41 @@
+// Races inside unrolled loops. Coalescing turns each loop into one run of
+// accesses made by several instructions in turn (a pattern run,
+// host/runtime/thread_state.hpp); the reports must still name the very
+// instruction that touched the racy element, on either side of the race.
+// The test barrier orders the threads without creating happens-before.
+// Lines are matched by tests/runtime/report_test.cpp: do not move them.
+#include <pthread.h>
+
+void __tsan_testonly_barrier_init(unsigned* barrier, unsigned count);
+void __tsan_testonly_barrier_wait(unsigned* barrier);
+
+static volatile int written[64];    // by T1, a loop of four stores a round
+static volatile int read_back[63];  // by main, a loop of three loads a round
+static unsigned barrier;
+
+static void* worker(void* arg) {
+  for (int i = 0; i < 64; i += 4) {
+    written[i] = i;      // line 18
+    written[i + 1] = i;  // line 19
+    written[i + 2] = i;  // line 20: element 42 (42 % 4 == 2), which main reads
+    written[i + 3] = i;  // line 21
+  }
+  read_back[37] = 1;  // line 23: the store main's loop races with
+  __tsan_testonly_barrier_wait(&barrier);
+  return arg;
+}
+
+int main(void) {
+  __tsan_testonly_barrier_init(&barrier, 2);
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  __tsan_testonly_barrier_wait(&barrier);
+  int sum = written[42];  // line 33
+  for (int i = 0; i < 63; i += 3) {
+    sum += read_back[i];      // line 35
+    sum += read_back[i + 1];  // line 36: element 37 (37 % 3 == 1)
+    sum += read_back[i + 2];  // line 37
+  }
+  pthread_join(t, 0);
+  return sum == -1;
+}
