@@ -47,18 +47,18 @@ uint64_t SiteDepot::intern(const Site& s) {
   return id;
 }
 
-uint64_t SiteDepot::intern(const PatternSite& p) {
-  const auto [it, fresh] = pattern_ids_.try_emplace(p, kPatternSite | patterns_.size());
-  if (fresh) patterns_.push_back(p);
-  return it->second;
+uint64_t SiteDepot::intern(uint32_t node, uint32_t size_kind, const PcPattern& pattern) {
+  const auto [it, fresh] = pattern_ids_.try_emplace(pattern, patterns_.size());
+  if (fresh) patterns_.push_back(pattern);
+  return intern(Site{node, size_kind, kPatternPc | it->second});
 }
 
 uint64_t SiteDepot::at_byte(uint64_t site, uint64_t byte) {
-  if ((site & kPatternSite) == 0 || (site & ~kPatternSite) >= patterns_.size()) return site;
-  const PatternSite& p = patterns_[site & ~kPatternSite];
-  const uint64_t unit = unpack_size(p.size_kind);
-  const uint64_t pc = p.pcs[(byte - p.offset) / unit % p.period];
-  return intern(Site{p.node, p.size_kind, pc});
+  if (site >= sites_.size() || (sites_[site].pc & kPatternPc) == 0) return site;
+  const Site s = sites_[site];  // a copy: interning below may move sites_
+  const PcPattern& p = patterns_[s.pc & ~kPatternPc];
+  const uint64_t unit = unpack_size(s.size_kind);
+  return intern(Site{s.node, s.size_kind, p.pcs[(byte - p.offset) / unit % p.period]});
 }
 
 void SiteDepot::place(const Site& s, uint32_t id) {

@@ -65,20 +65,20 @@ struct Site {
 };
 
 // A run of coalesced accesses made by several pcs in turn (an unrolled or
-// vectorized loop; thread_state.hpp, RunPattern) as one site: the access
-// that covered byte X of the run was made at
+// vectorized loop; thread_state.hpp, RunPattern) is one site whose pc is
+// kPatternPc | the index of its PcPattern: the access that covered byte X
+// of the run was made at
 //   pcs[((X - offset) / unit) % period],  unit = unpack_size(size_kind),
-// offset = the run's start modulo unit. Its id has kPatternSite set; reports
-// turn it into the plain site of that access (SiteDepot::at_byte).
+// offset = the run's start modulo unit. The pattern does not depend on the
+// call stack, so a loop has one, however many stacks it runs under; reports
+// turn such a site into the plain site of that access (SiteDepot::at_byte).
 inline constexpr uint32_t kMaxRunPeriod = 8;
-inline constexpr uint64_t kPatternSite = uint64_t{1} << 62;
-struct PatternSite {
-  uint32_t node = 0;
-  uint32_t size_kind = 0;
+inline constexpr uint64_t kPatternPc = uint64_t{1} << 63;  // no program pc has bit 63 set
+struct PcPattern {
   uint32_t offset = 0;
   uint32_t period = 0;
   std::array<uint64_t, kMaxRunPeriod> pcs{};  // [period, kMaxRunPeriod): 0
-  auto operator<=>(const PatternSite&) const = default;
+  auto operator<=>(const PcPattern&) const = default;
 };
 
 // Not locked: used under the checker's lock only. Interning runs on every
@@ -90,11 +90,11 @@ class SiteDepot {
  public:
   SiteDepot() : slots_(kInitialSlots) { sites_.push_back({}); }  // id 0: unknown
   uint64_t intern(const Site& s);
-  uint64_t intern(const PatternSite& p);
+  // A pattern site (pc: kPatternPc | its pattern's index).
+  uint64_t intern(uint32_t node, uint32_t size_kind, const PcPattern& pattern);
   // The plain site of the access under `site` that touched `byte`: site
-  // itself, or for a pattern site, its pc at that byte.
+  // itself, or for a pattern site, the site of its pc at that byte.
   uint64_t at_byte(uint64_t site, uint64_t byte);
-  // Plain sites only (a pattern site reads as unknown).
   const Site& get(uint64_t id) const { return id < sites_.size() ? sites_[id] : sites_[0]; }
   size_t size() const { return sites_.size(); }
 
@@ -108,9 +108,9 @@ class SiteDepot {
   void place(const Site& s, uint32_t id);
   std::vector<Site> sites_;
   std::vector<uint32_t> slots_;  // site ids; 0: empty (4 bytes a slot: recursive code interns millions)
-  // Pattern sites are few (one per unrolled loop and phase): a tree will do.
-  std::vector<PatternSite> patterns_;
-  std::map<PatternSite, uint64_t> pattern_ids_;
+  // Patterns are few (one per unrolled loop and start offset): a tree will do.
+  std::vector<PcPattern> patterns_;
+  std::map<PcPattern, uint64_t> pattern_ids_;
 };
 
 }  // namespace raceaccel::rt

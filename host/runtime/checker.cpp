@@ -106,18 +106,16 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
 
 // A run made by several pcs in turn, as a pattern site: its pcs rotated so
 // that they are indexed by the unit's position in memory, not in the run
-// (so one loop gives one site whatever unit a run starts at).
+// (so one loop gives one pattern whatever unit a run starts at).
 uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b) {
   const RunPattern& run = ts->patterns[b.pc & (kPatternSlots - 1)];
   const uint32_t unit = unpack_size(b.size_kind);
-  PatternSite p;
-  p.node = b.node;
-  p.size_kind = b.size_kind;
+  PcPattern p;
   p.offset = static_cast<uint32_t>(b.addr % unit);
   p.period = run.period;
   const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
   for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
-  return sites_.intern(p);
+  return sites_.intern(b.node, b.size_kind, p);
 }
 
 // The plain site of the first access of entry b (a run is recorded as it).

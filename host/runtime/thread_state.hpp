@@ -52,12 +52,10 @@ inline constexpr uint32_t kMaxRunLength = 1u << 24;
 // stride of the whole body. Unit i of the run (i counted from its start)
 // was made by pcs[i % period]; pcs holds the pcs of its first units
 // literally (up to kMaxRunPeriod of them, call_stacks.hpp), so a longer period cannot occur.
-// The buffer entry names it by kPatternPc | index into ThreadState::patterns
-// (no program pc has bit 63 set); the checker interns it at the drain as a
-// pattern site (call_stacks.hpp), from which a report takes the pc of the
-// very access that touched its byte.
+// The buffer entry names it by kPatternPc | index into ThreadState::patterns;
+// the checker interns it at the drain as a pattern site (call_stacks.hpp),
+// from which a report takes the pc of the very access that touched its byte.
 inline constexpr uint32_t kPatternSlots = 64;
-inline constexpr uint64_t kPatternPc = uint64_t{1} << 63;
 struct RunPattern {
   uint32_t period;
   uint32_t phase;  // units % period: which pc the next unit must have
