@@ -27,6 +27,10 @@ class StackTrie {
   std::vector<uint64_t> frames(uint32_t node);
   void reset_after_fork() { mu_.reset_after_fork(); }
   InternalMutex& mutex() { return mu_; }
+  size_t size() {
+    InternalLock lock(mu_);
+    return nodes_.size() - 1;  // the root is no call
+  }
 
  private:
   struct Node {

@@ -302,7 +302,9 @@ std::vector<std::pair<uint64_t, uint64_t>> Checker::racy_ranges() {
 
 CheckerStats Checker::stats() {
   InternalLock lock(mu_);
-  return stats_;
+  CheckerStats s = stats_;
+  s.sites = sites_.size() - 1;  // id 0 is "unknown"
+  return s;
 }
 
 void Checker::adopt_after_fork_child(ThreadState* self) {

@@ -31,6 +31,7 @@ struct CheckerStats {
   uint64_t filtered = 0;  // reads/writes decided by the sync-free region filter (never buffered)
   uint64_t drains = 0;    // buffer drains
   uint64_t races = 0;     // per-byte races found
+  uint64_t sites = 0;     // access sites interned (pattern sites included)
 };
 
 class Checker {

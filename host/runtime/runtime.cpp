@@ -295,6 +295,10 @@ int Runtime::finalize(int program_status) {
         "threads, {} per-byte races, {} reports\n",
         s.events, s.accesses, s.drains, s.filtered, threads_.count(), s.races, reporter_.reports()));
   }
+  if (options_.verbosity >= 2) {
+    reporter_.message(fmt::format("raceaccel: {} call-stack nodes, {} access sites\n", stacks_.size(),
+                                  checker_->stats().sites));
+  }
   if (options_.verbosity >= 3) {
     std::string line = "raceaccel: racy bytes:";
     for (const auto& [addr, size] : checker_->racy_ranges()) line += fmt::format(" {:#x}+{}", addr, size);
