@@ -84,8 +84,10 @@ module rac_cmd_decoder #(
 
   logic [31:0]         words_q, idx_q, row_idx_q;
   logic [CntW-1:0]     row_left_q, line_left_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // the last data word's padding bits
   logic [RowBits-1:0]  row_q;
   logic [LineBits-1:0] line_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [2:0]          row_op_q;    // set-row, load-object or import: the command the data words belong to
   logic [GranW-1:0]    row_gran_q;  // load-object: its object index; import: its granule
   logic [7:0]          row_mask_q;  // import: its shared bytes
@@ -114,6 +116,20 @@ module rac_cmd_decoder #(
                       (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0);
 
   assign busy_o = state_q != DIdle;
+
+  // Data words enter from the top (the first word ends at the bottom).
+  logic [RowBits-1:0]  row_shifted;
+  logic [LineBits-1:0] line_shifted;
+  if (RowWords > 1) begin : g_row_shift
+    assign row_shifted = {word_i, row_q[RowBits-1:128]};
+  end else begin : g_row_one_word
+    assign row_shifted = word_i;
+  end
+  if (LineWords > 1) begin : g_line_shift
+    assign line_shifted = {word_i, line_q[LineBits-1:128]};
+  end else begin : g_line_one_word
+    assign line_shifted = word_i;
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -227,7 +243,7 @@ module rac_cmd_decoder #(
             status_o <= StatusTruncated;
             words_done_o <= row_idx_q;
           end else if (word_fire) begin
-            line_q <= {word_i, line_q[LineBits-1:128]};
+            line_q <= line_shifted;
             line_left_q <= line_left_q - 1'b1;
             idx_q <= idx_q + 32'd1;
           end
@@ -254,7 +270,7 @@ module rac_cmd_decoder #(
             status_o <= StatusTruncated;
             words_done_o <= row_idx_q;
           end else if (word_fire) begin
-            row_q <= {word_i, row_q[RowBits-1:128]};
+            row_q <= row_shifted;
             row_left_q <= row_left_q - 1'b1;
             idx_q <= idx_q + 32'd1;
           end
