@@ -275,6 +275,7 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapObjects:           rd_value = Objects;
         rac_kernel_regs_pkg::AddrCapReadVcs:           rd_value = ReadVcs;
         rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
+        rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine;
         default: rd_value = '0;
       endcase
     end

@@ -9,6 +9,12 @@
 //   OpAcquire         C_slot := C_slot ⊔ V[obj]       (obj = granule's low bits)
 //   OpRelease         V[obj] := V[obj] ⊔ C_slot; C_slot[slot] += 1
 //   OpLoadObj         V[obj] := row
+//   OpImportLine      the host hands back a line it owns: looked up as an
+//                     access (a miss evicts and fills), then the line :=
+//                     `line` with INSOFTWARE clear and shared = `mask`;
+//                     shared bytes take the granule's pool entry with the
+//                     clock `row` (another granule's clock there leaves in
+//                     a read-clock spill record)
 // V is the sync-object clock store: Objects vector clocks on chip, managed
 // by the host (which places lock clocks in it, reloads them after evictions
 // and always knows their exact value, so nothing is ever written back).
@@ -81,6 +87,8 @@ module rac_check_engine #(
   input  logic [GranW-1:0]     cmd_granule_i,
   input  logic [SeqW-1:0]      cmd_seq_i,
   input  logic [RowW-1:0]      cmd_row_i,       // OpSetRow/OpLoadObj: a clock, lane i at [i*ClkW +: ClkW]
+                                                // (OpImportLine: the shared bytes' read clock)
+  input  logic [LineW-1:0]     cmd_line_i,      // OpImportLine: the line (its INSOFTWARE and shared bits ignored)
 
   // Race records: one per access that raced on at least one byte
   output logic                 race_valid_o,
@@ -127,7 +135,7 @@ module rac_check_engine #(
 
   // Commands
   localparam logic [2:0] OpRead = 3'd0, OpWrite = 3'd1, OpFree = 3'd2, OpSetRow = 3'd3;
-  localparam logic [2:0] OpAcquire = 3'd4, OpRelease = 3'd5, OpLoadObj = 3'd6;
+  localparam logic [2:0] OpAcquire = 3'd4, OpRelease = 3'd5, OpLoadObj = 3'd6, OpImportLine = 3'd7;
   localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
   // Byte-state fields (offsets within a byte state; rac_line_layout_pkg)
@@ -195,6 +203,11 @@ module rac_check_engine #(
   function automatic logic is_access_op(input logic [2:0] op);
     is_access_op = op == OpRead || op == OpWrite || op == OpFree;
   endfunction
+  // Commands that look their granule up in the cache (a miss evicts and
+  // fills) and write its line in S3: the accesses and the import.
+  function automatic logic is_lookup_op(input logic [2:0] op);
+    is_lookup_op = is_access_op(op) || op == OpImportLine;
+  endfunction
   function automatic logic writes_row(input logic [2:0] op);
     writes_row = op == OpSetRow || op == OpAcquire || op == OpRelease;
   endfunction
@@ -234,6 +247,7 @@ module rac_check_engine #(
   logic [GranW-1:0]     s0_gran_q;
   logic [SeqW-1:0]      s0_seq_q;
   logic [RowW-1:0]      s0_crow_q;
+  logic [LineW-1:0]     s0_cline_q;  // OpImportLine's line, carried to S3 (the import's only use of it)
 
   logic s1_ready;  // S1 takes a new command at the coming edge
   logic init_q;    // the post-reset sweep that invalidates every way
@@ -253,6 +267,7 @@ module rac_check_engine #(
       s0_gran_q  <= cmd_granule_i;
       s0_seq_q   <= cmd_seq_i;
       s0_crow_q  <= cmd_row_i;
+      s0_cline_q <= cmd_line_i;
     end
   end
 
@@ -448,6 +463,7 @@ module rac_check_engine #(
   logic [GranW-1:0]     s1_gran_q;
   logic [SeqW-1:0]      s1_seq_q;
   logic [RowW-1:0]      s1_crow_q;
+  logic [LineW-1:0]     s1_cline_q;
   // S1's copy of its set, its thread's clock row, its sync object and its
   // pool entry, patched by every write while it waits.
   logic [Ways*TagW-1:0]  s1_tag_q;
@@ -490,9 +506,9 @@ module rac_check_engine #(
     end
   end
 
-  logic s1_is_access, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
-  assign s1_is_access = is_access_op(s1_op_q);
-  assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_access || hit) && s2_ready;
+  logic s1_is_lookup, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
+  assign s1_is_lookup = is_lookup_op(s1_op_q);
+  assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_lookup || hit) && s2_ready;
   assign s1_ready     = !s1_valid_q || s1_advance;
 
   // Victim choice on a miss: a free way first, else the policy's choice. A
@@ -518,7 +534,7 @@ module rac_check_engine #(
     .free_o     (free_way_found)
   );
 
-  assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_access && !hit && !s2_valid_q && !s3_valid_q;
+  assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
   assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
 
   // The eviction spill: a victim whose clock is in the pool (the entry S1
@@ -588,6 +604,7 @@ module rac_check_engine #(
       s1_gran_q    <= s0_gran_q;
       s1_seq_q     <= s0_seq_q;
       s1_crow_q    <= s0_crow_q;
+      s1_cline_q   <= s0_cline_q;
       s1_tag_q     <= in_tag;
       s1_tvalid_q  <= in_valid;
       s1_dirty_q   <= in_dirty;
@@ -625,6 +642,7 @@ module rac_check_engine #(
   logic [GranW-1:0]     s2_gran_q;
   logic [SeqW-1:0]      s2_seq_q;
   logic [RowW-1:0]      s2_crow_q;
+  logic [LineW-1:0]     s2_cline_q;
   logic [WayW-1:0]      s2_way_q;
   logic                 s2_dirty_q;
   logic [LineW-1:0]     s2_line_q;
@@ -685,12 +703,14 @@ module rac_check_engine #(
   assign s2_rvc_hit  = (PoolOn != 0) && s2_rvc_tag_q[GranW] && s2_rvc_tag_q[GranW-1:0] == s2_gran_q;
   assign s2_rvc_same = s2_rvc_own == s2_own_clk;
 
-  // S2 waits while the access in S3 may write what S2 read: its line, or its
-  // pool entry (S3 may allocate, raise or free an entry only if its line
-  // has shared bytes or it is a read that is not ordered after some byte's
-  // last read). Decided from registers alone, so the wait never lengthens a
+  // S2 waits while the access or import in S3 may write what S2's access or
+  // import read: its line, or its pool entry (an access in S3 may allocate,
+  // raise or free an entry only if its line has shared bytes or it is a
+  // read that is not ordered after some byte's last read; an import may
+  // always). Decided from registers alone, so the wait never lengthens a
   // path. Rows and sync objects need no wait: they are written by S2 itself.
-  logic s2_is_access, s3_is_access, hazard, s3_ready, s2_advance, s3_may_write_pool;
+  logic s2_is_lookup, s3_is_access, s3_is_import, s3_is_lookup;
+  logic hazard, s3_ready, s2_advance, s3_may_write_pool;
   logic [2:0]       s3_op_q;
   logic [SlotW-1:0] s3_slot_q;
   logic [GranW-1:0] s3_gran_q;
@@ -698,13 +718,15 @@ module rac_check_engine #(
   logic [LineW-1:0] s3_line_q;
   logic [7:0]       s3_r_ok_q;
   logic [7:0]       cur_shared;  // S3's line's shared bytes (reads in the line's read clock)
-  assign s2_is_access = is_access_op(s2_op_q);
+  assign s2_is_lookup = is_lookup_op(s2_op_q);
   assign s3_is_access = is_access_op(s3_op_q);
-  assign s3_may_write_pool = (PoolOn != 0) &&
-                             (cur_shared != '0 || (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0));
+  assign s3_is_import = s3_op_q == OpImportLine;
+  assign s3_is_lookup = s3_is_access || s3_is_import;
+  assign s3_may_write_pool = (PoolOn != 0) && (s3_is_import || cur_shared != '0 ||
+                                               (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0));
   always_comb begin
     hazard = 1'b0;
-    if (s2_valid_q && s3_valid_q && s2_is_access && s3_is_access) begin
+    if (s2_valid_q && s3_valid_q && s2_is_lookup && s3_is_lookup) begin
       hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of(s2_gran_q) == rvc_of(s3_gran_q));
     end
   end
@@ -753,6 +775,7 @@ module rac_check_engine #(
       s2_gran_q    <= s1_gran_q;
       s2_seq_q     <= s1_seq_q;
       s2_crow_q    <= s1_crow_q;
+      s2_cline_q   <= s1_cline_q;
       s2_way_q     <= hit_way;
       s2_dirty_q   <= s1_dirty_q[hit_way];
       s2_line_q    <= hit_line;
@@ -801,6 +824,8 @@ module rac_check_engine #(
   logic [7:0]           s3_same_w_q, s3_same_r_q, s3_byte_set_q;
   logic                 s3_rvc_hit_q, s3_rvc_same_q;
   logic [63:0]          s3_r_eq_q;
+  logic [RowW-1:0]      s3_crow_q;   // OpImportLine: the read clock
+  logic [LineW-1:0]     s3_cline_q;  // OpImportLine: the line
 
   logic exec_done;  // S3 finishes its command at this edge
   assign s3_ready = !s3_valid_q || exec_done;
@@ -833,6 +858,8 @@ module rac_check_engine #(
       s3_rvc_hit_q     <= s2_rvc_hit;
       s3_rvc_same_q    <= s2_rvc_same;
       s3_r_eq_q        <= s2_r_eq;
+      s3_crow_q        <= s2_crow_q;
+      s3_cline_q       <= s2_cline_q;
     end
   end
 
@@ -1088,14 +1115,31 @@ module rac_check_engine #(
     /* verilator lint_on UNUSEDSIGNAL */
   end
 
+  // OpImportLine replaces the line (S3's rules above are not used for it):
+  // the host's line with INSOFTWARE clear and the command's mask as its
+  // shared bytes; the command's INSOFTWARE and shared bits are ignored, as
+  // the software model decodes only the other fields. The host sends an
+  // import only after every earlier command on the granule, so this is the
+  // exact state (docs/kernel-interface.md, "Re-import").
+  logic [LineW-1:0] import_line, commit_line;
+  always_comb begin
+    import_line = s3_cline_q;
+    import_line[InSwBit] = 1'b0;
+    if (PoolOn != 0) import_line[LineW-1 -: 8] = s3_mask_q;  // SharedLo +: 8 (LineSharedAtTop)
+  end
+  assign commit_line = s3_is_import ? import_line : final_line;
+
   // Whether the line changes, from the decisions rather than by comparing
   // lines (which would add a wide compare to S3): a new W or R, a race
   // flag, an allocation, a change of the shared bytes, a free of bytes with
-  // history, a handover to the host. An assertion checks that no change goes
-  // unmarked.
+  // history, a handover to the host, an import (always: it replaces a
+  // placeholder the backing store must not keep). An assertion checks that
+  // no change goes unmarked.
   logic line_changed;
   always_comb begin
-    if (clear_line) begin
+    if (s3_is_import) begin
+      line_changed = 1'b1;
+    end else if (clear_line) begin
       line_changed = insoftware || s3_byte_set_q != '0 || cur_shared != '0;
     end else if (to_software) begin
       line_changed = !insoftware;
@@ -1123,13 +1167,19 @@ module rac_check_engine #(
   end
   logic rvc_displace;
   assign rvc_displace = rvc_alloc_ok && !escalate && s3_rvc_tag_q[GranW] && !rvc_hit;
+  // An import with shared bytes takes the granule's entry as an allocation
+  // does: another granule's clock there goes to the host first (that line
+  // becomes LASTWRITE). Its own old entry cannot be valid while the host
+  // owned the line (the escalation freed it), but is freed regardless.
+  logic import_displace;
+  assign import_displace = (PoolOn != 0) && s3_is_import && s3_mask_q != '0 && s3_rvc_tag_q[GranW] && !rvc_hit;
 
   // S3 finishes when both record registers can take a record (whether or
   // not this command makes one: the decision is late, the stall early).
   logic race_free, any_raced;
   assign race_free = !race_valid_o || race_ready_i;
   assign any_raced = |raced && !escalate;
-  assign exec_done = s3_valid_q && (!s3_is_access || (race_free && esc_free));
+  assign exec_done = s3_valid_q && (!s3_is_lookup || (race_free && esc_free));
 
   always_comb begin
     rvc_wr_en    = 1'b0;
@@ -1150,6 +1200,15 @@ module rac_check_engine #(
         rvc_wr_valid = 1'b1;
       end
     end
+    if (PoolOn != 0 && exec_done && s3_is_import) begin
+      if (s3_mask_q != '0) begin
+        rvc_wr_en    = 1'b1;
+        rvc_wr_valid = 1'b1;
+        rvc_wr_vc    = s3_crow_q;
+      end else begin
+        rvc_wr_en = rvc_hit;
+      end
+    end
     if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
       rvc_wr_en    = 1'b1;
       rvc_wr_valid = 1'b0;
@@ -1159,20 +1218,20 @@ module rac_check_engine #(
   end
 
   // The line write port: install a fill (clean; S1, with S2 and S3 empty),
-  // or commit an access.
+  // or commit an access or an import.
   always_comb begin
     wr_en    = 1'b0;
     wr_gran  = s3_gran_q;
     wr_way   = s3_way_q;
     wr_dirty = s3_dirty_q || line_changed;
-    wr_line  = final_line;
+    wr_line  = commit_line;
     if (install) begin
       wr_en    = 1'b1;
       wr_gran  = s1_gran_q;
       wr_way   = s1_victim_q;
       wr_dirty = 1'b0;
       wr_line  = mem_rsp_data_i;
-    end else if (exec_done && s3_is_access) begin
+    end else if (exec_done && s3_is_lookup) begin
       wr_en = 1'b1;
     end
   end
@@ -1187,6 +1246,7 @@ module rac_check_engine #(
       if (esc_ready_i) esc_valid_o <= 1'b0;
       if (exec_done && s3_is_access && any_raced) race_valid_o <= 1'b1;
       if (exec_done && s3_is_access && (escalate || rvc_displace)) esc_valid_o <= 1'b1;
+      if (exec_done && import_displace) esc_valid_o <= 1'b1;
       if (ev_spill_fire) esc_valid_o <= 1'b1;
     end
     if (exec_done && s3_is_access && any_raced) begin
@@ -1204,7 +1264,7 @@ module rac_check_engine #(
       esc_line_o      <= cur_line;
       esc_rvc_valid_o <= has_rvc;
       esc_rvc_o       <= s3_rvc_q;
-    end else if (exec_done && s3_is_access && rvc_displace) begin
+    end else if (exec_done && ((s3_is_access && rvc_displace) || import_displace)) begin
       esc_seq_o       <= s3_seq_q;
       esc_reason_o    <= rac_pkg::EscReadVcSpill;
       esc_granule_o   <= s3_rvc_tag_q[GranW-1:0];
@@ -1278,15 +1338,18 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(LineRClockBits, rac_line_layout_pkg::LineByteRClockBits(SlotW, ClkW, ReadVcs) == ClkW)
   // The host falls back to software before a clock would outgrow ClkW.
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
-  // Op 7 is reserved.
-  `RAC_ASSERT(KnownOp, !(s1_valid_q && s1_op_q == 3'd7), clk_i, rst_i)
+  // An imported line with shared bytes always holds its clock in the pool
+  // (EVERYTHING), so the next command on it can never find it LASTWRITE.
+  `RAC_ASSERT(ImportTakesPoolEntry,
+              !(exec_done && s3_is_import && PoolOn != 0 && s3_mask_q != '0 &&
+                !(rvc_wr_en && rvc_wr_valid && rvc_wr_gran == s3_gran_q)), clk_i, rst_i)
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // The hazard rule: the command leaving S2 never reads what S3 writes now.
-  `RAC_ASSERT(NoStaleLineEntersS3, !(s2_advance && wr_en && wr_gran == s2_gran_q && s2_is_access), clk_i, rst_i)
+  `RAC_ASSERT(NoStaleLineEntersS3, !(s2_advance && wr_en && wr_gran == s2_gran_q && s2_is_lookup), clk_i, rst_i)
   // A record waiting under back-pressure stays the same record.
   `RAC_ASSERT_NEXT(RaceRecordHeld, race_valid_o && !race_ready_i,
                    race_valid_o && race_seq_o == $past(race_seq_o) && race_mask_o == $past(race_mask_o),
@@ -1331,7 +1394,7 @@ module rac_check_engine #(
   `RAC_ASSERT(LastWriteWritesGoToHost,
               !(exec_done && s3_op_q == OpWrite && lastwrite && !escalate && lw_shared_w_changed), clk_i, rst_i)
   // The dirty bit never misses a change of the line.
-  `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && final_line != cur_line && !line_changed), clk_i, rst_i)
+  `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && commit_line != cur_line && !line_changed), clk_i, rst_i)
   // A line leaves the cache without its clock in the pool (the eviction
   // spill freed it): the host, not the pool, then holds the clock.
   `RAC_ASSERT(NoPoolClockWrittenBack,

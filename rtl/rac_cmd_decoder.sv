@@ -7,11 +7,17 @@
 //   are assembled into the clock (lane i = bits [i*ClkW, (i+1)*ClkW) of the
 //   data words taken as one little-endian bit string) before the command is
 //   issued;
-// - a reserved op, a slot >= NumSlots, or an object index (the whole granule
+// - an import-line word (op 7) is followed by LineWords data words holding
+//   the line (the same little-endian bit string) and, when its mask (the
+//   line's shared bytes) is not zero, by RowWords words holding the read
+//   clock; the command carries both (cmd_line_o, cmd_row_o; a clock of
+//   zeros without shared bytes) with the word's granule and mask;
+// - a reserved op, an import with a nonzero mask on a kernel without a
+//   read-VC pool, a slot >= NumSlots, or an object index (the whole granule
 //   field of ops 4-6) >= Objects ends the batch at that word (status 1,
 //   words_done = its index, stop_o asks the reader to stop); a batch that
-//   ends inside a set-row's or load-object's data words ends with status 3
-//   and words_done = that command's index;
+//   ends inside a set-row's, load-object's or import's data words ends with
+//   status 3 and words_done = that command's index;
 // - zero_rows_i (and reset) issues a zero set-row for every slot and a zero
 //   load-object for every sync object: the thread clock rows and the object
 //   store are RAM without reset, and the contract starts them at zero.
@@ -24,11 +30,14 @@ module rac_cmd_decoder #(
   parameter int unsigned GranW    = 61,
   parameter int unsigned SeqW     = 32,
   parameter int unsigned Objects  = 16,  // entries of the engine's sync-object store
+  parameter int unsigned LineW    = 128,  // the engine's line (import-line data)
+  parameter int unsigned ReadVcs  = 0,    // the engine's read-VC pool (0: an import has no shared bytes)
   // Derived
   parameter int unsigned SlotW    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   parameter int unsigned ObjW     = (Objects > 1) ? $clog2(Objects) : 1,
   parameter int unsigned RowW     = NumSlots * ClkW,
-  parameter int unsigned RowWords = (RowW + 127) / 128
+  parameter int unsigned RowWords = (RowW + 127) / 128,
+  parameter int unsigned LineWords = (LineW + 127) / 128
 ) (
   input  logic               clk_i,
   input  logic               rst_i,
@@ -55,6 +64,7 @@ module rac_cmd_decoder #(
   output logic [GranW-1:0]   cmd_granule_o,  // ops 4-6: the object index
   output logic [SeqW-1:0]    cmd_seq_o,
   output logic [RowW-1:0]    cmd_row_o,
+  output logic [LineW-1:0]   cmd_line_o,     // op 7: the line
   output logic               cmd_zeroing_o  // the command is one of the zeroing commands, not a batch's
 );
 
@@ -64,40 +74,62 @@ module rac_cmd_decoder #(
   localparam logic [3:0] OpSetRow = 4'(rac_kernel_regs_pkg::OpSetRow);
   localparam logic [3:0] OpAcquire = 4'(rac_kernel_regs_pkg::OpAcquire);
   localparam logic [3:0] OpLoadObject = 4'(rac_kernel_regs_pkg::OpLoadObject);
+  localparam logic [3:0] OpImportLine = 4'(rac_kernel_regs_pkg::OpImportLine);
   localparam int unsigned RowBits = RowWords * 128;
-  localparam int unsigned RowCntW = $clog2(RowWords + 1);
+  localparam int unsigned LineBits = LineWords * 128;
+  localparam int unsigned CntW = $clog2(((RowWords > LineWords) ? RowWords : LineWords) + 1);
 
-  typedef enum logic [2:0] {DIdle, DCmd, DRow, DZero, DZeroObj} state_e;
+  typedef enum logic [2:0] {DIdle, DCmd, DLine, DRow, DZero, DZeroObj} state_e;
   state_e state_q;
 
-  logic [31:0]        words_q, idx_q, row_idx_q;
-  logic [RowCntW-1:0] row_left_q;
-  logic [RowBits-1:0] row_q;
-  logic [2:0]         row_op_q;   // set-row or load-object: the command the data words belong to
-  logic [ObjW-1:0]    row_obj_q;  // load-object: its object index
+  logic [31:0]         words_q, idx_q, row_idx_q;
+  logic [CntW-1:0]     row_left_q, line_left_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // the last data word's padding bits
+  logic [RowBits-1:0]  row_q;
+  logic [LineBits-1:0] line_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [2:0]          row_op_q;    // set-row, load-object or import: the command the data words belong to
+  logic [GranW-1:0]    row_gran_q;  // load-object: its object index; import: its granule
+  logic [7:0]          row_mask_q;  // import: its shared bytes
   logic [SlotW-1:0]   zero_slot_q;
   logic [ObjW-1:0]    zero_obj_q;
 
   // The command register towards the engine: held until taken.
   logic out_free, word_fire;
   assign out_free  = !cmd_valid_o || cmd_ready_i;
-  assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0)) && idx_q != words_q && out_free;
+  assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0) ||
+                         (state_q == DLine && line_left_q != 0)) && idx_q != words_q && out_free;
   assign word_fire = word_valid_i && word_ready_o;
 
   // The word being decoded
   logic [3:0]  w_op;
   logic [7:0]  w_slot;
   logic [63:0] w_granule;
-  logic        w_sync, w_with_row, w_bad;
+  logic        w_sync, w_with_row, w_import, w_bad;
   assign w_op       = word_i[3:0];
   assign w_slot     = word_i[15:8];
   assign w_granule  = word_i[127:64];
   assign w_sync     = w_op >= OpAcquire && w_op <= OpLoadObject;  // ops on the sync-object store
   assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject;
-  assign w_bad      = w_op > OpLoadObject || {24'd0, w_slot} >= NumSlots ||
-                      (w_sync && w_granule >= 64'(Objects));
+  assign w_import   = w_op == OpImportLine;
+  assign w_bad      = w_op > OpImportLine || {24'd0, w_slot} >= NumSlots ||
+                      (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0);
 
   assign busy_o = state_q != DIdle;
+
+  // Data words enter from the top (the first word ends at the bottom).
+  logic [RowBits-1:0]  row_shifted;
+  logic [LineBits-1:0] line_shifted;
+  if (RowWords > 1) begin : g_row_shift
+    assign row_shifted = {word_i, row_q[RowBits-1:128]};
+  end else begin : g_row_one_word
+    assign row_shifted = word_i;
+  end
+  if (LineWords > 1) begin : g_line_shift
+    assign line_shifted = {word_i, line_q[LineBits-1:128]};
+  end else begin : g_line_one_word
+    assign line_shifted = word_i;
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -141,6 +173,7 @@ module rac_cmd_decoder #(
             cmd_granule_o <= '0;
             cmd_seq_o <= '0;
             cmd_row_o <= '0;
+            cmd_line_o <= '0;
             zero_slot_q <= zero_slot_q + 1'b1;
             if (zero_slot_q == SlotW'(NumSlots - 1)) state_q <= DZeroObj;
           end
@@ -156,6 +189,7 @@ module rac_cmd_decoder #(
             cmd_granule_o <= GranW'(zero_obj_q);
             cmd_seq_o <= '0;
             cmd_row_o <= '0;
+            cmd_line_o <= '0;
             zero_obj_q <= zero_obj_q + 1'b1;
             if (zero_obj_q == ObjW'(Objects - 1)) state_q <= DIdle;
           end
@@ -174,13 +208,18 @@ module rac_cmd_decoder #(
               status_o <= StatusBadOp;
               words_done_o <= idx_q;
               stop_o <= 1'b1;
-            end else if (w_with_row) begin
-              state_q <= DRow;
+            end else if (w_with_row || w_import) begin
+              // An import reads its line first, then its clock only when it
+              // has shared bytes (a clock of zeros otherwise).
+              state_q <= w_import ? DLine : DRow;
               cmd_slot_o <= w_slot[SlotW-1:0];
               row_op_q <= w_op[2:0];
-              row_obj_q <= w_granule[ObjW-1:0];
+              row_gran_q <= w_granule[GranW-1:0];
+              row_mask_q <= word_i[23:16];
               row_idx_q <= idx_q;
-              row_left_q <= RowCntW'(RowWords);
+              line_left_q <= CntW'(LineWords);
+              row_left_q <= (w_import && word_i[23:16] == '0) ? '0 : CntW'(RowWords);
+              row_q <= '0;
               idx_q <= idx_q + 32'd1;
             end else begin
               cmd_valid_o <= 1'b1;
@@ -195,6 +234,20 @@ module rac_cmd_decoder #(
             end
           end
         end
+        DLine: begin
+          if (line_left_q == 0) begin
+            state_q <= DRow;  // the clock's words, if any
+          end else if (idx_q == words_q) begin
+            state_q <= DIdle;
+            done_o <= 1'b1;
+            status_o <= StatusTruncated;
+            words_done_o <= row_idx_q;
+          end else if (word_fire) begin
+            line_q <= line_shifted;
+            line_left_q <= line_left_q - 1'b1;
+            idx_q <= idx_q + 32'd1;
+          end
+        end
         DRow: begin
           if (row_left_q == 0) begin
             // cmd_slot_o already holds the command's slot; the output is free
@@ -204,10 +257,11 @@ module rac_cmd_decoder #(
               cmd_zeroing_o <= 1'b0;
               cmd_op_o <= row_op_q;
               cmd_force_sw_o <= 1'b0;
-              cmd_mask_o <= '0;
-              cmd_granule_o <= GranW'(row_obj_q);  // ignored by set-row
+              cmd_mask_o <= (row_op_q == OpImportLine[2:0]) ? row_mask_q : '0;
+              cmd_granule_o <= row_gran_q;  // ignored by set-row
               cmd_seq_o <= SeqW'(row_idx_q);
               cmd_row_o <= row_q[RowW-1:0];
+              cmd_line_o <= line_q[LineW-1:0];
               state_q <= DCmd;
             end
           end else if (idx_q == words_q) begin
@@ -216,7 +270,7 @@ module rac_cmd_decoder #(
             status_o <= StatusTruncated;
             words_done_o <= row_idx_q;
           end else if (word_fire) begin
-            row_q <= {word_i, row_q[RowBits-1:128]};
+            row_q <= row_shifted;
             row_left_q <= row_left_q - 1'b1;
             idx_q <= idx_q + 32'd1;
           end
@@ -245,9 +299,13 @@ module rac_cmd_decoder #(
                    cmd_granule_o == $past(cmd_granule_o), clk_i, rst_i)
   // Words are consumed only while the batch has words left.
   `RAC_ASSERT(NoWordPastBatch, !word_fire || idx_q < words_q, clk_i, rst_i)
-  // The engine never sees a reserved op or an object index outside its store.
-  `RAC_ASSERT(KnownOpToEngine, !cmd_valid_o || cmd_op_o <= OpLoadObject[2:0], clk_i, rst_i)
-  `RAC_ASSERT(ObjectInStore, !(cmd_valid_o && cmd_op_o >= OpAcquire[2:0]) || cmd_granule_o < GranW'(Objects),
+  // The engine never sees an import with shared bytes but no pool, or an
+  // object index outside its store.
+  `RAC_ASSERT(NoSharedImportWithoutPool,
+              !(cmd_valid_o && cmd_op_o == OpImportLine[2:0] && ReadVcs == 0 && cmd_mask_o != '0), clk_i, rst_i)
+  `RAC_ASSERT(ObjectInStore,
+              !(cmd_valid_o && cmd_op_o >= OpAcquire[2:0] && cmd_op_o <= OpLoadObject[2:0]) ||
+              cmd_granule_o < GranW'(Objects),
               clk_i, rst_i)
   // A start arrives only when the decoder is idle.
   `RAC_ASSUME(StartWhenIdle, !start_i || state_q == DIdle, clk_i, rst_i)

@@ -304,9 +304,11 @@ module rac_kernel #(
   logic [GranW-1:0] cmd_granule;
   logic [SeqW-1:0]  cmd_seq;
   logic [RowW-1:0]  cmd_row;
+  logic [LineW-1:0] cmd_line;
 
   rac_cmd_decoder #(
-    .NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW), .Objects(Objects)
+    .NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .LineW(LineW),
+    .ReadVcs(ReadVcs)
   ) u_decoder (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .busy_o(dec_busy),
@@ -314,7 +316,7 @@ module rac_kernel #(
     .word_valid_i(word_valid), .word_ready_o(word_ready), .word_i(word),
     .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_force_sw_o(cmd_force),
     .cmd_slot_o(cmd_slot), .cmd_mask_o(cmd_mask), .cmd_granule_o(cmd_granule), .cmd_seq_o(cmd_seq),
-    .cmd_row_o(cmd_row), .cmd_zeroing_o(cmd_zeroing)
+    .cmd_row_o(cmd_row), .cmd_line_o(cmd_line), .cmd_zeroing_o(cmd_zeroing)
   );
 
   // ---------------------------------------------------------------------------
@@ -347,7 +349,7 @@ module rac_kernel #(
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
     .cmd_slot_i(cmd_slot), .cmd_mask_i(cmd_mask), .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
-    .cmd_row_i(cmd_row),
+    .cmd_row_i(cmd_row), .cmd_line_i(cmd_line),
     .race_valid_o(race_valid), .race_ready_i(race_ready), .race_seq_o(race_seq), .race_granule_o(race_granule),
     .race_mask_o(race_mask), .race_kinds_o(race_kinds), .race_prev_slots_o(race_prev_slots),
     .race_prev_clks_o(race_prev_clks),

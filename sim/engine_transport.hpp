@@ -48,6 +48,9 @@ struct EngineConfig {
   // Commands between two drains of the engine, after which the core is told
   // that every command so far is answered (bounds its sent-command table).
   unsigned answer_every = 4096;
+  // Host-owned lines go back to the engine with import-line commands (op 7;
+  // ProtocolCore's `reimport`, as OffloadOptions::reimport on a device).
+  bool reimport = true;
 
   driver::LineShape shape() const { return {slots, clk_bits, read_vcs}; }
 };
@@ -83,8 +86,23 @@ class EngineTransport final : public offload::Transport {
   std::string_view name() const override { return "engine"; }
   void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) override {
     push(word, number, std::vector<uint64_t>(row.begin(), row.end()));
-    next_number_ = number + 1;
-    if (++since_answered_ >= cfg_.answer_every) flush();
+    sent(number);
+  }
+  // Op 7: the line on cmd_line_i as the record layout's bit string (the
+  // import's data words), the read clock on cmd_row_i (zeros without one).
+  void send_line(const driver::CommandWord& word, uint64_t number, const driver::Line& line,
+                 std::span<const uint64_t> read_clock) override {
+    const driver::LineShape shape = cfg_.shape();
+    std::vector<std::byte> bytes(size_t{shape.line_words()} * regs::kCommandBytes);
+    driver::encode_line_words(line, shape, bytes);
+    std::vector<uint32_t> words((line_w_ + 31) / 32, 0);
+    for (size_t i = 0; i < words.size() * 4 && i < bytes.size(); ++i) {
+      words[i / 4] |= static_cast<uint32_t>(std::to_integer<uint8_t>(bytes[i])) << (8 * (i % 4));
+    }
+    if (line_w_ % 32 != 0) words.back() &= (uint32_t{1} << (line_w_ % 32)) - 1;
+    set_words(m_->cmd_line_i, words);
+    push(word, number, std::vector<uint64_t>(read_clock.begin(), read_clock.end()));
+    sent(number);
   }
   void flush() override {
     drain();
@@ -183,6 +201,11 @@ class EngineTransport final : public offload::Transport {
       if (guard > 1'000'000) throw std::runtime_error("engine does not accept commands (deadlock)");
     }
     m_->cmd_valid_i = 0;
+  }
+
+  void sent(uint64_t number) {
+    next_number_ = number + 1;
+    if (++since_answered_ >= cfg_.answer_every) flush();
   }
 
   void drain() {

@@ -62,7 +62,6 @@ TEST(KernelRegisters, ResetValues) {
                           regs::kStatRaces,
                           regs::kStatSpills,
                           0x7Cu,
-                          0x108u,
                           0xFFCu}) {
     EXPECT_EQ(k.read_register(offset), 0u) << "offset 0x" << std::hex << offset;
   }
@@ -85,7 +84,7 @@ TEST(KernelRegisters, Capabilities) {
   EXPECT_EQ(k.read_register(regs::kCapObjects), 16u);
   EXPECT_EQ(k.read_register(regs::kCapReadVcs), 16u);
   EXPECT_EQ(k.read_register(regs::kCapEscRecordBytes), kShape.esc_record_bytes());
-  EXPECT_EQ(k.read_register(regs::kCapFeatures), 0u) << "the RTL has no optional commands yet (import-line)";
+  EXPECT_EQ(k.read_register(regs::kCapFeatures), regs::kFeatureImportLine) << "the RTL executes op 7 (import-line)";
   EXPECT_EQ(k.read_register(regs::kCapFeatures + 4), 0u) << "unmapped offsets read 0";
   // Read-only registers ignore writes.
   k.write_register(regs::kCapSlots, 99);
@@ -229,10 +228,10 @@ TEST(KernelRegisters, ReservedOpAndBadSlotStopTheFeedAtThatWord) {
     batch.access(regs::kOpWrite, 0, 77, 0xFF);
     const uint32_t racy = batch.access(regs::kOpWrite, 1, 77, 0x0F);  // concurrent: a race
     const uint32_t bad = bad_slot ? batch.access(regs::kOpWrite, 8, 78, 0xFF)
-                                  : batch.add({.op = 7, .slot = 0, .mask = 0xFF, .granule = 78});
+                                  : batch.add({.op = 8, .slot = 0, .mask = 0xFF, .granule = 78});
     batch.access(regs::kOpWrite, 1, 77, 0xF0);  // would race too, but is never executed
     const BatchResult r = run_batch(k, batch, Buffers{});
-    EXPECT_EQ(r.status, regs::kStatusBadOp) << (bad_slot ? "slot 8" : "op 7");
+    EXPECT_EQ(r.status, regs::kStatusBadOp) << (bad_slot ? "slot 8" : "op 8");
     EXPECT_EQ(r.words_done, bad);
     ASSERT_EQ(r.races.size(), 1u) << "the records of the words before the bad one are complete";
     EXPECT_EQ(r.races[0].word, racy);

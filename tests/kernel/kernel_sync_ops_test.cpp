@@ -52,6 +52,24 @@ uint32_t load_object(Batch& b, uint64_t object, std::span<const uint64_t> lanes)
   for (size_t w = 0; w < kShape.row_words(); ++w) b.raw(std::span<const std::byte, 16>(data.data() + 16 * w, 16));
   return index;
 }
+// Op 7: `line` goes back on chip with `shared` as its shared bytes and, when
+// they are not zero, `clock` as their read clock (in the line format of a
+// kernel with `read_vcs` pool entries).
+uint32_t import_line(Batch& b, uint64_t granule, const driver::Line& line, unsigned shared,
+                     std::span<const uint64_t> clock, unsigned read_vcs) {
+  const driver::LineShape shape{kShape.slots, kShape.clock_bits, read_vcs};
+  const uint32_t index = b.add({.op = regs::kOpImportLine, .slot = 0, .mask = shared, .granule = granule});
+  std::vector<std::byte> data(16 * shape.line_words());
+  driver::encode_line_words(line, shape, data);
+  if (shared != 0) {
+    std::vector<std::byte> row(16 * shape.row_words());
+    driver::encode_row(clock, shape, row);
+    data.insert(data.end(), row.begin(), row.end());
+  }
+  for (size_t w = 0; w < data.size() / 16; ++w) b.raw(std::span<const std::byte, 16>(data.data() + 16 * w, 16));
+  return index;
+}
+
 uint32_t acquire(Batch& b, unsigned slot, uint64_t object) {
   return b.add({.op = regs::kOpAcquire, .slot = slot, .granule = object});
 }
@@ -282,12 +300,16 @@ TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
 
 // Random batches of every op on few granules, slots and objects (ticks kept
 // far below 2^32, as the host guarantees), several launches sharing state:
-// the kernel and the software model must write the same bytes.
+// the kernel and the software model must write the same bytes. Imports
+// (op 7) carry random lines — raced flags, W and R epochs, an INSOFTWARE
+// bit the kernel must clear, shared bytes with a clock when there is a
+// pool — so every field the import writes is compared through the records
+// of the accesses after it.
 // With a pool, the reads are often by several slots of one word in the
 // same epoch pattern, so READ SHARE allocates; the counts say how often the
 // pool's records (clock carried, clock spilled) occurred.
 struct PoolCounts {
-  uint64_t with_clock = 0, clock_spills = 0;
+  uint64_t with_clock = 0, clock_spills = 0, imports = 0;
 };
 template <typename Model>
 void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShape cache, uint64_t seed0, int launches,
@@ -303,7 +325,7 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       for (int i = 0; i < commands; ++i) {
         const auto slot = static_cast<unsigned>(pick(kShape.slots));
         const uint64_t object = pick(objects);
-        switch (pick(10)) {
+        switch (pick(12)) {
           case 0: {
             std::vector<uint64_t> lanes(kShape.slots);
             for (auto& l : lanes) l = pick(6);
@@ -321,6 +343,24 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
           case 4:
             b.access(regs::kOpFree, slot, 0x100 + pick(8), static_cast<unsigned>(pick(256)), pick(10) == 0);
             break;
+          case 5: {
+            driver::Line line;
+            line.in_software = pick(2) != 0;
+            for (driver::ByteState& st : line.bytes) {
+              st.raced = pick(8) == 0;
+              st.w_slot = static_cast<uint32_t>(pick(kShape.slots));
+              st.w_clock = static_cast<uint32_t>(pick(6));
+              st.r_slot = static_cast<uint32_t>(pick(kShape.slots));
+              st.r_clock = static_cast<uint32_t>(pick(6));
+            }
+            const unsigned shared = read_vcs > 0 && pick(2) != 0 ? static_cast<unsigned>(1 + pick(255)) : 0u;
+            line.shared = read_vcs > 0 ? static_cast<unsigned>(pick(256)) : 0u;  // ignored: the mask decides
+            std::vector<uint64_t> clock(kShape.slots);
+            for (auto& l : clock) l = pick(6);
+            import_line(b, 0x100 + pick(8), line, shared, clock, read_vcs);
+            ++counts.imports;
+            break;
+          }
           default:
             b.access(pick(2) != 0 ? regs::kOpWrite : regs::kOpRead, slot, 0x100 + pick(8),
                      static_cast<unsigned>(1 + pick(255)), pick(20) == 0);
@@ -355,6 +395,7 @@ TEST(KernelSyncOps, RandomBatchesMatchTheSoftwareModel) {
   PoolCounts c;
   random_batches_match<Vrac_kernel_default>(kObjects, kReadVcs, {256, 4}, 100, 12, c);
   EXPECT_GT(c.with_clock, 0u) << "escalations must carry read clocks from the pool";
+  EXPECT_GT(c.imports, 100u);
 }
 
 TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
@@ -370,6 +411,7 @@ TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   PoolCounts c;
   random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2}, 300, 12, c);
   EXPECT_GT(c.with_clock, 0u);
+  EXPECT_GT(c.imports, 100u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
 }
 
