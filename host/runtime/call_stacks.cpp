@@ -57,8 +57,7 @@ uint64_t SiteDepot::at_byte(uint64_t site, uint64_t byte) {
   if (site >= sites_.size() || (sites_[site].pc & kPatternPc) == 0) return site;
   const Site s = sites_[site];  // a copy: interning below may move sites_
   const PcPattern& p = patterns_[s.pc & ~kPatternPc];
-  const uint64_t unit = unpack_size(s.size_kind);
-  return intern(Site{s.node, s.size_kind, p.pcs[(byte - p.offset) / unit % p.period]});
+  return intern(Site{s.node, s.size_kind, p.pcs[(byte - p.offset) / p.unit % p.period]});
 }
 
 void SiteDepot::place(const Site& s, uint32_t id) {

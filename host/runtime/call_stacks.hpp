@@ -72,13 +72,16 @@ struct Site {
 // vectorized loop; thread_state.hpp, RunPattern) is one site whose pc is
 // kPatternPc | the index of its PcPattern: the access that covered byte X
 // of the run was made at
-//   pcs[((X - offset) / unit) % period],  unit = unpack_size(size_kind),
-// offset = the run's start modulo unit. The pattern does not depend on the
+//   pcs[((X - offset) / unit) % period],
+// unit = the bytes each access added to the run (its size, or less when its
+// first bytes were covered already: BufferedEvent::lead), offset = the
+// run's start modulo unit. The pattern does not depend on the
 // call stack, so a loop has one, however many stacks it runs under; reports
 // turn such a site into the plain site of that access (SiteDepot::at_byte).
 inline constexpr uint32_t kMaxRunPeriod = 8;
 inline constexpr uint64_t kPatternPc = uint64_t{1} << 63;  // no program pc has bit 63 set
 struct PcPattern {
+  uint32_t unit = 0;
   uint32_t offset = 0;
   uint32_t period = 0;
   std::array<uint64_t, kMaxRunPeriod> pcs{};  // [period, kMaxRunPeriod): 0

@@ -109,8 +109,9 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
 // (so one loop gives one pattern whatever unit a run starts at).
 uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b) {
   const RunPattern& run = ts->patterns[b.pc & (kPatternSlots - 1)];
-  const uint32_t unit = unpack_size(b.size_kind);
+  const uint32_t unit = pattern_unit(unpack_size(b.size_kind));
   PcPattern p;
+  p.unit = unit;
   p.offset = static_cast<uint32_t>(b.addr % unit);
   p.period = run.period;
   const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
@@ -146,7 +147,8 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
           check_locked(e);
           // A run of coalesced accesses is recorded as its first access (the
           // others follow as record-only entries).
-          if (recording()) record_locked(Event::range(e.op, e.tid, e.addr, unpack_size(b.size_kind), first_site_of(b, e.site)));
+          if (recording())
+            record_locked(Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
         }
       }
     }
@@ -163,14 +165,21 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
   }
 }
 
-// The address of the access of entry b that touched byte: the entry's own
-// address, or for a run of coalesced accesses of one size, the start of the
-// one that covers byte.
+// The address of the access of ts's entry b that first touched byte: the
+// entry's own access, or for a run of coalesced accesses of one size, the
+// one whose checked bytes hold byte (its unit, and for a pattern run, where
+// the unit lies in its access).
 namespace {
-uint64_t access_address(const BufferedEvent& b, uint64_t byte) {
-  const uint32_t unit = unpack_size(b.size_kind & ~kRecordOnly);
-  if (unit == 0 || byte < b.addr || byte - b.addr >= b.length) return b.addr;
-  return b.addr + (byte - b.addr) / unit * unit;
+uint64_t access_address(const ThreadState* ts, const BufferedEvent& b, uint64_t byte) {
+  if (byte < b.addr || byte - b.addr >= b.length) return b.addr - b.lead;
+  if ((b.pc & kPatternPc) != 0) {
+    const RunPattern& p = ts->patterns[b.pc & (kPatternSlots - 1)];
+    const uint32_t unit = pattern_unit(unpack_size(b.size_kind & ~kRecordOnly));
+    const uint64_t k = (byte - b.addr) / unit;
+    return b.addr + k * unit - p.offsets[k % p.period];
+  }
+  const uint32_t unit = unit_of(b);
+  return b.addr + (byte - b.addr) / unit * unit - b.lead;
 }
 }  // namespace
 
@@ -194,7 +203,7 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
   for (const RaceReport& rep : coalesce_races(fresh)) {
     const uint64_t pos = begin + (rep.race.event - first_index);
     const bool in_drain = ts != nullptr && rep.race.event >= first_index && pos < end;
-    reporter_.on_race(rep, in_drain ? access_address(ts->buffer[pos], rep.addr) : rep.addr, sites_);
+    reporter_.on_race(rep, in_drain ? access_address(ts, ts->buffer[pos], rep.addr) : rep.addr, sites_);
     if (reporter_.halt_requested()) halt_locked();
   }
 }

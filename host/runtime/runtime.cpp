@@ -161,13 +161,14 @@ void emit_event(ThreadState* ts, const Event& e) {
 
 ForgetEpoch g_forget_epoch;
 
-void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, bool filtered) {
+void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
   const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
   if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
   // A filtered access reaches here only while recording: kept for the
   // recording, not checked.
+  const bool filtered = covered == size;
   const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
-  append_plain(ts, addr, size_kind, pc);
+  append_plain(ts, addr, size_kind, pc, filtered ? 0 : static_cast<uint32_t>(covered));
 }
 
 bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
@@ -183,29 +184,53 @@ bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool wr
   return seen;
 }
 
-bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc) {
+namespace {
+// Adds the units of one access (made at pc, its first unit `lead` bytes into
+// it) to pattern p: all of them or, when one is off a fixed pattern, none.
+// Within the literal prefix a unit off the pattern makes the whole prefix
+// the period.
+bool add_units(RunPattern& p, uint64_t pc, uint32_t lead, uint32_t size, uint32_t unit) {
+  RunPattern q = p;
+  for (uint32_t offset = lead; offset < size; offset += unit) {
+    const bool expected = q.pcs[q.phase] == pc && q.offsets[q.phase] == offset;
+    if (q.units >= kMaxRunPeriod) {
+      if (!expected) return false;
+    } else {
+      if (!expected) q.period = q.units + 1;
+      q.pcs[q.units] = pc;
+      q.offsets[q.units] = static_cast<uint8_t>(offset);
+    }
+    ++q.units;
+    q.phase = q.units % q.period;
+  }
+  p = q;
+  return true;
+}
+}  // namespace
+
+bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc, uint32_t lead) {
+  const uint32_t size = unpack_size(e.size_kind);
+  const uint32_t unit = pattern_unit(size);
+  if (!whole_units(size, lead)) return false;
   if ((e.pc & kPatternPc) == 0) {
-    // One pc so far: the run becomes a pattern whose first units all had it.
-    const uint32_t units = e.length / unpack_size(e.size_kind);
-    if (units >= kMaxRunPeriod || ts->patterns_used == kPatternSlots) return false;
+    // One pc so far: the run becomes a pattern whose first units all come
+    // from accesses at it, each adding (size - e.lead) / unit units.
+    const uint32_t per_access = (size - e.lead) / unit;
+    const uint32_t units = e.length / unit;
+    if (!whole_units(size, e.lead) || units >= kMaxRunPeriod || ts->patterns_used == kPatternSlots) return false;
     RunPattern& p = ts->patterns[ts->patterns_used];
-    for (uint32_t i = 0; i < units; ++i) p.pcs[i] = e.pc;
-    p.pcs[units] = pc;
-    p.period = units + 1;
-    p.units = units + 1;
-    p.phase = 0;
+    for (uint32_t k = 0; k < units; ++k) {
+      p.pcs[k] = e.pc;
+      p.offsets[k] = static_cast<uint8_t>(e.lead + k % per_access * unit);
+    }
+    p.units = units;
+    p.period = per_access;
+    p.phase = units % per_access;
+    if (!add_units(p, pc, lead, size, unit)) return false;
     e.pc = kPatternPc | ts->patterns_used++;
     return true;
   }
-  RunPattern& p = ts->patterns[e.pc & (kPatternSlots - 1)];
-  // Past the literal prefix the period is fixed: a unit off the pattern
-  // starts a new entry.
-  if (p.units >= kMaxRunPeriod) return false;
-  // Within it, a pc off the pattern makes the whole prefix the period.
-  if (p.pcs[p.phase] != pc) p.period = p.units + 1;
-  p.pcs[p.units++] = pc;
-  p.phase = p.units % p.period;
-  return true;
+  return add_units(ts->patterns[e.pc & (kPatternSlots - 1)], pc, lead, size, unit);
 }
 
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {

@@ -118,13 +118,14 @@ inline bool needs_split(uint64_t size) { return size > (1u << 24) || size == 0; 
 // to this same buffer, so it is deferred until the append is done.
 // Entries that are not plain reads and writes (Alloc, AllocWrite,
 // FreeWrite) end every open run: no run may grow across them.
-inline uint32_t push_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint32_t length, uint64_t pc) {
+inline uint32_t push_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint32_t length, uint64_t pc,
+                           uint32_t lead = 0) {
   uint32_t n = ts->count.load(std::memory_order_relaxed);
   if (RACEACCEL_UNLIKELY(n == kBufferCapacity)) {
     runtime_if_started()->checker().drain(ts);
     n = 0;
   }
-  ts->buffer[n] = {addr, pc, ts->node, size_kind, length};
+  ts->buffer[n] = {addr, pc, ts->node, size_kind, length, lead};
   ts->count.store(n + 1, std::memory_order_release);
   return n;
 }
@@ -134,22 +135,35 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
   if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
 }
-// Coalescing (docs/runtime.md, "Coalescing"): whether run e, of `units`
-// units so far, may take an access from pc as its next unit. One pc is the
-// common case; a pattern run (several pcs in turn) checks the pc its phase
-// expects. The first kMaxRunPeriod units (or a mismatch) take the slow path.
-bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc);
-RACEACCEL_ALWAYS_INLINE bool run_takes_pc(ThreadState* ts, BufferedEvent& e, uint64_t pc) {
-  if (RACEACCEL_LIKELY(e.pc == pc)) return true;
+// Coalescing (docs/runtime.md, "Coalescing"): whether run e may take the
+// next access, made at pc, whose first `lead` bytes were covered already.
+// One pc (and lead) is the common case; a pattern run (several pcs in
+// turn) checks the pcs and offsets its phase expects for the access's
+// units. The first kMaxRunPeriod units (or a mismatch) take the slow path.
+bool extend_run_pattern(ThreadState* ts, BufferedEvent& e, uint64_t pc, uint32_t lead);
+RACEACCEL_ALWAYS_INLINE bool run_takes(ThreadState* ts, BufferedEvent& e, uint64_t pc, uint32_t lead) {
+  if (RACEACCEL_LIKELY(e.pc == pc && e.lead == lead)) return true;
   if ((e.pc & kPatternPc) != 0) {
     RunPattern& p = ts->patterns[e.pc & (kPatternSlots - 1)];
-    if (RACEACCEL_LIKELY(p.units >= kMaxRunPeriod && p.pcs[p.phase] == pc)) {
-      p.phase = p.phase + 1 == p.period ? 0 : p.phase + 1;
-      ++p.units;
-      return true;
+    const uint32_t size = unpack_size(e.size_kind);
+    const uint32_t unit = pattern_unit(size);
+    if (RACEACCEL_LIKELY(p.units >= kMaxRunPeriod) && whole_units(size, lead)) {
+      uint32_t phase = p.phase;
+      uint32_t units = 0;
+      bool expected = true;
+      for (uint32_t offset = lead; offset < size; offset += unit, ++units) {
+        expected &= p.pcs[phase] == pc && p.offsets[phase] == offset;
+        phase = phase + 1 == p.period ? 0 : phase + 1;
+      }
+      if (RACEACCEL_LIKELY(expected)) {
+        p.phase = phase;
+        p.units += units;
+        return true;
+      }
+      return false;  // past the literal prefix the period is fixed
     }
   }
-  return extend_run_pattern(ts, e, pc);
+  return extend_run_pattern(ts, e, pc, lead);
 }
 // The open-run slot of a run that ends at `end` (where its next unit starts).
 inline uint32_t& run_slot(ThreadState* ts, uint64_t end) {
@@ -163,28 +177,34 @@ inline uint32_t& run_slot(ThreadState* ts, uint64_t end) {
 // synchronization event), with no Alloc between them, and within a region
 // any order of the thread's own accesses gives the same racy bytes; the
 // run's pcs are kept unit by unit (RunPattern), so reports name the very
-// access (docs/runtime.md, "Coalescing").
-inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc) {
+// access (docs/runtime.md, "Coalescing"). lead: the access's first lead
+// bytes are covered in the region already (covered_prefix); only the rest
+// is checked, and only its rest must be contiguous with the run's.
+inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc, uint32_t lead = 0) {
   RuntimeScope scope;
   const uint32_t size = unpack_size(size_kind);
   if (RACEACCEL_LIKELY(ts->coalesce) && (size_kind & kRecordOnly) == 0) {
-    const uint32_t run = run_slot(ts, addr);
+    const uint64_t start = addr + lead;
+    const uint32_t unit = size - lead;
+    const uint32_t run = run_slot(ts, start);
     if (run >= ts->merge_floor && run < ts->count.load(std::memory_order_relaxed)) {
       BufferedEvent& e = ts->buffer[run];
-      if (e.addr + e.length == addr && e.size_kind == size_kind && e.node == ts->node &&
-          e.length <= kMaxRunLength - size && run_takes_pc(ts, e, pc)) {
-        e.length += size;
-        run_slot(ts, addr + size) = run;
+      if (e.addr + e.length == start && e.size_kind == size_kind && e.node == ts->node &&
+          e.length <= kMaxRunLength - unit && run_takes(ts, e, pc, lead)) {
+        e.length += unit;
+        run_slot(ts, start + unit) = run;
         // Recording: the run is recorded as its first access, and each
         // access it absorbed as a record-only entry, in program order.
         if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
         return;
       }
     }
-    const uint32_t n = push_entry(ts, addr, size_kind, size, pc);
-    run_slot(ts, addr + size) = n;
+    const uint32_t n = push_entry(ts, start, size_kind, unit, pc, lead);
+    run_slot(ts, start + unit) = n;
     return;
   }
+  // Without coalescing the access is checked whole (lead: its bytes are
+  // checked again, which changes no verdict).
   push_entry(ts, addr, size_kind, size, pc);
 }
 inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
@@ -213,11 +233,14 @@ RACEACCEL_ALWAYS_INLINE bool seen_in_region(ThreadState* ts, uint64_t g, uint8_t
 // bytes): covered when every granule is.
 RACEACCEL_NOINLINE bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
 
-// Whether the access is already covered in the region (then it is dropped).
-// A Free or an allocation since the thread last looked ends the region first
-// (the hazard of region_filter.hpp). Accesses of up to two granules (all of
-// the compiler's 1..16-byte callbacks) are decided inline.
-RACEACCEL_ALWAYS_INLINE bool filtered_by_region(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
+// How many leading bytes of the access are already covered in the region:
+// all of them (size) when the access is covered (then it is dropped), the
+// bytes in its first granule when just they are (an access over two
+// granules: only the rest is checked; a vectorized stencil's overlapping
+// loads), else 0. A Free or an allocation since the thread last looked ends
+// the region first (the hazard of region_filter.hpp). Accesses of up to two
+// granules (all of the compiler's 1..16-byte callbacks) are decided inline.
+RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   const uint64_t epoch = g_forget_epoch.value.load(std::memory_order_seq_cst);
   if (RACEACCEL_UNLIKELY(epoch != ts->forget_epoch_seen)) {
     ts->forget_epoch_seen = epoch;
@@ -225,23 +248,27 @@ RACEACCEL_ALWAYS_INLINE bool filtered_by_region(ThreadState* ts, uint64_t addr, 
   }
   const uint64_t last = addr + size - 1;
   const uint64_t g = addr >> 3;
-  bool seen;
+  uint64_t covered;
   if (RACEACCEL_LIKELY(g == last >> 3)) {
-    seen = seen_in_region(ts, g, granule_mask(addr, size), write);
+    covered = seen_in_region(ts, g, granule_mask(addr, size), write) ? size : 0;
   } else if (g + 1 == last >> 3) {
-    // Both granules are tested (and marked): `&`, not `&&`.
-    seen = seen_in_region(ts, g, static_cast<uint8_t>(0xFFu << (addr & 7)), write) &
-           seen_in_region(ts, g + 1, static_cast<uint8_t>(0xFFu >> (7 - (last & 7))), write);
+    // Both granules are tested (and marked), whatever the first says.
+    const bool first = seen_in_region(ts, g, static_cast<uint8_t>(0xFFu << (addr & 7)), write);
+    const bool second = seen_in_region(ts, g + 1, static_cast<uint8_t>(0xFFu >> (7 - (last & 7))), write);
+    // A covered first half of an aligned 16-byte access is left out (the
+    // unit of pattern runs, thread_state.hpp); other partial covers are not.
+    covered = first ? (second ? size : ((addr & 7) == 0 && size == 16 ? 8 : 0)) : 0;
   } else {
-    seen = seen_in_region_range(ts, addr, size, write);
+    covered = seen_in_region_range(ts, addr, size, write) ? size : 0;
   }
-  ts->count_decided(seen);
-  return seen;
+  ts->count_decided(covered == size);
+  return covered;
 }
 
-// The slow path of record_access: the access is checked (buffered).
+// The slow path of record_access: the access is checked (buffered), but
+// for its first `covered` bytes; all of them covered: only recorded.
 RACEACCEL_NOINLINE void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc,
-                                          bool filtered);
+                                          uint64_t covered);
 
 // Reads and writes by the program, honouring the ignore annotations. The
 // fast path: an access its thread already made in the current sync-free
@@ -253,12 +280,12 @@ RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool wr
     if (ts == nullptr) return;
   }
   if (RACEACCEL_UNLIKELY((write ? ts->ignore_writes : ts->ignore_reads) != 0)) return;
-  bool filtered = false;
+  uint64_t covered = 0;
   if (RACEACCEL_LIKELY(ts->region_filter) && size - 1 < kMaxFilteredRange) {
-    filtered = filtered_by_region(ts, addr, size, write);
-    if (RACEACCEL_LIKELY(filtered && !ts->record_filtered)) return;
+    covered = covered_prefix(ts, addr, size, write);
+    if (RACEACCEL_LIKELY(covered == size && !ts->record_filtered)) return;
   }
-  record_unfiltered(ts, addr, size, write, pc, filtered);
+  record_unfiltered(ts, addr, size, write, pc, covered);
 }
 
 }  // namespace raceaccel::rt

@@ -24,12 +24,17 @@ namespace raceaccel::rt {
 // site); length is how many bytes the entry covers, more than the size when
 // contiguous accesses of that size and kind were coalesced into it (a run;
 // pc is then kPatternPc | pattern index if they came from several pcs).
+// lead: how many leading bytes of each access the region filter found
+// already covered (a 16-byte load half of which an earlier load read): the
+// entry holds only the rest of each, from addr on; the access itself
+// started lead bytes earlier (reports and recordings name it whole).
 struct BufferedEvent {
   uint64_t addr;
   uint64_t pc;
   uint32_t node;
   uint32_t size_kind;
   uint32_t length;
+  uint32_t lead = 0;
 };
 
 // A buffered access the region filter decided, kept only for the recording
@@ -37,6 +42,8 @@ struct BufferedEvent {
 // can check the filter's verdicts against it). Bit 31 of size_kind is free:
 // access kinds take bits 28..30.
 inline constexpr uint32_t kRecordOnly = 1u << 31;
+// The bytes each access of entry e adds to it (its unit, or stride).
+inline uint32_t unit_of(const BufferedEvent& e) { return unpack_size(e.size_kind & ~kRecordOnly) - e.lead; }
 
 inline constexpr uint32_t kBufferCapacity = 1024;
 inline constexpr uint32_t kMaxShadowDepth = 1024;
@@ -49,19 +56,29 @@ inline constexpr uint32_t kMaxRunLength = 1u << 24;
 
 // A run whose units come from several instructions in turn: an unrolled or
 // vectorized loop has one instruction per lane of its body, each with a
-// stride of the whole body. Unit i of the run (i counted from its start)
-// was made by pcs[i % period]; pcs holds the pcs of its first units
-// literally (up to kMaxRunPeriod of them, call_stacks.hpp), so a longer period cannot occur.
-// The buffer entry names it by kPatternPc | index into ThreadState::patterns;
-// the checker interns it at the drain as a pattern site (call_stacks.hpp),
-// from which a report takes the pc of the very access that touched its byte.
+// stride of the whole body. The run is cut into units of
+// pattern_unit(size) bytes; unit i (counted from the run's start) lies
+// offsets[i % period] bytes into an access made at pcs[i % period]. The
+// first units are held literally (up to kMaxRunPeriod of them,
+// call_stacks.hpp), so a longer period cannot occur. The buffer entry names
+// the pattern by kPatternPc | index into ThreadState::patterns; the checker
+// interns it at the drain as a pattern site (call_stacks.hpp), from which a
+// report takes the pc of the very access that touched its byte.
 inline constexpr uint32_t kPatternSlots = 64;
 struct RunPattern {
   uint32_t period;
-  uint32_t phase;  // units % period: which pc the next unit must have
+  uint32_t phase;  // units % period: which pc and offset the next unit must have
   uint32_t units;  // units so far
   uint64_t pcs[kMaxRunPeriod];
+  uint8_t offsets[kMaxRunPeriod];
 };
+// The unit of a pattern run of accesses of `size` bytes: 8 bytes when the
+// size is a multiple of 8 (a 16-byte load whose first half the region
+// filter found covered adds one unit, a whole one two), else the access.
+inline uint32_t pattern_unit(uint32_t size) { return size % 8 == 0 ? 8 : size; }
+// Whether an access of `size` bytes, the first `lead` of them left out,
+// adds whole units (no division on the hot path).
+inline bool whole_units(uint32_t size, uint32_t lead) { return (size & 7) == 0 ? (lead & 7) == 0 : lead == 0; }
 
 struct ThreadState {
   ThreadId tid = 0;

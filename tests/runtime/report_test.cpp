@@ -105,8 +105,11 @@ TEST(RuntimeReports, InlinedCallsAreFramesOfTheirOwn) {
 }
 
 // Coalescing makes each unrolled loop one run of accesses from several
-// instructions in turn; both reports must name the instruction that touched
-// the racy element (stock TSan names the same lines), not the run's first.
+// instructions in turn, and leaves out the half of a 16-byte load that the
+// load before it read already; both reports of each race must still name
+// the instruction that touched the racy element first (stock TSan names the
+// same lines), and the current access's own address, not the run's or the
+// checked half's.
 TEST(RuntimeReports, RacesInUnrolledLoopsNameTheirOwnInstruction) {
   const std::string hex = "0x[0-9a-f]+";
   // With coalescing switched off too: the same reports.
@@ -115,15 +118,30 @@ TEST(RuntimeReports, RacesInUnrolledLoopsNameTheirOwnInstruction) {
     EXPECT_EQ(r.status, 66) << options;
     expect_in_order(r.err, {
                                "  Read of size 4 at " + hex + " by main thread:\n",
-                               "    #0 main [^\n]*unrolled_report\\.c:33 ",
+                               "    #0 main [^\n]*unrolled_report\\.c:37 ",
                                "  Previous write of size 4 at " + hex + " by thread T1:\n",
-                               "    #0 worker [^\n]*unrolled_report\\.c:20 ",
+                               "    #0 worker [^\n]*unrolled_report\\.c:22 ",
                                "  Read of size 4 at " + hex + " by main thread:\n",
-                               "    #0 main [^\n]*unrolled_report\\.c:36 ",
+                               "    #0 main [^\n]*unrolled_report\\.c:40 ",
                                "  Previous write of size 4 at " + hex + " by thread T1:\n",
-                               "    #0 worker [^\n]*unrolled_report\\.c:23 ",
+                               "    #0 worker [^\n]*unrolled_report\\.c:25 ",
+                               "  Read of size 16 at " + hex + " by main thread:\n",
+                               "    #0 main [^\n]*unrolled_report\\.c:47 ",
+                               "  Previous write of size 8 at " + hex + " by thread T1:\n",
+                               "    #0 worker [^\n]*unrolled_report\\.c:26 ",
+                               "  Read of size 16 at " + hex + " by main thread:\n",
+                               "    #0 main [^\n]*unrolled_report\\.c:48 ",
+                               "  Previous write of size 8 at " + hex + " by thread T1:\n",
+                               "    #0 worker [^\n]*unrolled_report\\.c:27 ",
                            });
-    EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 2u) << options;
+    EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 4u) << options;
+    // Each 16-byte load starts one element before the racy one it read.
+    const std::regex pair("Read of size 16 at (0x[0-9a-f]+) by main thread:\n[^\n]*\n\n  Previous write of size 8 at "
+                          "(0x[0-9a-f]+)");
+    size_t loads = 0;
+    for (std::sregex_iterator it(r.err.begin(), r.err.end(), pair), end; it != end; ++it, ++loads)
+      EXPECT_EQ(std::stoull((*it)[2].str(), nullptr, 16) - std::stoull((*it)[1].str(), nullptr, 16), 8u) << options;
+    EXPECT_EQ(loads, 2u) << options;
   }
 }
 

@@ -11,16 +11,20 @@ void __tsan_testonly_barrier_wait(unsigned* barrier);
 
 static volatile int written[64];    // by T1, a loop of four stores a round
 static volatile int read_back[63];  // by main, a loop of three loads a round
+static volatile long cells[34];     // by main, overlapping 16-byte loads, two a round
+typedef long pair __attribute__((vector_size(16), aligned(8)));
 static unsigned barrier;
 
 static void* worker(void* arg) {
   for (int i = 0; i < 64; i += 4) {
-    written[i] = i;      // line 18
-    written[i + 1] = i;  // line 19
-    written[i + 2] = i;  // line 20: element 42 (42 % 4 == 2), which main reads
-    written[i + 3] = i;  // line 21
+    written[i] = i;      // line 20
+    written[i + 1] = i;  // line 21
+    written[i + 2] = i;  // line 22: element 42 (42 % 4 == 2), which main reads
+    written[i + 3] = i;  // line 23
   }
-  read_back[37] = 1;  // line 23: the store main's loop races with
+  read_back[37] = 1;  // line 25: the store main's loop races with
+  cells[21] = 1;      // line 26
+  cells[22] = 1;      // line 27
   __tsan_testonly_barrier_wait(&barrier);
   return arg;
 }
@@ -30,11 +34,19 @@ int main(void) {
   pthread_t t;
   pthread_create(&t, 0, worker, 0);
   __tsan_testonly_barrier_wait(&barrier);
-  int sum = written[42];  // line 33
+  int sum = written[42];  // line 37
   for (int i = 0; i < 63; i += 3) {
-    sum += read_back[i];      // line 35
-    sum += read_back[i + 1];  // line 36: element 37 (37 % 3 == 1)
-    sum += read_back[i + 2];  // line 37
+    sum += read_back[i];      // line 39
+    sum += read_back[i + 1];  // line 40: element 37 (37 % 3 == 1)
+    sum += read_back[i + 2];  // line 41
+  }
+  // Each load's first half was read by the load before it (after the first
+  // one), so only its second half is new: cells[21] is first read by the
+  // load at line 47 (i == 20), cells[22] by the one at line 48 (i == 20).
+  for (int i = 0; i + 3 < 34; i += 2) {
+    const pair a = *(volatile pair*)&cells[i];      // line 47
+    const pair b = *(volatile pair*)&cells[i + 1];  // line 48
+    sum += (int)(a[1] + b[1]);
   }
   pthread_join(t, 0);
   return sum == -1;
