@@ -83,7 +83,10 @@ module rac_check_engine_props #(
   ) dut (
     .clk_i, .rst_i,
     .cmd_valid_i, .cmd_ready_o(cmd_ready), .cmd_op_i, .cmd_force_sw_i, .cmd_slot_i, .cmd_mask_i,
-    .cmd_granule_i, .cmd_seq_i, .cmd_row_i, .cmd_line_i('0),
+    // Not '0: Yosys 0.23 then leaves the engine never ready for a command,
+    // which makes every property here hold vacuously (formal.mutants_engine
+    // caught it).
+    .cmd_granule_i, .cmd_seq_i, .cmd_row_i, .cmd_line_i({LineW{1'b0}}),
     .race_valid_o(race_valid), .race_ready_i, .race_seq_o(race_seq), .race_granule_o(), .race_mask_o(race_mask),
     .race_kinds_o(), .race_prev_slots_o(), .race_prev_clks_o(),
     .esc_valid_o(esc_valid), .esc_ready_i, .esc_seq_o(esc_seq), .esc_reason_o(), .esc_granule_o(), .esc_line_o(),
