@@ -136,15 +136,24 @@ int64_t LaneMap::known_holder(const Lane& lane, const VectorClock& c) const {
 
 uint64_t LaneMap::lane_value(const VectorClock& c, unsigned l) const {
   const Lane& lane = lanes_[l];
+  if (lane.holders.size() == 1) {  // the common case, no recycling: no search
+    const Holder& h = lane.holders.front();
+    const uint64_t local = c.get(h.thread);
+    return local < h.start ? 0 : h.base + (std::min(local, h.end) - h.start);
+  }
   const int64_t k = known_holder(lane, c);
   if (k < 0) return 0;
   const Holder& h = lane.holders[static_cast<size_t>(k)];
   return h.base + (std::min(c.get(h.thread), h.end) - h.start);
 }
 
+// Lanes from fresh_ on were never held: their clocks are 0 in every row, so
+// only the used ones are looked up (a row is built for every
+// synchronization event, and most shapes have more lanes than threads).
 void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const {
   out.resize(lanes_.size());
-  for (unsigned l = 0; l < lanes_.size(); ++l) out[l] = std::min(lane_value(c, l), max_clock_);
+  for (unsigned l = 0; l < fresh_; ++l) out[l] = std::min(lane_value(c, l), max_clock_);
+  std::fill(out.begin() + fresh_, out.end(), 0);
 }
 
 std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {
