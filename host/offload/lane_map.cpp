@@ -150,10 +150,18 @@ uint64_t LaneMap::lane_value(const VectorClock& c, unsigned l) const {
 // Lanes from fresh_ on were never held: their clocks are 0 in every row, so
 // only the used ones are looked up (a row is built for every
 // synchronization event, and most shapes have more lanes than threads).
-void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const {
+void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const { row(c, out, kNoLane); }
+
+uint64_t LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out, unsigned own) const {
   out.resize(lanes_.size());
-  for (unsigned l = 0; l < fresh_; ++l) out[l] = std::min(lane_value(c, l), max_clock_);
+  uint64_t own_value = 0;
+  for (unsigned l = 0; l < fresh_; ++l) {
+    const uint64_t v = lane_value(c, l);
+    if (l == own) own_value = v;
+    out[l] = std::min(v, max_clock_);
+  }
   std::fill(out.begin() + fresh_, out.end(), 0);
+  return own_value;
 }
 
 std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {

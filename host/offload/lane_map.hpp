@@ -78,6 +78,9 @@ class LaneMap {
   // The engine's row of clock `c`: one lane clock per lane (0: knows no
   // holder), saturated at max_clock.
   void row(const VectorClock& c, std::vector<uint64_t>& out) const;
+  // The same, and lane `own`'s clock before saturation (whether the thread
+  // holding it outgrew max_clock) from the same lookup.
+  uint64_t row(const VectorClock& c, std::vector<uint64_t>& out, unsigned own) const;
   // One lane of it, not saturated.
   uint64_t lane_value(const VectorClock& c, unsigned lane) const;
   // `thread`'s own lane clock outgrew max_clock: it leaves its lane for good.

@@ -115,7 +115,7 @@ const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const
 void ProtocolCore::sync_row(uint32_t thread) {
   const uint32_t lane = lanes_.lane_of(thread);
   if (lane >= shape_.slots) return;
-  if (lanes_.lane_value(sync_.clock(thread), lane) > shape_.max_clock()) {
+  if (lanes_.row(sync_.clock(thread), row_, lane) > shape_.max_clock()) {
     // The engine cannot hold this thread's clock: it leaves its slot for
     // good and the host checks its accesses, exactly; no clock is ever
     // wrapped. Other threads keep theirs (rows saturate, LaneMap).
@@ -124,9 +124,8 @@ void ProtocolCore::sync_row(uint32_t thread) {
     ++stats_.overflow_evictions;
     return;
   }
-  lanes_.row(sync_.clock(thread), row_);
   if (row_ == mirror_[lane]) return;
-  mirror_[lane] = row_;
+  mirror_[lane].swap(row_);  // row_ is scratch: the next row overwrites it
   ++stats_.set_rows;
   driver::CommandWord set;
   set.op = regs::kOpSetRow;
