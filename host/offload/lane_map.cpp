@@ -20,6 +20,7 @@ void LaneMap::grow(uint32_t thread) {
 void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
   grow(thread);
   if (fresh_ < lanes_.size()) {
+    if (thread != fresh_) identity_ = false;
     lanes_[fresh_].holders.push_back({thread, 1, 1, UINT64_MAX});
     held_lane_[thread] = fresh_;
     lane_of_[thread] = fresh_++;
@@ -82,6 +83,7 @@ void LaneMap::give(uint32_t thread, unsigned l, uint64_t start) {
   lane_of_[old.thread] = kNoLane;
   lane.holders.push_back({thread, start, base, UINT64_MAX});
   set_free(lane, false);
+  identity_ = false;
   lane_of_[thread] = l;
   held_lane_[thread] = l;
   holder_index_[thread] = static_cast<uint32_t>(lane.holders.size() - 1);
@@ -155,6 +157,13 @@ void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const { row(
 uint64_t LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out, unsigned own) const {
   out.resize(lanes_.size());
   uint64_t own_value = 0;
+  if (identity_ && c.is_dense()) {  // lane l is thread l: lane_value(c, l) = c.get(l)
+    const size_t n = std::min<size_t>(fresh_, c.size());
+    const uint64_t* v = c.data();
+    for (size_t l = 0; l < n; ++l) out[l] = std::min(v[l], max_clock_);
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(n), out.end(), 0);
+    return own < n ? v[own] : 0;
+  }
   for (unsigned l = 0; l < fresh_; ++l) {
     const uint64_t v = lane_value(c, l);
     if (l == own) own_value = v;

@@ -136,7 +136,11 @@ class LaneMap {
   // and its place among the lane's holders.
   std::vector<uint32_t> held_lane_, holder_index_;
   unsigned fresh_ = 0;  // lanes 0 .. fresh_-1 have been used
-  unsigned free_ = 0;   // lanes free for recycling
+  // Every used lane l is held by thread l, its only holder, from local time
+  // 1 on (no lane was ever given again): a lane clock is then the thread's
+  // local time, and row() copies the clock instead of searching holders.
+  bool identity_ = true;
+  unsigned free_ = 0;  // lanes free for recycling
   uint64_t recycled_ = 0, adopted_ = 0;
 };
 
