@@ -52,14 +52,23 @@ void ProtocolCore::protocol_error(const std::string& what) const {
 
 void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
   if (history_.size() <= slot) history_.resize(slot + 1);
-  auto& h = history_[slot];
+  History& h = history_[slot];
   const VectorClock& now = sync_.clock(slot);
-  if (!h.empty() && h.back().second == now) return;
-  if (!h.empty() && h.back().first == event) {
-    h.back().second = now;
-    return;
+  if (h.size != 0) {
+    auto& last = h.entries[h.size - 1];
+    if (last.second == now) return;
+    if (last.first == event) {
+      last.second = now;
+      return;
+    }
   }
-  h.emplace_back(event, now);
+  if (h.size < h.entries.size()) {
+    h.entries[h.size].first = event;
+    h.entries[h.size].second = now;  // reuses the pruned clock's memory
+  } else {
+    h.entries.emplace_back(event, now);
+  }
+  ++h.size;
   // Clock changes without commands (threads without a slot synchronizing,
   // spin loops) must not grow the history without bound: answer what is in
   // flight early, after which only current clocks are needed.
@@ -78,19 +87,22 @@ void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
 // processed (a transport flushing inside send()), whose clock is the latest.
 void ProtocolCore::prune_history() {
   history_entries_ = 0;
-  for (auto& h : history_) {
-    while (h.size() > 1) h.pop_front();
-    history_entries_ += h.size();
+  for (History& h : history_) {
+    if (h.size > 1) {
+      std::swap(h.entries[0], h.entries[h.size - 1]);
+      h.size = 1;
+    }
+    history_entries_ += h.size;
   }
 }
 
 const VectorClock& ProtocolCore::clock_at(uint32_t slot, uint64_t event) const {
   if (slot < history_.size()) {
     // Entries are in event order: the last one from at or before `event`.
-    const auto& h = history_[slot];
-    auto it =
-        std::upper_bound(h.begin(), h.end(), event, [](uint64_t e, const auto& entry) { return e < entry.first; });
-    if (it != h.begin()) return std::prev(it)->second;
+    const History& h = history_[slot];
+    const auto begin = h.entries.begin(), end = begin + static_cast<std::ptrdiff_t>(h.size);
+    auto it = std::upper_bound(begin, end, event, [](uint64_t e, const auto& entry) { return e < entry.first; });
+    if (it != begin) return std::prev(it)->second;
   }
   throw std::logic_error("offload: no clock history for an escalated command");
 }

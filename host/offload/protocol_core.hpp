@@ -31,13 +31,13 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "core/event.hpp"
@@ -242,8 +242,15 @@ class ProtocolCore final : public RecordSink {
   std::vector<uint64_t> row_;                  // scratch
   SyncObjectStore objects_;                    // lock clocks on the engine
   std::vector<SyncObjectCommand> sync_commands_;
-  std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
-  static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before the transport is flushed early
+  // Per slot: (from event, clock), the first `size` entries in use. Pruned
+  // entries stay constructed, so a new one reuses a clock's memory instead
+  // of allocating (one per synchronization event otherwise).
+  struct History {
+    std::vector<std::pair<uint64_t, VectorClock>> entries;
+    size_t size = 0;
+  };
+  std::vector<History> history_;
+  static constexpr size_t kHistoryLimit = 1 << 16;  // entries before the transport is flushed early
   size_t history_entries_ = 0;
 
   // The sent-command table: commands numbered table_base_ onwards, not yet
