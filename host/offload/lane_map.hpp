@@ -73,6 +73,8 @@ class LaneMap {
 
   uint32_t lane_of(uint32_t thread) const { return thread < lane_of_.size() ? lane_of_[thread] : kNoLane; }
   unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
+  // Lanes ever held: every row is 0 from here on (it only grows).
+  unsigned used() const { return fresh_; }
   // Whether some lane is free for recycling (adopt() can succeed).
   bool any_free() const { return recycle_ && free_ > 0; }
   // The engine's row of clock `c`: one lane clock per lane (0: knows no
