@@ -186,7 +186,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     c.slot = slotless ? 0 : lane;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
-    SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
+    SentCommand info{index, c.granule, e.site, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
     info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
     info.fell_back = lanes_.evicted(t);
@@ -312,7 +312,6 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
     }
     SentCommand info;
     info.event = index;
-    info.tid = e.tid;
     info.slot = t;
     info.op = static_cast<uint8_t>(c.op);
     info.granule = s.entry;
@@ -675,7 +674,7 @@ Race ProtocolCore::make_race(const SentCommand& c, unsigned byte, RaceKind kind,
   return {addr,
           c.event,
           kind,
-          c.tid,
+          sync_.tid_of(c.slot),
           c.site,
           sync_.tid_of(prev.slot),
           prev.clock,

@@ -180,18 +180,21 @@ class ProtocolCore final : public RecordSink {
 
  private:
   // What a record needs to know about a command.
+  // 32 bytes: one is written per command, and a batch's table is about as
+  // large as the core's cache share (the trace's thread id is the dense
+  // thread's, ReferenceSyncState::tid_of).
   struct SentCommand {
     uint64_t event = 0, granule = 0, site = 0;
-    ThreadId tid = 0;
     uint32_t slot = 0;  // dense thread index (not the engine's slot: LaneMap)
     uint8_t op = 0;     // regs::kOp*
     uint8_t mask = 0;
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
-    bool atomic_read = false, atomic_write = false;
-    bool fell_back = false;  // sent after the thread's clock outgrew the device (evicted)
-    bool slotless = false;   // the thread had no engine slot
+    bool atomic_read : 1 = false, atomic_write : 1 = false;
+    bool fell_back : 1 = false;  // sent after the thread's clock outgrew the device (evicted)
+    bool slotless : 1 = false;   // the thread had no engine slot
   };
+  static_assert(sizeof(SentCommand) <= 32);
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
   // this clock joined with their R (exact: the engine keeps a clock in the
