@@ -69,11 +69,18 @@ bool SyncObjectStore::apply_on_chip(const Event& e, uint32_t t, ReferenceSyncSta
     ++stats_.in_software;  // no store, or the tick would outgrow the clock width
     return false;
   }
-  device_lanes(sync.lock_clock(e.addr), exclusive_);
-  device_lanes(sync.lock_shared_clock(e.addr), shared_);
+  // With a LaneMap the rows saturate at the width, so both sides always
+  // fit and only the sides this event uses are translated (a row each):
+  // an exclusive acquire joins both, the others use one. Without one, both
+  // sides are checked against the width first.
+  const bool saturated = lanes_ != nullptr;
+  if (!saturated || e.op != Op::ReleaseShared) device_lanes(sync.lock_clock(e.addr), exclusive_);
+  if (!saturated || e.op == Op::Acquire || e.op == Op::ReleaseShared) {
+    device_lanes(sync.lock_shared_clock(e.addr), shared_);
+  }
   const std::vector<uint64_t>& exclusive = exclusive_;
   const std::vector<uint64_t>& shared = shared_;
-  if (!fits(exclusive) || !fits(shared)) {
+  if (!saturated && (!fits(exclusive) || !fits(shared))) {
     ++stats_.in_software;
     return false;
   }
