@@ -34,4 +34,8 @@ if [ -x "$build/bin/offload_bench" ]; then
   echo "offload path (host/offload over each built-in backend):"
   "$build/bin/offload_bench" --benchmark_min_time=0.2
 fi
+if [ -x "$build/bin/host_side_bench" ]; then
+  echo "offload host side (pass-through, software and Verilator devices), ns/event:"
+  "$build/bin/host_side_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+fi
 if [ -x "$build/bin/raceaccel-cc" ]; then sh "$(dirname "$0")/bench_programs.sh" "$build"; fi

@@ -144,14 +144,18 @@ void ReferenceSyncState::forget_atomics(uint64_t addr, uint64_t size) {
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
 }
 
-VectorClock ReferenceSyncState::lock_clock(uint64_t id) const {
+namespace {
+const VectorClock kNoClock;  // an unknown lock's clocks
+}  // namespace
+
+const VectorClock& ReferenceSyncState::lock_clock(uint64_t id) const {
   auto it = locks_.find(id);
-  return it == locks_.end() ? VectorClock{} : it->second.exclusive;
+  return it == locks_.end() ? kNoClock : it->second.exclusive;
 }
 
-VectorClock ReferenceSyncState::lock_shared_clock(uint64_t id) const {
+const VectorClock& ReferenceSyncState::lock_shared_clock(uint64_t id) const {
   auto it = locks_.find(id);
-  return it == locks_.end() ? VectorClock{} : it->second.shared;
+  return it == locks_.end() ? kNoClock : it->second.shared;
 }
 
 size_t ReferenceSyncState::thread_clock_bytes() const {

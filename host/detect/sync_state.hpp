@@ -50,8 +50,11 @@ class ReferenceSyncState {
 
   // A lock's clocks: joined by Release (exclusive) and by ReleaseShared
   // (shared). Tests inspect them; the engine host mirrors them on chip.
-  VectorClock lock_clock(uint64_t id) const;
-  VectorClock lock_shared_clock(uint64_t id) const;
+  // References into the state (an empty clock for an unknown lock), valid
+  // until the next event is applied: the offload engine reads them on every
+  // lock event, and a copy would allocate.
+  const VectorClock& lock_clock(uint64_t id) const;
+  const VectorClock& lock_shared_clock(uint64_t id) const;
 
  private:
   struct Thread {

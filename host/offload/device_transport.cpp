@@ -63,7 +63,7 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
     commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
     race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
     esc_records_ = device_.allocate(kEscRecordsPerWord * batch_words_ * shape_.esc_record_bytes());
-    word_command_.reserve(batch_words_);
+    command_starts_.reserve(batch_words_);
   } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
     throw DeviceError(DeviceErrorKind::BadOptions,
                       fmt::format("{}: batches of {} command words need {} bytes of buffers, more than "
@@ -77,10 +77,10 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
 }
 
 size_t DeviceTransport::reserve(uint64_t number, size_t data_words) {
-  if (word_command_.size() + 1 + data_words > batch_words_) launch();
-  const size_t at = word_command_.size() * regs::kCommandBytes;
-  word_command_.push_back(number);
-  word_command_.insert(word_command_.end(), data_words, kDataWord);
+  if (words_ + 1 + data_words > batch_words_) launch();
+  const size_t at = words_ * regs::kCommandBytes;
+  command_starts_.push_back({words_, number});
+  words_ += 1 + data_words;
   next_number_ = number + 1;
   return at;
 }
@@ -110,11 +110,11 @@ void DeviceTransport::send_line(const driver::CommandWord& word, uint64_t number
 }
 
 void DeviceTransport::launch() {
-  if (word_command_.empty()) {
+  if (words_ == 0) {
     if (sink_ != nullptr) sink_->answered(next_number_);
     return;
   }
-  const auto words = static_cast<uint32_t>(word_command_.size());
+  const auto words = static_cast<uint32_t>(words_);
   const auto launched = std::chrono::steady_clock::now();
   commands_->to_device(0, size_t{words} * regs::kCommandBytes);
   device_.write_register64(regs::kCommands, commands_->device_address());
@@ -149,7 +149,13 @@ void DeviceTransport::launch() {
   stats_.command_words += words;
 
   // A record names a word of this batch; the core knows commands by number.
-  const auto number_of = [&](uint64_t word) { return word < word_command_.size() ? word_command_[word] : kDataWord; };
+  // (A binary search over the batch's command starts: records are few, and
+  // a set-row's data words get no entry.)
+  const auto number_of = [&](uint64_t word) {
+    const auto it = std::lower_bound(command_starts_.begin(), command_starts_.end(), word,
+                                     [](const CommandStart& c, uint64_t w) { return c.word < w; });
+    return it != command_starts_.end() && it->word == word ? it->number : kDataWord;
+  };
   // Escalations change the host's lines, so they go first and in the order
   // the device wrote them (per granule, command order); race records only
   // read the site log.
@@ -175,7 +181,8 @@ void DeviceTransport::launch() {
     r.word = number;
     sink_->on_race(r);
   }
-  word_command_.clear();
+  command_starts_.clear();
+  words_ = 0;
   sink_->answered(next_number_);
   stats_.records_time += std::chrono::steady_clock::now() - finished;
 }

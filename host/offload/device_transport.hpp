@@ -63,10 +63,16 @@ class DeviceTransport final : public Transport {
   std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;
   bool first_launch_ = true;
   RecordSink* sink_ = nullptr;
-  // For each word of the batch, the number of its command (kDataWord for
-  // set-row and load-object data words); records name words of the batch.
+  // Where each command of the batch starts and its number, in word order:
+  // records name words of the batch (a data word of a set-row, load-object
+  // or import-line names no command: kDataWord).
   static constexpr uint64_t kDataWord = UINT64_MAX;
-  std::vector<uint64_t> word_command_;
+  struct CommandStart {
+    size_t word;
+    uint64_t number;
+  };
+  std::vector<CommandStart> command_starts_;
+  size_t words_ = 0;          // words in the batch so far
   uint64_t next_number_ = 0;  // one past the last command sent
   std::vector<driver::RaceRecord> race_scratch_;
   DeviceTransportStats stats_;

@@ -20,6 +20,7 @@ void LaneMap::grow(uint32_t thread) {
 void LaneMap::created(uint32_t thread, const VectorClock* fork_clock) {
   grow(thread);
   if (fresh_ < lanes_.size()) {
+    if (thread != fresh_) identity_ = false;
     lanes_[fresh_].holders.push_back({thread, 1, 1, UINT64_MAX});
     held_lane_[thread] = fresh_;
     lane_of_[thread] = fresh_++;
@@ -82,6 +83,7 @@ void LaneMap::give(uint32_t thread, unsigned l, uint64_t start) {
   lane_of_[old.thread] = kNoLane;
   lane.holders.push_back({thread, start, base, UINT64_MAX});
   set_free(lane, false);
+  identity_ = false;
   lane_of_[thread] = l;
   held_lane_[thread] = l;
   holder_index_[thread] = static_cast<uint32_t>(lane.holders.size() - 1);
@@ -136,15 +138,39 @@ int64_t LaneMap::known_holder(const Lane& lane, const VectorClock& c) const {
 
 uint64_t LaneMap::lane_value(const VectorClock& c, unsigned l) const {
   const Lane& lane = lanes_[l];
+  if (lane.holders.size() == 1) {  // the common case, no recycling: no search
+    const Holder& h = lane.holders.front();
+    const uint64_t local = c.get(h.thread);
+    return local < h.start ? 0 : h.base + (std::min(local, h.end) - h.start);
+  }
   const int64_t k = known_holder(lane, c);
   if (k < 0) return 0;
   const Holder& h = lane.holders[static_cast<size_t>(k)];
   return h.base + (std::min(c.get(h.thread), h.end) - h.start);
 }
 
-void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const {
+// Lanes from fresh_ on were never held: their clocks are 0 in every row, so
+// only the used ones are looked up (a row is built for every
+// synchronization event, and most shapes have more lanes than threads).
+void LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out) const { row(c, out, kNoLane); }
+
+uint64_t LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out, unsigned own) const {
   out.resize(lanes_.size());
-  for (unsigned l = 0; l < lanes_.size(); ++l) out[l] = std::min(lane_value(c, l), max_clock_);
+  uint64_t own_value = 0;
+  if (identity_ && c.is_dense()) {  // lane l is thread l: lane_value(c, l) = c.get(l)
+    const size_t n = std::min<size_t>(fresh_, c.size());
+    const uint64_t* v = c.data();
+    for (size_t l = 0; l < n; ++l) out[l] = std::min(v[l], max_clock_);
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(n), out.end(), 0);
+    return own < n ? v[own] : 0;
+  }
+  for (unsigned l = 0; l < fresh_; ++l) {
+    const uint64_t v = lane_value(c, l);
+    if (l == own) own_value = v;
+    out[l] = std::min(v, max_clock_);
+  }
+  std::fill(out.begin() + fresh_, out.end(), 0);
+  return own_value;
 }
 
 std::optional<Epoch> LaneMap::thread_epoch(unsigned l, uint64_t clock) const {

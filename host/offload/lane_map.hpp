@@ -73,11 +73,16 @@ class LaneMap {
 
   uint32_t lane_of(uint32_t thread) const { return thread < lane_of_.size() ? lane_of_[thread] : kNoLane; }
   unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
+  // Lanes ever held: every row is 0 from here on (it only grows).
+  unsigned used() const { return fresh_; }
   // Whether some lane is free for recycling (adopt() can succeed).
   bool any_free() const { return recycle_ && free_ > 0; }
   // The engine's row of clock `c`: one lane clock per lane (0: knows no
   // holder), saturated at max_clock.
   void row(const VectorClock& c, std::vector<uint64_t>& out) const;
+  // The same, and lane `own`'s clock before saturation (whether the thread
+  // holding it outgrew max_clock) from the same lookup.
+  uint64_t row(const VectorClock& c, std::vector<uint64_t>& out, unsigned own) const;
   // One lane of it, not saturated.
   uint64_t lane_value(const VectorClock& c, unsigned lane) const;
   // `thread`'s own lane clock outgrew max_clock: it leaves its lane for good.
@@ -133,7 +138,11 @@ class LaneMap {
   // and its place among the lane's holders.
   std::vector<uint32_t> held_lane_, holder_index_;
   unsigned fresh_ = 0;  // lanes 0 .. fresh_-1 have been used
-  unsigned free_ = 0;   // lanes free for recycling
+  // Every used lane l is held by thread l, its only holder, from local time
+  // 1 on (no lane was ever given again): a lane clock is then the thread's
+  // local time, and row() copies the clock instead of searching holders.
+  bool identity_ = true;
+  unsigned free_ = 0;  // lanes free for recycling
   uint64_t recycled_ = 0, adopted_ = 0;
 };
 

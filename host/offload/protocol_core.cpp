@@ -52,14 +52,23 @@ void ProtocolCore::protocol_error(const std::string& what) const {
 
 void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
   if (history_.size() <= slot) history_.resize(slot + 1);
-  auto& h = history_[slot];
+  History& h = history_[slot];
   const VectorClock& now = sync_.clock(slot);
-  if (!h.empty() && h.back().second == now) return;
-  if (!h.empty() && h.back().first == event) {
-    h.back().second = now;
-    return;
+  if (h.size != 0) {
+    auto& last = h.entries[h.size - 1];
+    if (last.second == now) return;
+    if (last.first == event) {
+      last.second = now;
+      return;
+    }
   }
-  h.emplace_back(event, now);
+  if (h.size < h.entries.size()) {
+    h.entries[h.size].first = event;
+    h.entries[h.size].second = now;  // reuses the pruned clock's memory
+  } else {
+    h.entries.emplace_back(event, now);
+  }
+  ++h.size;
   // Clock changes without commands (threads without a slot synchronizing,
   // spin loops) must not grow the history without bound: answer what is in
   // flight early, after which only current clocks are needed.
@@ -78,19 +87,22 @@ void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
 // processed (a transport flushing inside send()), whose clock is the latest.
 void ProtocolCore::prune_history() {
   history_entries_ = 0;
-  for (auto& h : history_) {
-    while (h.size() > 1) h.pop_front();
-    history_entries_ += h.size();
+  for (History& h : history_) {
+    if (h.size > 1) {
+      std::swap(h.entries[0], h.entries[h.size - 1]);
+      h.size = 1;
+    }
+    history_entries_ += h.size;
   }
 }
 
 const VectorClock& ProtocolCore::clock_at(uint32_t slot, uint64_t event) const {
   if (slot < history_.size()) {
     // Entries are in event order: the last one from at or before `event`.
-    const auto& h = history_[slot];
-    auto it =
-        std::upper_bound(h.begin(), h.end(), event, [](uint64_t e, const auto& entry) { return e < entry.first; });
-    if (it != h.begin()) return std::prev(it)->second;
+    const History& h = history_[slot];
+    const auto begin = h.entries.begin(), end = begin + static_cast<std::ptrdiff_t>(h.size);
+    auto it = std::upper_bound(begin, end, event, [](uint64_t e, const auto& entry) { return e < entry.first; });
+    if (it != begin) return std::prev(it)->second;
   }
   throw std::logic_error("offload: no clock history for an escalated command");
 }
@@ -115,7 +127,7 @@ const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const
 void ProtocolCore::sync_row(uint32_t thread) {
   const uint32_t lane = lanes_.lane_of(thread);
   if (lane >= shape_.slots) return;
-  if (lanes_.lane_value(sync_.clock(thread), lane) > shape_.max_clock()) {
+  if (lanes_.row(sync_.clock(thread), row_, lane) > shape_.max_clock()) {
     // The engine cannot hold this thread's clock: it leaves its slot for
     // good and the host checks its accesses, exactly; no clock is ever
     // wrapped. Other threads keep theirs (rows saturate, LaneMap).
@@ -124,9 +136,8 @@ void ProtocolCore::sync_row(uint32_t thread) {
     ++stats_.overflow_evictions;
     return;
   }
-  lanes_.row(sync_.clock(thread), row_);
   if (row_ == mirror_[lane]) return;
-  mirror_[lane] = row_;
+  mirror_[lane].swap(row_);  // row_ is scratch: the next row overwrites it
   ++stats_.set_rows;
   driver::CommandWord set;
   set.op = regs::kOpSetRow;
@@ -175,7 +186,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     c.slot = slotless ? 0 : lane;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
-    SentCommand info{index, c.granule, e.site, e.tid, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
+    SentCommand info{index, c.granule, e.site, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
     info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
     info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
     info.fell_back = lanes_.evicted(t);
@@ -270,8 +281,12 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
   const bool lock_event = e.op >= Op::Acquire && e.op <= Op::ReleaseShared;
   const uint32_t lane = lanes_.lane_of(t);
   if (!lock_event || lane >= shape_.slots) return false;
-  lanes_.row(sync_.clock(t), row_);
-  if (row_ != mirror_[lane]) {
+  // The store needs the engine's row of `t` to be the host's clock (its
+  // precondition). The mirror holds it by construction (every change of the
+  // clock goes out as a set-row or through here); checking the whole row
+  // would cost a row per lock event, so only the own lane is checked, the
+  // one a lost tick would show in.
+  if (std::min(lanes_.lane_value(sync_.clock(t), lane), shape_.max_clock()) != mirror_[lane][lane]) {
     throw std::logic_error("offload: the engine's clock row mirror diverged from the host's thread clock");
   }
   sync_commands_.clear();
@@ -297,7 +312,6 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
     }
     SentCommand info;
     info.event = index;
-    info.tid = e.tid;
     info.slot = t;
     info.op = static_cast<uint8_t>(c.op);
     info.granule = s.entry;
@@ -660,7 +674,7 @@ Race ProtocolCore::make_race(const SentCommand& c, unsigned byte, RaceKind kind,
   return {addr,
           c.event,
           kind,
-          c.tid,
+          sync_.tid_of(c.slot),
           c.site,
           sync_.tid_of(prev.slot),
           prev.clock,

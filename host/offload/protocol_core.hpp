@@ -31,13 +31,13 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "core/event.hpp"
@@ -180,18 +180,21 @@ class ProtocolCore final : public RecordSink {
 
  private:
   // What a record needs to know about a command.
+  // 32 bytes: one is written per command, and a batch's table is about as
+  // large as the core's cache share (the trace's thread id is the dense
+  // thread's, ReferenceSyncState::tid_of).
   struct SentCommand {
     uint64_t event = 0, granule = 0, site = 0;
-    ThreadId tid = 0;
     uint32_t slot = 0;  // dense thread index (not the engine's slot: LaneMap)
     uint8_t op = 0;     // regs::kOp*
     uint8_t mask = 0;
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
-    bool atomic_read = false, atomic_write = false;
-    bool fell_back = false;  // sent after the thread's clock outgrew the device (evicted)
-    bool slotless = false;   // the thread had no engine slot
+    bool atomic_read : 1 = false, atomic_write : 1 = false;
+    bool fell_back : 1 = false;  // sent after the thread's clock outgrew the device (evicted)
+    bool slotless : 1 = false;   // the thread had no engine slot
   };
+  static_assert(sizeof(SentCommand) <= 32);
   // Read clocks the pool spilled (reason 5), per granule, until its line is
   // imported, reclaimed or fully freed: a LASTWRITE line's shared bytes read
   // this clock joined with their R (exact: the engine keeps a clock in the
@@ -242,8 +245,15 @@ class ProtocolCore final : public RecordSink {
   std::vector<uint64_t> row_;                  // scratch
   SyncObjectStore objects_;                    // lock clocks on the engine
   std::vector<SyncObjectCommand> sync_commands_;
-  std::vector<std::deque<std::pair<uint64_t, VectorClock>>> history_;  // per slot: (from event, clock)
-  static constexpr size_t kHistoryLimit = 1 << 16;                     // entries before the transport is flushed early
+  // Per slot: (from event, clock), the first `size` entries in use. Pruned
+  // entries stay constructed, so a new one reuses a clock's memory instead
+  // of allocating (one per synchronization event otherwise).
+  struct History {
+    std::vector<std::pair<uint64_t, VectorClock>> entries;
+    size_t size = 0;
+  };
+  std::vector<History> history_;
+  static constexpr size_t kHistoryLimit = 1 << 16;  // entries before the transport is flushed early
   size_t history_entries_ = 0;
 
   // The sent-command table: commands numbered table_base_ onwards, not yet

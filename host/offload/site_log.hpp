@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace raceaccel::offload {
@@ -40,8 +41,27 @@ class SiteLog {
     uint64_t clock;
     std::size_t first;  // index of its first entry
   };
+  // Entries in fixed-size chunks: the log only grows (one entry per access
+  // granule), and a vector would copy every entry again at each doubling.
+  class Entries {
+   public:
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Entry& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+    const Entry& back() const { return (*this)[size_ - 1]; }
+    void push_back(const Entry& e) {
+      if (size_ % kChunk == 0) chunks_.push_back(std::make_unique_for_overwrite<Entry[]>(kChunk));
+      chunks_.back()[size_ % kChunk] = e;
+      ++size_;
+    }
+
+   private:
+    static constexpr std::size_t kChunk = 4096;
+    std::vector<std::unique_ptr<Entry[]>> chunks_;
+    std::size_t size_ = 0;
+  };
   struct Thread {
-    std::vector<Entry> entries;
+    Entries entries;
     std::vector<EpochStart> epochs;  // increasing clocks
   };
   struct Reset {

@@ -20,8 +20,16 @@ void SyncObjectStore::device_lanes(const VectorClock& c, std::vector<uint64_t>& 
   for (unsigned lane = 0; lane < slots_; ++lane) out[lane] = c.get(lane);
 }
 
+// Rows are 0 beyond the lanes ever held (LaneMap::used), so the checks
+// below look at those only: with fewer threads than slots the rest of a
+// row is most of it.
+size_t SyncObjectStore::live(const std::vector<uint64_t>& lanes) const {
+  return lanes_ != nullptr ? std::min<size_t>(lanes.size(), lanes_->used()) : lanes.size();
+}
+
 bool SyncObjectStore::fits(const std::vector<uint64_t>& lanes) const {
-  return std::all_of(lanes.begin(), lanes.end(), [&](uint64_t v) { return v <= max_clock_; });
+  return std::all_of(lanes.begin(), lanes.begin() + static_cast<std::ptrdiff_t>(live(lanes)),
+                     [&](uint64_t v) { return v <= max_clock_; });
 }
 
 // Fibonacci hashing of the lock; the two sides of one lock get different
@@ -36,7 +44,9 @@ unsigned SyncObjectStore::place(uint64_t lock, bool shared, const std::vector<ui
   const unsigned index = entry_of(lock, shared);
   Entry& entry = entries_[index];
   if (entry.valid && entry.lock == lock && entry.shared == shared) {
-    if (entry.value != value) {
+    const size_t n = live(value);
+    if (entry.value.size() != value.size() ||
+        !std::equal(value.begin(), value.begin() + static_cast<std::ptrdiff_t>(n), entry.value.begin())) {
       throw std::logic_error("offload: the sync-object store's mirror diverged from the host's lock clock");
     }
     return index;
@@ -59,17 +69,25 @@ bool SyncObjectStore::apply_on_chip(const Event& e, uint32_t t, ReferenceSyncSta
     ++stats_.in_software;  // no store, or the tick would outgrow the clock width
     return false;
   }
-  device_lanes(sync.lock_clock(e.addr), exclusive_);
-  device_lanes(sync.lock_shared_clock(e.addr), shared_);
+  // With a LaneMap the rows saturate at the width, so both sides always
+  // fit and only the sides this event uses are translated (a row each):
+  // an exclusive acquire joins both, the others use one. Without one, both
+  // sides are checked against the width first.
+  const bool saturated = lanes_ != nullptr;
+  if (!saturated || e.op != Op::ReleaseShared) device_lanes(sync.lock_clock(e.addr), exclusive_);
+  if (!saturated || e.op == Op::Acquire || e.op == Op::ReleaseShared) {
+    device_lanes(sync.lock_shared_clock(e.addr), shared_);
+  }
   const std::vector<uint64_t>& exclusive = exclusive_;
   const std::vector<uint64_t>& shared = shared_;
-  if (!fits(exclusive) || !fits(shared)) {
+  if (!saturated && (!fits(exclusive) || !fits(shared))) {
     ++stats_.in_software;
     return false;
   }
   ++stats_.on_chip;
-  const auto is_zero = [](const std::vector<uint64_t>& lanes) {
-    return std::all_of(lanes.begin(), lanes.end(), [](uint64_t v) { return v == 0; });
+  const auto is_zero = [&](const std::vector<uint64_t>& lanes) {
+    return std::all_of(lanes.begin(), lanes.begin() + static_cast<std::ptrdiff_t>(live(lanes)),
+                       [](uint64_t v) { return v == 0; });
   };
   if (acquire) {
     // Joining a zero clock changes nothing: such acquires send nothing. Each

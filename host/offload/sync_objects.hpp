@@ -81,6 +81,7 @@ class SyncObjectStore {
   unsigned entry_of(uint64_t lock, bool shared) const;
   unsigned place(uint64_t lock, bool shared, const std::vector<uint64_t>& value, std::vector<SyncObjectCommand>& out);
   bool fits(const std::vector<uint64_t>& lanes) const;
+  size_t live(const std::vector<uint64_t>& lanes) const;  // leading lanes that can be non-zero
 
   std::vector<Entry> entries_;
   const LaneMap* lanes_ = nullptr;

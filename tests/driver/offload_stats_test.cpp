@@ -4,6 +4,9 @@
 // accesses decided on chip and escalations by first cause add up.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "backends.hpp"
 #include "gen/generator.hpp"
 #include "offload/offload_checker.hpp"
@@ -115,6 +118,49 @@ TYPED_TEST(OffloadStatsTest, CausesAddUpToTheEscalatedAccesses) {
   EXPECT_GT(s.escalated_accesses, 0u);
   EXPECT_LT(s.escalated_accesses, s.access_commands);
   EXPECT_EQ(s.causes[static_cast<size_t>(offload::EscalationCause::Other)], 0u);
+}
+
+// The software device, each launch made slow: the host's time must not
+// take the launches in (OffloadChecker times a sample of process() calls
+// and takes out the launches inside a timed call; scaled up, a launch left
+// in would count about 32 times over).
+class SlowLaunches final : public driver::Device {
+ public:
+  SlowLaunches() : inner_(driver::open_device(driver::DeviceOptions{})) {}
+  std::string_view backend() const override { return "slow"; }
+  std::unique_ptr<driver::Buffer> allocate(size_t bytes) override { return inner_->allocate(bytes); }
+  void write_register(uint32_t offset, uint32_t value) override { inner_->write_register(offset, value); }
+  uint32_t read_register(uint32_t offset) override { return inner_->read_register(offset); }
+  void start() override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    inner_->start();
+  }
+  bool wait(std::chrono::milliseconds timeout) override { return inner_->wait(timeout); }
+
+ private:
+  std::unique_ptr<driver::Device> inner_;
+};
+
+TEST(AcceleratorStats, HostTimeLeavesTheLaunchesOut) {
+  SlowLaunches device;
+  offload::OffloadOptions o;
+  o.batch_words = 64;  // a launch every few dozen events: some fall into timed calls
+  offload::OffloadChecker checker(device, o);
+  GeneratorOptions g;
+  g.seed = 3;
+  g.events = 6000;
+  TraceGenerator generator(g);
+  Event e;
+  for (uint64_t i = 0; generator.next(e); ++i) checker.process(e, i);
+  checker.finish();
+  const offload::OffloadStats s = checker.stats();
+  ASSERT_GT(s.batches, 200u);
+  // The launches sleep 1 ms each; the host's work on 6,000 events is a
+  // few ms even on a loaded machine.
+  EXPECT_GE(s.launch_time, s.batches * std::chrono::milliseconds(1));
+  EXPECT_GT(s.host_time.count(), 0);
+  EXPECT_LT(s.host_time, s.launch_time / 4)
+      << "host " << s.host_time.count() << " ns, launches " << s.launch_time.count() << " ns";
 }
 
 TEST(CacheHitRate, ClampedToTheUnitInterval) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <tuple>
 #include <vector>
 
@@ -123,6 +124,52 @@ TEST(LaneMap, WithoutRecyclingTheFirstThreadsKeepTheLanes) {
   c.set(0, 2);
   lanes.created(1, &c);
   EXPECT_EQ(lanes.lane_of(1), LaneMap::kNoLane);
+}
+
+// row() takes a shortcut while lane l is thread l's alone (a copy of the
+// clock): on random clocks, dense and sparse, it must give every lane's
+// lane_value saturated at the width, before and after a lane is recycled,
+// and when threads took the lanes out of index order.
+void expect_row_is_lane_values(const LaneMap& lanes, std::mt19937_64& rng, uint64_t max_clock, const char* what) {
+  for (int i = 0; i < 200; ++i) {
+    VectorClock c;
+    const unsigned span = 1 + static_cast<unsigned>(rng() % 8);
+    for (unsigned t = 0; t < span; ++t) {
+      if (rng() % 3 != 0) c.set(t, rng() % (max_clock + 20));  // some beyond the width
+    }
+    if (rng() % 4 == 0) c.set(1000 + rng() % 50, 1 + rng() % 5);              // a far thread: sparse
+    const unsigned own = static_cast<unsigned>(rng() % (lanes.lanes() + 1));  // lanes(): none
+    std::vector<uint64_t> row = {99, 99};                                     // stale scratch
+    const uint64_t own_value = lanes.row(c, row, own < lanes.lanes() ? own : LaneMap::kNoLane);
+    ASSERT_EQ(row.size(), lanes.lanes()) << what;
+    for (unsigned l = 0; l < lanes.lanes(); ++l) {
+      ASSERT_EQ(row[l], std::min(lanes.lane_value(c, l), max_clock))
+          << what << " lane " << l << " of " << c.to_string();
+    }
+    ASSERT_EQ(own_value, own < lanes.lanes() ? lanes.lane_value(c, own) : 0) << what << " " << c.to_string();
+  }
+}
+
+TEST(LaneMap, RowsAreTheLaneValuesWithAndWithoutRecycling) {
+  std::mt19937_64 rng(7);
+  constexpr uint64_t kMax = 40;
+  LaneMap lanes(4, true, kMax);
+  for (uint32_t t = 0; t < 3; ++t) lanes.created(t, nullptr);  // lane 3 never used
+  expect_row_is_lane_values(lanes, rng, kMax, "thread t on lane t");
+  lanes.joined(1, 6);
+  VectorClock knows_end;
+  knows_end.set(1, 6);
+  lanes.created(3, &knows_end);  // lane 3 still fresh: thread 3 takes it
+  lanes.created(4, &knows_end);  // takes lane 1 from thread 1
+  ASSERT_EQ(lanes.lane_of(4), 1u);
+  expect_row_is_lane_values(lanes, rng, kMax, "lane 1 recycled");
+
+  LaneMap shuffled(3, true, kMax);  // threads appear out of index order
+  shuffled.created(1, nullptr);
+  shuffled.created(0, nullptr);
+  shuffled.created(2, nullptr);
+  ASSERT_EQ(shuffled.lane_of(1), 0u);
+  expect_row_is_lane_values(shuffled, rng, kMax, "thread 1 on lane 0");
 }
 
 // ---- directed traces ----------------------------------------------------------

@@ -1,0 +1,117 @@
+// The host side of the offload path, in ns per event (issue 11 item 7,
+// docs/performance.md "Offload host side"). Three ways through the same
+// OffloadChecker (protocol core + batched DeviceTransport):
+//   BM_HostSide      a pass-through device that answers nothing
+//                    (bench/pass_through_device.hpp): the host's own cost
+//   BM_HostSoftware  the software device (the model's work on the same CPU)
+//   BM_HostVerilator the Verilator device (cycle-level; a shorter trace)
+// The trace is what `raceaccel gen -t THREADS -n EVENTS -s 42` writes,
+// generated in memory (reading a file is not what is measured); set
+// RACEACCEL_BENCH_TRACE to a trace file to run that instead.
+//
+// Counters: ns/event is thread CPU time inside process() and finish()
+// (the checker's construction, which allocates its batch buffers, is not
+// counted), divided by the events; host_ns/event is OffloadStats'
+// host_time (wall time less the device launches). A benchmark, not a test.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "bench/pass_through_device.hpp"
+#include "driver/device.hpp"
+#include "gen/generator.hpp"
+#include "offload/offload_checker.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace raceaccel {
+namespace {
+
+const std::vector<Event>& trace(uint32_t threads, uint64_t events) {
+  static std::map<std::pair<uint32_t, uint64_t>, std::vector<Event>> cache;
+  auto& out = cache[{threads, events}];
+  if (!out.empty()) return out;
+  Event e;
+  if (const char* path = std::getenv("RACEACCEL_BENCH_TRACE")) {
+    auto reader = open_trace(path);
+    while (out.size() < events && reader->next(e)) out.push_back(e);
+    return out;
+  }
+  GeneratorOptions o;  // `raceaccel gen`'s defaults but for these three
+  o.threads = threads;
+  o.events = events;
+  o.seed = 42;
+  TraceGenerator g(o);
+  while (g.next(e)) out.push_back(e);
+  return out;
+}
+
+double thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+void run(benchmark::State& state, driver::Device& device, uint64_t events_per_trace) {
+  const auto& events = trace(static_cast<uint32_t>(state.range(0)), events_per_trace);
+  double cpu_ns = 0;
+  offload::OffloadStats stats;
+  size_t races = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto checker = std::make_unique<offload::OffloadChecker>(device);
+    state.ResumeTiming();
+    const double start = thread_cpu_ns();
+    uint64_t i = 0;
+    for (const Event& e : events) checker->process(e, i++);
+    checker->finish();
+    cpu_ns += thread_cpu_ns() - start;
+    races = checker->races().size();
+    stats = checker->stats();
+    state.PauseTiming();
+    checker.reset();
+    state.ResumeTiming();
+  }
+  const double n = static_cast<double>(events.size());
+  state.counters["ns/event"] = cpu_ns / (n * static_cast<double>(state.iterations()));
+  state.counters["host_ns/event"] = offload::host_ns_per_event(stats);
+  state.counters["events"] = n;
+  state.counters["races"] = static_cast<double>(races);
+  state.counters["escalations/event"] = static_cast<double>(stats.escalations) / n;
+  state.counters["words/event"] = static_cast<double>(stats.command_words) / n;
+}
+
+void BM_HostSide(benchmark::State& state) {
+  bench::PassThroughDevice device;
+  run(state, device, 2'000'000);
+}
+
+void open_and_run(benchmark::State& state, const char* backend, uint64_t events) {
+  driver::DeviceOptions options;
+  options.backend = backend;
+  std::unique_ptr<driver::Device> device;
+  try {
+    device = driver::open_device(options);
+  } catch (const driver::DeviceError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  run(state, *device, events);
+}
+
+void BM_HostSoftware(benchmark::State& state) { open_and_run(state, "software", 2'000'000); }
+// Every cycle simulated: a short trace, one pass.
+void BM_HostVerilator(benchmark::State& state) { open_and_run(state, "verilator", 20'000); }
+
+BENCHMARK(BM_HostSide)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HostSoftware)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HostVerilator)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+}  // namespace raceaccel
+
+BENCHMARK_MAIN();
