@@ -7,7 +7,6 @@
 // run inside the dynamic loader before libc is ready.
 #pragma once
 
-#include <bit>
 #include <memory>
 
 #include "runtime/call_stacks.hpp"
@@ -165,10 +164,6 @@ RACEACCEL_ALWAYS_INLINE bool run_takes(ThreadState* ts, BufferedEvent& e, uint64
   }
   return extend_run_pattern(ts, e, pc, lead);
 }
-// The open-run slot of a run that ends at `end` (where its next unit starts).
-inline uint32_t& run_slot(ThreadState* ts, uint64_t end) {
-  return ts->runs[(end * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(kRunSlots))];
-}
 // A plain read or write: extends the open run that ends where the access
 // starts (coalescing, issue 10 item 3: a loop over an array becomes one
 // range check, an unrolled or vectorized loop too), else appends a new
@@ -180,27 +175,40 @@ inline uint32_t& run_slot(ThreadState* ts, uint64_t end) {
 // access (docs/runtime.md, "Coalescing"). lead: the access's first lead
 // bytes are covered in the region already (covered_prefix); only the rest
 // is checked, and only its rest must be contiguous with the run's.
+// Extends the open run that ends at addr + lead with the access, its first
+// lead bytes left out; false if there is none that may take it.
+RACEACCEL_ALWAYS_INLINE bool extend_run(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
+                                        uint32_t lead) {
+  const uint64_t start = addr + lead;
+  const uint32_t unit = unpack_size(size_kind) - lead;
+  const uint32_t count = ts->count.load(std::memory_order_relaxed);
+  for (const uint32_t run : ts->runs) {
+    if (run < ts->merge_floor || run >= count) continue;
+    BufferedEvent& e = ts->buffer[run];
+    if (e.addr + e.length != start) continue;
+    if (e.size_kind != size_kind || e.node != ts->node || e.length > kMaxRunLength - unit ||
+        !run_takes(ts, e, pc, lead))
+      return false;
+    e.length += unit;
+    return true;
+  }
+  return false;
+}
 inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc, uint32_t lead = 0) {
   RuntimeScope scope;
   const uint32_t size = unpack_size(size_kind);
   if (RACEACCEL_LIKELY(ts->coalesce) && (size_kind & kRecordOnly) == 0) {
-    const uint64_t start = addr + lead;
-    const uint32_t unit = size - lead;
-    const uint32_t run = run_slot(ts, start);
-    if (run >= ts->merge_floor && run < ts->count.load(std::memory_order_relaxed)) {
-      BufferedEvent& e = ts->buffer[run];
-      if (e.addr + e.length == start && e.size_kind == size_kind && e.node == ts->node &&
-          e.length <= kMaxRunLength - unit && run_takes(ts, e, pc, lead)) {
-        e.length += unit;
-        run_slot(ts, start + unit) = run;
-        // Recording: the run is recorded as its first access, and each
-        // access it absorbed as a record-only entry, in program order.
-        if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
-        return;
-      }
+    // An aligned 16-byte access whose first half is the end of an open run
+    // of its size and kind: that half is covered (the run checks it), as if
+    // the region filter had said so (its table may have forgotten it).
+    if (extend_run(ts, addr, size_kind, pc, lead) ||
+        (lead == 0 && size == 16 && (addr & 7) == 0 && extend_run(ts, addr, size_kind, pc, 8))) {
+      // Recording: the run is recorded as its first access, and each
+      // access it absorbed as a record-only entry, in program order.
+      if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
+      return;
     }
-    const uint32_t n = push_entry(ts, start, size_kind, unit, pc, lead);
-    run_slot(ts, start + unit) = n;
+    ts->runs[ts->next_run++ % kRunSlots] = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);
     return;
   }
   // Without coalescing the access is checked whole (lead: its bytes are

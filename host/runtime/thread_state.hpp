@@ -48,9 +48,12 @@ inline uint32_t unit_of(const BufferedEvent& e) { return unpack_size(e.size_kind
 inline constexpr uint32_t kBufferCapacity = 1024;
 inline constexpr uint32_t kMaxShadowDepth = 1024;
 inline constexpr uint32_t kCacheSlots = 256;
-// Open runs (coalescing): buffer entries that a contiguous access may
-// extend, by a hash of the address where the run ends.
-inline constexpr uint32_t kRunSlots = 16;
+// Open runs (coalescing): the buffer entries a contiguous access may
+// extend, the latest ones started (a loop has a few streams: a vectorized
+// stencil one read and one write run). Searched, not hashed by where a run
+// ends: two streams a fixed distance apart would share a slot at almost
+// every step under a multiplicative hash, for some distances.
+inline constexpr uint32_t kRunSlots = 4;
 // Longest run (one detector event covers it).
 inline constexpr uint32_t kMaxRunLength = 1u << 24;
 
@@ -139,6 +142,7 @@ struct ThreadState {
   // drain cannot be extended).
   uint32_t merge_floor = 0;
   uint32_t runs[kRunSlots];
+  uint32_t next_run = 0;  // the slot the next run takes (round robin)
   uint32_t patterns_used = 0;  // since the last drain by the owner
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
