@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "../common/race_keys.hpp"
+#include "../common/random_trace_options.hpp"
 #include "detect/djit.hpp"
 #include "driver/records.hpp"
 #include "driver/software/software_device.hpp"
@@ -70,23 +71,7 @@ void expect_exact(const Outcome& o, const std::string& what) {
   }
 }
 
-GeneratorOptions trace(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
-  GeneratorOptions o;
-  o.seed = seed;
-  o.threads = static_cast<uint32_t>(pick(2, 12));  // beyond the 8 slots now and then
-  o.events = pick(2000, 5000);
-  o.local_weight = static_cast<uint32_t>(pick(0, 40));
-  o.locked_weight = static_cast<uint32_t>(pick(0, 50));
-  o.shared_weight = static_cast<uint32_t>(pick(5, 40));
-  o.racy_weight = static_cast<uint32_t>(pick(1, 10));
-  o.extras_weight = static_cast<uint32_t>(pick(5, 40));
-  o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
-  o.locks = static_cast<uint32_t>(pick(1, 8));
-  o.atomic_mixing = pick(0, 2) != 0;
-  return o;
-}
+GeneratorOptions trace(uint64_t seed) { return test::random_trace_options(seed, 2000, 5000); }
 
 // Configurations that force escalation and then re-import: a 4 × 2 cache
 // with a 2-entry pool (evictions spill read clocks; imports with shared

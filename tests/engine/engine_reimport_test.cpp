@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 
+#include "../common/random_trace_options.hpp"
 #include "Vengine_fewslots.h"
 #include "Vengine_tinycache.h"
 #include "detect/djit.hpp"
@@ -26,23 +27,7 @@
 namespace raceaccel::sim {
 namespace {
 
-GeneratorOptions trace(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
-  GeneratorOptions o;
-  o.seed = seed;
-  o.threads = static_cast<uint32_t>(pick(2, 12));  // beyond the slots now and then
-  o.events = pick(1500, 3000);
-  o.local_weight = static_cast<uint32_t>(pick(0, 40));
-  o.locked_weight = static_cast<uint32_t>(pick(0, 50));
-  o.shared_weight = static_cast<uint32_t>(pick(5, 40));
-  o.racy_weight = static_cast<uint32_t>(pick(1, 10));
-  o.extras_weight = static_cast<uint32_t>(pick(5, 40));
-  o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
-  o.locks = static_cast<uint32_t>(pick(1, 8));
-  o.atomic_mixing = pick(0, 2) != 0;
-  return o;
-}
+GeneratorOptions trace(uint64_t seed) { return test::random_trace_options(seed, 1500, 3000); }
 
 struct Totals {
   uint64_t reimports = 0, with_clock = 0, on_chip = 0, accesses = 0;

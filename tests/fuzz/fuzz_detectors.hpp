@@ -1,8 +1,9 @@
 // Shared by the fuzz targets: a trace a reader accepts must be checked
 // identically by FastTrack and the golden DJIT+ (same byte, first racing
 // event and kind), and neither may crash, hang or throw anything but a
-// CapacityError. DJIT+ keeps state per byte, so traces that touch more than
-// kFuzzAccessBudget bytes in all are only read, not checked (a budget of the
+// CapacityError. DJIT+ keeps state per byte, so traces whose accesses and
+// atomic operations touch more than kFuzzAccessBudget bytes in all are only
+// read, not checked (a budget of the
 // harness, against libFuzzer's memory limit, not a property of the input).
 #pragma once
 
@@ -20,7 +21,7 @@ inline constexpr uint64_t kFuzzAccessBudget = uint64_t{1} << 20;
 inline void check_detectors_agree(const std::vector<Event>& events) {
   uint64_t touched = 0;
   for (const Event& e : events) {
-    if (is_access(e.op)) touched += e.size;
+    if (is_access(e.op) || is_atomic(e.op)) touched += e.size;  // DJIT+ keeps state per byte of both
   }
   if (touched > kFuzzAccessBudget) return;
   try {
