@@ -148,7 +148,8 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
           // A run of coalesced accesses is recorded as its first access (the
           // others follow as record-only entries).
           if (recording())
-            record_locked(Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
+            record_locked(
+                Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
         }
       }
     }
@@ -218,7 +219,7 @@ void Checker::halt_locked() {
   stopped_ = true;
   mu_.unlock();  // held by a caller's InternalLock, which _exit never releases
   std::fflush(nullptr);
-  exit_process(record_error.empty() ? reporter_.halt_status() : exit_code::kIo);
+  exit_process(record_error.empty() && !reporter_.sarif_failed() ? reporter_.halt_status() : exit_code::kIo);
 }
 
 void Checker::process_locked(const Event& e) {

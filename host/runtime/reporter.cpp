@@ -296,16 +296,27 @@ void Reporter::write_sarif() {
   const std::string text =
       sarif_log(sarif_races_, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const std::string path = forked_child_ ? fmt::format("{}.{}", options_.sarif, getpid()) : options_.sarif;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Written beside it and renamed over it: a log that cannot be written
+  // leaves an earlier one whole, never a truncated file.
+  const std::string temporary = fmt::format("{}.tmp.{}", path, getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int error = fd < 0 ? errno : 0;
   std::string_view rest = text;
   while (fd >= 0 && !rest.empty()) {
     const ssize_t n = ::write(fd, rest.data(), rest.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) {
+      error = n < 0 ? errno : ENOSPC;
+      break;
+    }
     rest.remove_prefix(static_cast<size_t>(n));
   }
-  if (fd >= 0) ::close(fd);
-  if (fd < 0 || !rest.empty()) output_.write(fmt::format("raceaccel: cannot write the SARIF log {}\n", path));
+  if (fd >= 0 && ::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
+  if (error == 0) return;
+  if (fd >= 0) ::unlink(temporary.c_str());
+  sarif_failed_ = true;
+  output_.write(fmt::format("raceaccel: cannot write the SARIF log {}: {}\n", path, std::strerror(error)));
 }
 
 std::string Reporter::render_text(const Access& cur, const Access& prev, const Location& loc,

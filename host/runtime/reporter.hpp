@@ -47,6 +47,9 @@ class Reporter {
   // halt_on_error: a report was printed and the process is to end now. The
   // checker ends it: it holds the lock the recording needs to be finished.
   bool halt_requested() const { return halt_requested_; }
+  // The sarif= log could not be written (print_summary wrote it): the run
+  // then exits with status 74, as for an unwritable recording.
+  bool sarif_failed() const { return sarif_failed_; }
   int halt_status() const { return options_.exitcode; }
   void after_fork_child();
 
@@ -111,6 +114,7 @@ class Reporter {
   std::vector<SarifRace> sarif_races_;  // sarif=: the printed reports
   bool forked_child_ = false;           // sarif=: a forked child writes FILE.<pid>
   bool halt_requested_ = false;
+  bool sarif_failed_ = false;
 };
 
 }  // namespace raceaccel::rt

@@ -321,8 +321,8 @@ int Runtime::finalize(int program_status) {
         s.events, s.accesses, s.drains, s.filtered, threads_.count(), s.races, reporter_.reports()));
   }
   if (options_.verbosity >= 2) {
-    reporter_.message(fmt::format("raceaccel: {} call-stack nodes, {} access sites\n", stacks_.size(),
-                                  checker_->stats().sites));
+    reporter_.message(
+        fmt::format("raceaccel: {} call-stack nodes, {} access sites\n", stacks_.size(), checker_->stats().sites));
   }
   if (options_.verbosity >= 3) {
     std::string line = "raceaccel: racy bytes:";
@@ -330,7 +330,7 @@ int Runtime::finalize(int program_status) {
     reporter_.message(line + "\n");
   }
   if (program_status != 0) return program_status;
-  if (!record_error.empty()) return exit_code::kIo;
+  if (!record_error.empty() || reporter_.sarif_failed()) return exit_code::kIo;
   if (checker_->failed()) return exit_code::kCapacity;
   if (reporter_.reports() > 0) return options_.exitcode;
   return program_status;

@@ -142,7 +142,7 @@ struct ThreadState {
   // drain cannot be extended).
   uint32_t merge_floor = 0;
   uint32_t runs[kRunSlots];
-  uint32_t next_run = 0;  // the slot the next run takes (round robin)
+  uint32_t next_run = 0;       // the slot the next run takes (round robin)
   uint32_t patterns_used = 0;  // since the last drain by the owner
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];

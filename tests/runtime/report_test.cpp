@@ -136,8 +136,9 @@ TEST(RuntimeReports, RacesInUnrolledLoopsNameTheirOwnInstruction) {
                            });
     EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 4u) << options;
     // Each 16-byte load starts one element before the racy one it read.
-    const std::regex pair("Read of size 16 at (0x[0-9a-f]+) by main thread:\n[^\n]*\n\n  Previous write of size 8 at "
-                          "(0x[0-9a-f]+)");
+    const std::regex pair(
+        "Read of size 16 at (0x[0-9a-f]+) by main thread:\n[^\n]*\n\n  Previous write of size 8 at "
+        "(0x[0-9a-f]+)");
     size_t loads = 0;
     for (std::sregex_iterator it(r.err.begin(), r.err.end(), pair), end; it != end; ++it, ++loads)
       EXPECT_EQ(std::stoull((*it)[2].str(), nullptr, 16) - std::stoull((*it)[1].str(), nullptr, 16), 8u) << options;
@@ -381,6 +382,33 @@ TEST(RuntimeReports, UnwritableLogPathFallsBackToStderr) {
   EXPECT_EQ(r.status, 66);
   EXPECT_NE(r.err.find("cannot open log_path file /nonexistent-dir/report."), std::string::npos) << r.err;
   EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 2u);
+}
+
+// A SARIF log that cannot be written is an I/O error of the run (74, like
+// an unwritable recording), with the reason, not a silent loss; a written
+// one leaves no temporary file behind.
+TEST(RuntimeReports, UnwritableSarifLogIsAnIoError) {
+  const ProcessResult r =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=sarif=/nonexistent-dir/races.sarif"});
+  EXPECT_EQ(r.status, 74) << r.err;
+  EXPECT_NE(r.err.find("raceaccel: cannot write the SARIF log /nonexistent-dir/races.sarif: No such file or directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 2u);
+
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("raceaccel_sarif_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const ProcessResult ok =
+      run_process({program("report_format")}, {"RACEACCEL_OPTIONS=sarif=" + (dir / "races.sarif").string()});
+  EXPECT_EQ(ok.status, 66) << ok.err;
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    EXPECT_EQ(entry.path().filename(), "races.sarif");
+  }
+  EXPECT_EQ(files, 1u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(RuntimeReports, RecordedStreamReplaysToTheSameRaces) {
