@@ -66,7 +66,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       auto it = locks_.find(e.addr);
       if (it != locks_.end()) {
         join(threads_[t].clock, it->second.exclusive);
-        join(threads_[t].clock, it->second.shared);
+        if (it->second.shared) join(threads_[t].clock, *it->second.shared);
       }
       break;
     }
@@ -79,10 +79,13 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       join(locks_[e.addr].exclusive, threads_[t].clock);
       tick(t);
       break;
-    case Op::ReleaseShared:
-      join(locks_[e.addr].shared, threads_[t].clock);
+    case Op::ReleaseShared: {
+      std::unique_ptr<Clock>& shared = locks_[e.addr].shared;
+      if (!shared) shared = std::make_unique<Clock>();
+      join(*shared, threads_[t].clock);
       tick(t);
       break;
+    }
     case Op::Fork: {  // [FT FORK]
       const uint32_t u = thread(static_cast<ThreadId>(e.addr));
       join(threads_[u].clock, threads_[t].clock);
