@@ -104,6 +104,36 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
   return c.site;
 }
 
+Event Checker::access_event(ThreadState* ts, const BufferedEvent& b) {
+  const Op op = is_write(unpack_kind(b.size_kind)) ? Op::Write : Op::Read;
+  return Event::range(op, ts->tid, b.addr, b.length, site_of(ts, b));
+}
+
+// Whether record-only entry b at position i of the drain [begin, ...) is an
+// access a run of this drain absorbed (BufferedEvent::lead names the run).
+bool Checker::absorbed_by_run(const BufferedEvent& b, uint32_t begin, uint32_t i) {
+  return b.lead != 0 && b.lead - 1 >= begin && b.lead - 1 < i;
+}
+
+// Lists, per run of ts's entries [begin, end), the record-only entries of
+// the accesses it absorbed, in buffer (program) order.
+void Checker::link_absorbed(const ThreadState* ts, uint32_t begin, uint32_t end) {
+  for (uint32_t i = begin; i < end; ++i) absorbed_head_[i] = kNoAbsorbed;
+  std::array<uint32_t, kBufferCapacity> tail;
+  for (uint32_t j = begin; j < end; ++j) {
+    const BufferedEvent& b = ts->buffer[j];
+    absorbed_next_[j] = kNoAbsorbed;
+    if ((b.size_kind & kRecordOnly) == 0 || !absorbed_by_run(b, begin, j)) continue;
+    const uint32_t run = b.lead - 1;
+    if (absorbed_head_[run] == kNoAbsorbed) {
+      absorbed_head_[run] = j;
+    } else {
+      absorbed_next_[tail[run]] = j;
+    }
+    tail[run] = j;
+  }
+}
+
 // A run made by several pcs in turn, as a pattern site: its pcs rotated so
 // that they are indexed by the unit's position in memory, not in the run
 // (so one loop gives one pattern whatever unit a run starts at).
@@ -130,6 +160,8 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
   if (!stopped_ && !failed_ && end > begin) {
     ++stats_.drains;
     const uint64_t first_index = next_index_;
+    const bool recording_now = recording();
+    if (recording_now) link_absorbed(ts, begin, end);
     for (uint32_t i = begin; i < end; ++i) {
       BufferedEvent b = ts->buffer[i];
       const bool record_only = (b.size_kind & kRecordOnly) != 0;
@@ -137,19 +169,26 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
       const AccessKind kind = unpack_kind(b.size_kind);
       if (kind == AccessKind::Alloc) {
         process_locked(Event::range(Op::Alloc, ts->tid, b.addr, b.length));
+      } else if (record_only) {
+        // An access a run absorbed was recorded right after the run's first.
+        if (!recording_now || !absorbed_by_run(b, begin, i)) record_locked(access_event(ts, b));
+        ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
       } else {
-        const Event e = Event::range(is_write(kind) ? Op::Write : Op::Read, ts->tid, b.addr, b.length, site_of(ts, b));
-        if (record_only) {
-          record_locked(e);
-          ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
-        } else {
-          ++stats_.accesses;
-          check_locked(e);
-          // A run of coalesced accesses is recorded as its first access (the
-          // others follow as record-only entries).
-          if (recording())
-            record_locked(
-                Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
+        const Event e = access_event(ts, b);
+        ++stats_.accesses;
+        check_locked(e);
+        // A run of coalesced accesses is recorded as its first access, then
+        // the accesses it absorbed, in program order: the order the run was
+        // checked in (a report names the first access of a racy byte, so
+        // the recording must not move the run's later accesses after other
+        // accesses of the thread).
+        if (recording_now) {
+          record_locked(Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
+          for (uint32_t j = absorbed_head_[i]; j != kNoAbsorbed; j = absorbed_next_[j]) {
+            BufferedEvent a = ts->buffer[j];
+            a.size_kind &= ~kRecordOnly;
+            record_locked(access_event(ts, a));
+          }
         }
       }
     }

@@ -11,6 +11,7 @@
 // (docs/runtime.md explains why the verdicts are exact).
 #pragma once
 
+#include <array>
 #include <fstream>
 #include <memory>
 #include <vector>
@@ -134,6 +135,9 @@ class Checker {
   // Writes e to the recording (if any) without checking it.
   void record_locked(const Event& e);
   uint64_t site_of(ThreadState* ts, const BufferedEvent& b);
+  Event access_event(ThreadState* ts, const BufferedEvent& b);
+  static bool absorbed_by_run(const BufferedEvent& b, uint32_t begin, uint32_t i);
+  void link_absorbed(const ThreadState* ts, uint32_t begin, uint32_t end);
   uint64_t pattern_site_of(const ThreadState* ts, const BufferedEvent& b);
   uint64_t first_site_of(const BufferedEvent& b, uint64_t site);
   bool recording() const { return !record_path_.empty() || recorder_ != nullptr; }
@@ -150,6 +154,11 @@ class Checker {
   bool failed_ = false;
   bool keep_racy_bytes_ = false;
   std::vector<uint64_t> racy_bytes_;
+  // While recording: per run of the buffer being drained, the record-only
+  // entries of the accesses it absorbed (a list through absorbed_next_).
+  static constexpr uint32_t kNoAbsorbed = ~uint32_t{0};
+  std::array<uint32_t, kBufferCapacity> absorbed_head_;
+  std::array<uint32_t, kBufferCapacity> absorbed_next_;
   CheckerStats stats_;
   std::unique_ptr<std::ofstream> record_file_;
   std::unique_ptr<BinaryWriter> recorder_;

@@ -176,9 +176,11 @@ RACEACCEL_ALWAYS_INLINE bool run_takes(ThreadState* ts, BufferedEvent& e, uint64
 // bytes are covered in the region already (covered_prefix); only the rest
 // is checked, and only its rest must be contiguous with the run's.
 // Extends the open run that ends at addr + lead with the access, its first
-// lead bytes left out; false if there is none that may take it.
-RACEACCEL_ALWAYS_INLINE bool extend_run(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
-                                        uint32_t lead) {
+// lead bytes left out; returns the run's buffer index, kNoRun if there is
+// none that may take it.
+inline constexpr uint32_t kNoRun = ~uint32_t{0};
+RACEACCEL_ALWAYS_INLINE uint32_t extend_run(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
+                                            uint32_t lead) {
   const uint64_t start = addr + lead;
   const uint32_t unit = unpack_size(size_kind) - lead;
   const uint32_t count = ts->count.load(std::memory_order_relaxed);
@@ -188,11 +190,11 @@ RACEACCEL_ALWAYS_INLINE bool extend_run(ThreadState* ts, uint64_t addr, uint32_t
     if (e.addr + e.length != start) continue;
     if (e.size_kind != size_kind || e.node != ts->node || e.length > kMaxRunLength - unit ||
         !run_takes(ts, e, pc, lead))
-      return false;
+      return kNoRun;
     e.length += unit;
-    return true;
+    return run;
   }
-  return false;
+  return kNoRun;
 }
 inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc, uint32_t lead = 0) {
   RuntimeScope scope;
@@ -201,11 +203,17 @@ inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
     // An aligned 16-byte access whose first half is the end of an open run
     // of its size and kind: that half is covered (the run checks it), as if
     // the region filter had said so (its table may have forgotten it).
-    if (extend_run(ts, addr, size_kind, pc, lead) ||
-        (lead == 0 && size == 16 && (addr & 7) == 0 && extend_run(ts, addr, size_kind, pc, 8))) {
-      // Recording: the run is recorded as its first access, and each
-      // access it absorbed as a record-only entry, in program order.
-      if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc);
+    // Recording: each access a run absorbs follows as a record-only entry
+    // naming the run (lead = its index + 1), recorded right after it
+    // (Checker::drain_locked); so it must not land in the next buffer: with
+    // the buffer full the access starts a new entry after the drain.
+    uint32_t run = kNoRun;
+    if (RACEACCEL_LIKELY(!ts->record_filtered) || ts->count.load(std::memory_order_relaxed) < kBufferCapacity) {
+      run = extend_run(ts, addr, size_kind, pc, lead);
+      if (run == kNoRun && lead == 0 && size == 16 && (addr & 7) == 0) run = extend_run(ts, addr, size_kind, pc, 8);
+    }
+    if (run != kNoRun) {
+      if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc, run + 1);
       return;
     }
     ts->runs[ts->next_run++ % kRunSlots] = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);

@@ -27,7 +27,9 @@ namespace raceaccel::rt {
 // lead: how many leading bytes of each access the region filter found
 // already covered (a 16-byte load half of which an earlier load read): the
 // entry holds only the rest of each, from addr on; the access itself
-// started lead bytes earlier (reports and recordings name it whole).
+// started lead bytes earlier (reports and recordings name it whole). A
+// record-only entry (below) of an access a run absorbed holds the run's
+// index + 1 there instead (0: none).
 struct BufferedEvent {
   uint64_t addr;
   uint64_t pc;
