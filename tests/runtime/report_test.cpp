@@ -89,6 +89,19 @@ std::set<std::pair<uint64_t, uint64_t>> site_pairs(const std::vector<nlohmann::j
   return pairs;
 }
 
+// The (site, earlier site) pairs of the races DJIT+ finds replaying a
+// recording, as site_pairs gives them for a live run.
+std::set<std::pair<uint64_t, uint64_t>> golden_site_pairs(const std::string& trace) {
+  const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
+  const auto doc = nlohmann::json::parse(check.out);  // throws: the test fails
+  std::set<std::pair<uint64_t, uint64_t>> pairs;
+  for (const auto& race : doc["races"]) {
+    const uint64_t a = race["site"], b = race["previous"]["site"];
+    pairs.insert(std::minmax(a, b));
+  }
+  return pairs;
+}
+
 }  // namespace
 
 TEST(RuntimeReports, StacksAndLinesOfBothAccessesClang) { expect_report_format("report_format"); }
@@ -493,13 +506,7 @@ TEST(RuntimeReports, RandomProgramsAgreeWithTheGoldenDetector) {
     ASSERT_TRUE(r.status == 0 || r.status == 66) << r.err;
     const auto live = site_pairs(json_lines(r.err), "current", "previous");
     racy_seeds += !live.empty();
-    const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
-    const auto doc = nlohmann::json::parse(check.out);
-    std::set<std::pair<uint64_t, uint64_t>> golden;
-    for (const auto& race : doc["races"]) {
-      const uint64_t a = race["site"], b = race["previous"]["site"];
-      golden.insert(std::minmax(a, b));
-    }
+    const auto golden = golden_site_pairs(trace);
     EXPECT_EQ(live, golden) << "seed " << seed;
     EXPECT_EQ(r.status, live.empty() ? 0 : 66) << "seed " << seed;
   }
@@ -521,13 +528,7 @@ TEST(RuntimeReports, RunsAreRecordedInTheOrderTheyWereChecked) {
         {std::string("RACEACCEL_OPTIONS=json=1 region_filter=0 coalesce=") + coalesce + " record=" + trace});
     ASSERT_EQ(r.status, 66) << r.err;
     const auto live = site_pairs(json_lines(r.err), "current", "previous");
-    const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
-    const auto doc = nlohmann::json::parse(check.out);
-    std::set<std::pair<uint64_t, uint64_t>> golden;
-    for (const auto& race : doc["races"]) {
-      const uint64_t a = race["site"], b = race["previous"]["site"];
-      golden.insert(std::minmax(a, b));
-    }
+    const auto golden = golden_site_pairs(trace);
     EXPECT_EQ(live.size(), 1u) << r.err;
     EXPECT_EQ(live, golden) << "coalesce=" << coalesce;
     const std::string current_line = std::string("run_order_race.c:") + (*coalesce == '1' ? "22" : "21");
