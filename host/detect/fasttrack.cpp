@@ -33,8 +33,7 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
     case Op::Alloc:
     case Op::Free:
       sync_.thread(e.tid);
-      shadow_.clear(e.addr, e.size);
-      atomics_.erase(e.addr, e.size);
+      forget(e.addr, e.size);
       sync_.forget_atomics(e.addr, e.size);
       break;
     case Op::AtomicLoad:
@@ -181,7 +180,14 @@ void FastTrackDetector::access_whole_granules(ShadowCell* cells, uint64_t count,
 void FastTrackDetector::access(const Event& e, uint64_t index) {
   const uint32_t t = sync_.thread(e.tid);
   const auto [clock, len] = sync_.dense_view(t);
-  const uint64_t epoch = sync_.packed_epoch(t);
+  access_with(e, index, {t, clock, len, sync_.packed_epoch(t)});
+}
+
+void FastTrackDetector::access_with(const Event& e, uint64_t index, const ThreadView& view) {
+  const uint32_t t = view.slot;
+  const uint64_t* clock = view.clock;
+  const size_t len = view.len;
+  const uint64_t epoch = view.epoch;
 
   // The common case, an access inside one granule: straight to its cell.
   // (An empty access, which no reader produces, touches nothing.)
@@ -399,12 +405,22 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
 
 void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind,
                                uint64_t prev_epoch, uint64_t prev_site, bool prev_atomic) {
-  const ThreadId prev_tid = sync_.tid_of(eb::slot(prev_epoch));
+  const ThreadId prev_tid = memory_only_ ? eb::slot(prev_epoch) : sync_.tid_of(eb::slot(prev_epoch));
   const bool atomic = is_atomic(e.op);
   for (uint64_t i = 0; i < size; ++i) {
     races_.push_back(
         {addr + i, index, kind, e.tid, e.site, prev_tid, eb::clock(prev_epoch), prev_site, atomic, prev_atomic});
   }
+}
+
+void FastTrackDetector::forget(uint64_t addr, uint64_t size) {
+  shadow_.clear(addr, size);
+  atomics_.erase(addr, size);
+}
+
+void FastTrackDetector::take_races(std::vector<Race>& into) {
+  into.insert(into.end(), races_.begin(), races_.end());
+  races_.clear();
 }
 
 VectorClock FastTrackDetector::thread_clock(ThreadId tid) { return sync_.clock(sync_.thread(tid)); }

@@ -28,6 +28,26 @@ class FastTrackDetector final : public Detector {
   void process(const Event& event, uint64_t index) override;
   const std::vector<Race>& races() const override { return races_; }
 
+  // The shadow half alone, for a checker that keeps the synchronization
+  // state itself and splits memory among several detectors (the runtime's
+  // parallel checker, docs/runtime.md "Parallel checking"): such a detector
+  // only ever sees access_with() and forget(), and a race names the earlier
+  // access's thread by its slot (prev_tid), which the caller translates.
+  struct ThreadView {
+    uint32_t slot;          // the thread's slot
+    const uint64_t* clock;  // C_t by slot, zero from len on
+    size_t len;
+    uint64_t epoch;  // packed E_t
+  };
+  void set_memory_only() { memory_only_ = true; }
+  // A Read, Write or atomic access (the atomic's synchronization is the caller's).
+  void access_with(const Event& e, uint64_t index, const ThreadView& view);
+  // Alloc/Free: the bytes' shadow and atomic history go back to ⊥.
+  void forget(uint64_t addr, uint64_t size);
+  // Moves the races found so far to the end of into.
+  void take_races(std::vector<Race>& into);
+  bool has_races() const { return !races_.empty(); }
+
   // Inspection for tests. Slots are threads in order of first appearance.
   struct ReadState {
     bool shared = false;  // R_x is a vector clock
@@ -78,6 +98,7 @@ class FastTrackDetector final : public Detector {
   Shadow shadow_;
   AtomicShadow atomics_;
   std::vector<Race> races_;
+  bool memory_only_ = false;
 };
 
 }  // namespace raceaccel

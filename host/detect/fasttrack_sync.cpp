@@ -172,6 +172,23 @@ void FastTrackSync::forget_atomics(uint64_t addr, uint64_t size) {
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
 }
 
+void FastTrackSync::put_thread(uint32_t slot, const Clock& clock, const Clock& release_fence,
+                               const Clock& pending_acquire) {
+  Thread& th = threads_[slot];
+  th.clock = clock;
+  th.epoch = epoch_bits::pack(slot, clock.get(slot));
+  th.release_fence = release_fence;
+  th.pending_acquire = pending_acquire;
+  if (scratch_slot_ == slot) scratch_slot_ = kNoSlot;
+}
+
+void FastTrackSync::get_thread(uint32_t slot, Clock& clock, Clock& release_fence, Clock& pending_acquire) const {
+  const Thread& th = threads_[slot];
+  clock = th.clock;
+  release_fence = th.release_fence;
+  pending_acquire = th.pending_acquire;
+}
+
 size_t FastTrackSync::thread_clock_bytes() const {
   size_t n = retired_.heap_bytes();
   for (const Thread& th : threads_) {

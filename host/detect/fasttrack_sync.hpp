@@ -52,6 +52,11 @@ class FastTrackSync {
   void atomic_acquire(const Event& e, uint32_t t);
   void atomic_release(const Event& e, uint32_t t);
   void forget_atomics(uint64_t addr, uint64_t size);
+  // A checker that keeps each running thread's clocks itself (the runtime's
+  // parallel checking) hands them in before an event applied here that reads
+  // or changes them, and takes them back after it.
+  void put_thread(uint32_t slot, const Clock& clock, const Clock& release_fence, const Clock& pending_acquire);
+  void get_thread(uint32_t slot, Clock& clock, Clock& release_fence, Clock& pending_acquire) const;
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;
 

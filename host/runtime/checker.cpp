@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "common/exit_codes.hpp"
 #include "runtime/runtime.hpp"
@@ -15,6 +16,9 @@ namespace raceaccel::rt {
 
 Checker::Checker(std::unique_ptr<Detector> detector, Reporter& reporter)
     : detector_(std::move(detector)), reporter_(reporter) {}
+
+Checker::Checker(std::unique_ptr<ShardedFastTrack> parallel, Reporter& reporter)
+    : parallel_(std::move(parallel)), reporter_(reporter) {}
 
 Checker::~Checker() = default;
 
@@ -27,11 +31,12 @@ bool Checker::record_to(const std::string& path, std::string& error) {
   ::close(fd);
   record_target_ = path;
   record_path_ = path;
+  exclusive_ = true;  // set at start-up, before any other thread runs
   return true;
 }
 
 void Checker::start_recording() {
-  InternalLock lock(mu_);
+  InternalLock lock(mu_);  // recording: every operation holds it
   start_recording_locked();
 }
 
@@ -57,7 +62,8 @@ void Checker::start_recording_locked() {
 }
 
 void Checker::link(ThreadState* ts) {
-  InternalLock lock(mu_);
+  Serialized serialized(*this);
+  InternalLock lock(live_mu_);
   ts->next = live_;
   ts->prev = nullptr;
   if (live_ != nullptr) live_->prev = ts;
@@ -66,9 +72,18 @@ void Checker::link(ThreadState* ts) {
 }
 
 void Checker::unlink(ThreadState* ts) {
-  InternalLock lock(mu_);
-  drain_locked(ts, true);
+  Serialized serialized(*this);
+  {
+    InternalLock drain_lock(ts->drain_mu);
+    drain_locked(ts, true);
+  }
+  // Not under the drain lock: the exit path takes live_mu_ before drain locks.
+  InternalLock lock(live_mu_);
   if (!ts->linked) return;
+  if (parallel()) parallel_->finish(ts->view);  // for the thread's join
+  unlinked_counts_.drains += ts->counts.drains;
+  unlinked_counts_.accesses += ts->counts.accesses;
+  unlinked_counts_.events += ts->counts.events;
   if (ts->prev != nullptr)
     ts->prev->next = ts->next;
   else
@@ -78,17 +93,65 @@ void Checker::unlink(ThreadState* ts) {
 }
 
 void Checker::drain(ThreadState* ts) {
-  InternalLock lock(mu_);
+  Serialized serialized(*this);
+  InternalLock drain_lock(ts->drain_mu);
   drain_locked(ts, true);
 }
 
 void Checker::emit(ThreadState* ts, const Event& e) {
   // History about to be discarded ends every thread's region (region_filter.hpp).
   if (e.op == Op::Free) g_forget_epoch.value.fetch_add(1, std::memory_order_seq_cst);
-  InternalLock lock(mu_);
+  Serialized serialized(*this);
+  InternalLock drain_lock(ts->drain_mu);
   drain_locked(ts, true);
   ts->new_region();
-  process_locked(e);
+  if (parallel()) {
+    apply_parallel(ts, e);
+  } else {
+    process_locked(e);
+  }
+}
+
+void Checker::apply_parallel(ThreadState* ts, const Event& e) {
+  if (stopped_ || failed_) return;
+  if (is_atomic(e.op)) {  // an atomic emitted on its own (a guard's acquire)
+    start_view(ts);
+    std::vector<Race> found;
+    {
+      InternalLock atomic_lock(parallel_->atomic_mutex(e.addr));
+      atomic_locked(ts, e, found);
+    }
+    report_found(nullptr, 0, 0, found);
+    return;
+  }
+  try {
+    parallel_->sync(e, ts->view);
+  } catch (const std::exception& err) {
+    return fail("", err);
+  }
+  ++ts->counts.events;
+  record_locked(e);
+}
+
+void Checker::atomic_locked(ThreadState* ts, const Event& e, std::vector<Race>& found) {
+  if (stopped_ || failed_) return;
+  try {
+    parallel_->atomic_locked(e, 0, ts->view, found);
+  } catch (const std::exception& err) {
+    return fail("", err);
+  }
+  ++ts->counts.events;
+  record_locked(e);
+}
+
+void Checker::fail(std::string_view, const std::exception& err) {
+  if (failed_.exchange(true)) return;
+  InternalLock lock(report_mu_);
+  if (dynamic_cast<const CapacityError*>(&err) != nullptr) {
+    reporter_.message(fmt::format("raceaccel: the detector cannot go on exactly: {}; checking stopped\n", err.what()));
+  } else {  // a device failed (driver::DeviceError) or memory ran out
+    reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
+  }
 }
 
 uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
@@ -100,6 +163,7 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
                       56;
   ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
   if (c.site != 0 && c.pc == b.pc && c.node == b.node && c.size_kind == b.size_kind) return c.site;
+  InternalLock lock(report_mu_);
   c = {b.pc, b.node, b.size_kind, sites_.intern(Site{b.node, b.size_kind, b.pc})};
   return c.site;
 }
@@ -146,37 +210,68 @@ uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b)
   p.period = run.period;
   const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
   for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
+  InternalLock lock(report_mu_);
   return sites_.intern(b.node, b.size_kind, p);
 }
 
 // The plain site of the first access of entry b (a run is recorded as it).
 uint64_t Checker::first_site_of(const BufferedEvent& b, uint64_t site) {
-  return (b.pc & kPatternPc) != 0 ? sites_.at_byte(site, b.addr) : site;
+  if ((b.pc & kPatternPc) == 0) return site;
+  InternalLock lock(report_mu_);
+  return sites_.at_byte(site, b.addr);
 }
 
 void Checker::drain_locked(ThreadState* ts, bool owner) {
   const uint32_t end = ts->count.load(std::memory_order_acquire);
   const uint32_t begin = ts->consumed;
   if (!stopped_ && !failed_ && end > begin) {
-    ++stats_.drains;
-    const uint64_t first_index = next_index_;
+    if (parallel()) {
+      ++ts->counts.drains;
+    } else {
+      ++stats_.drains;
+    }
+    const uint64_t first_index = parallel() ? begin : next_index_;
     const bool recording_now = recording();
     if (recording_now) link_absorbed(ts, begin, end);
+    std::vector<Race> found;  // parallel
+    std::optional<ShardedFastTrack::Cursor> cursor;
+    if (parallel()) {
+      start_view(ts);
+      cursor.emplace(*parallel_);
+    }
+    uint64_t accesses = 0;
     for (uint32_t i = begin; i < end; ++i) {
       BufferedEvent b = ts->buffer[i];
       const bool record_only = (b.size_kind & kRecordOnly) != 0;
       b.size_kind &= ~kRecordOnly;
       const AccessKind kind = unpack_kind(b.size_kind);
       if (kind == AccessKind::Alloc) {
-        process_locked(Event::range(Op::Alloc, ts->tid, b.addr, b.length));
+        const Event e = Event::range(Op::Alloc, ts->tid, b.addr, b.length);
+        if (parallel()) {
+          cursor->release();  // a drain holds one shard lock at a time
+          apply_parallel(ts, e);
+        } else {
+          process_locked(e);
+        }
       } else if (record_only) {
         // An access a run absorbed was recorded right after the run's first.
         if (!recording_now || !absorbed_by_run(b, begin, i)) record_locked(access_event(ts, b));
         ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
       } else {
         const Event e = access_event(ts, b);
-        ++stats_.accesses;
-        check_locked(e);
+        ++accesses;
+        if (parallel()) {
+          if (stopped_ || failed_) break;
+          try {
+            parallel_->access(e, i, ts->view, *cursor, found);
+          } catch (const std::exception& err) {
+            cursor->release();
+            fail("", err);
+            break;
+          }
+        } else {
+          check_locked(e);
+        }
         // A run of coalesced accesses is recorded as its first access, then
         // the accesses it absorbed, in program order: the order the run was
         // checked in (a report names the first access of a racy byte, so
@@ -192,7 +287,14 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
         }
       }
     }
-    report_fresh_races(ts, begin, end, first_index);
+    if (cursor) cursor->release();
+    if (parallel()) {
+      ts->counts.accesses += accesses;
+      report_found(ts, begin, end, found);
+    } else {
+      stats_.accesses += accesses;
+      report_fresh_races(ts, begin, end, first_index);
+    }
   }
   if (owner) {
     stats_.filtered += ts->take_decided();
@@ -231,6 +333,19 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
   if (races.size() <= races_seen_) return;
   std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
   races_seen_ = races.size();
+  report_races(ts, begin, end, first_index, fresh);
+}
+
+void Checker::report_found(const ThreadState* ts, uint32_t begin, uint32_t end, std::vector<Race>& found) {
+  if (found.empty()) return;
+  parallel_->tids_of(found);  // the shards name the earlier access's thread by its slot
+  report_races(ts, begin, end, begin, found);
+}
+
+void Checker::report_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index,
+                           std::vector<Race>& fresh) {
+  InternalLock lock(report_mu_);
+  if (stopped_) return;
   // Reports name the very accesses: a pattern site becomes the site of the
   // access of its run that touched the racy byte.
   for (Race& r : fresh) {
@@ -256,7 +371,9 @@ void Checker::halt_locked() {
   // lock and waits for this lock (a traced malloc inside printf draining its
   // buffer): let such threads go on, their events now dropped, before it.
   stopped_ = true;
-  mu_.unlock();  // held by a caller's InternalLock, which _exit never releases
+  // Held by callers' InternalLocks, which _exit never releases.
+  report_mu_.unlock();
+  if (serialized()) mu_.unlock();
   std::fflush(nullptr);
   exit_process(record_error.empty() && !reporter_.sarif_failed() ? reporter_.halt_status() : exit_code::kIo);
 }
@@ -270,13 +387,8 @@ bool Checker::check_locked(const Event& e) {
   ++stats_.events;
   try {
     detector_->process(e, next_index_++);
-  } catch (const CapacityError& err) {
-    failed_ = true;
-    reporter_.message(fmt::format("raceaccel: the detector cannot go on exactly: {}; checking stopped\n", err.what()));
-    return false;
-  } catch (const std::exception& err) {  // a device failed (driver::DeviceError) or memory ran out
-    failed_ = true;
-    reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
+  } catch (const std::exception& err) {
+    fail("", err);
     return false;
   }
   return true;
@@ -297,18 +409,21 @@ void Checker::record_locked(const Event& e) {
 }
 
 void Checker::drain_all_and_stop() {
-  InternalLock lock(mu_);
-  for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
-    drain_locked(ts, false);
-    stats_.filtered += ts->take_decided();  // once: a later unlink adds only what came after
+  Serialized serialized(*this);
+  {
+    InternalLock lock(live_mu_);
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
+      InternalLock drain_lock(ts->drain_mu);
+      drain_locked(ts, false);
+      stats_.filtered += ts->take_decided();  // once: a later unlink adds only what came after
+    }
   }
   // A device backend still holds its last batch: check it, report its races.
-  if (!stopped_ && !failed_) {
+  if (!parallel() && !stopped_ && !failed_) {
     try {
       detector_->finish();
     } catch (const std::exception& err) {
-      failed_ = true;
-      reporter_.message(fmt::format("raceaccel: checking failed: {}; checking stopped\n", err.what()));
+      fail("", err);
     }
     report_fresh_races(nullptr, 0, 0, 0);
   }
@@ -336,7 +451,7 @@ std::string Checker::finish_recording_locked() {
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> Checker::racy_ranges() {
-  InternalLock lock(mu_);
+  InternalLock lock(report_mu_);
   std::sort(racy_bytes_.begin(), racy_bytes_.end());
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (const uint64_t b : racy_bytes_) {
@@ -350,18 +465,81 @@ std::vector<std::pair<uint64_t, uint64_t>> Checker::racy_ranges() {
 }
 
 CheckerStats Checker::stats() {
-  InternalLock lock(mu_);
-  CheckerStats s = stats_;
+  CheckerStats s;
+  s.events = stats_.events;
+  s.accesses = stats_.accesses;
+  s.filtered = stats_.filtered;
+  s.drains = stats_.drains;
+  s.races = stats_.races;
+  if (parallel()) {
+    InternalLock lock(live_mu_);
+    ThreadState::Counts sum = unlinked_counts_;
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
+      InternalLock drain_lock(ts->drain_mu);
+      sum.drains += ts->counts.drains;
+      sum.accesses += ts->counts.accesses;
+      sum.events += ts->counts.events;
+    }
+    s.drains += sum.drains;
+    s.accesses += sum.accesses;
+    s.events += sum.accesses + sum.events;
+  }
+  InternalLock lock(report_mu_);
   s.sites = sites_.size() - 1;  // id 0 is "unknown"
   return s;
 }
 
+// Every lock, in the lock order: the threads' drain locks too, so that no
+// thread is half-way through a drain in the child.
+void Checker::lock_for_fork() {
+  mu_.lock();
+  live_mu_.lock();
+  if (parallel()) {
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.lock();
+    parallel_->lock_all();
+  }
+  report_mu_.lock();
+}
+
+void Checker::unlock_after_fork() {
+  report_mu_.unlock();
+  if (parallel()) {
+    parallel_->unlock_all();
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.unlock();
+  }
+  live_mu_.unlock();
+  mu_.unlock();
+}
+
 void Checker::adopt_after_fork_child(ThreadState* self) {
-  // Called in the child with the lock held (taken before fork).
+  // Called in the child with every lock held (taken before fork), by this,
+  // the child's only thread: parallel checking takes the fine locks again as
+  // it goes, so they are released first (the threads that held them in the
+  // parent are gone), and taken again for unlock_after_fork.
+  if (parallel()) {
+    report_mu_.unlock();
+    parallel_->unlock_all();
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.reset_after_fork();
+  }
   for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
     if (ts == self) continue;
-    drain_locked(ts, false);
-    process_locked(Event::sync(Op::Join, self->tid, ts->tid));
+    if (parallel()) {
+      {
+        InternalLock drain_lock(ts->drain_mu);
+        drain_locked(ts, false);
+      }
+      parallel_->finish(ts->view);  // its clocks, for the join
+      InternalLock drain_lock(self->drain_mu);
+      apply_parallel(self, Event::sync(Op::Join, self->tid, ts->tid));
+    } else {
+      drain_locked(ts, false);
+      process_locked(Event::sync(Op::Join, self->tid, ts->tid));
+    }
+  }
+  if (parallel()) {
+    for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.lock();
+    parallel_->lock_all();
+    report_mu_.lock();
   }
   live_ = self;
   self->prev = self->next = nullptr;

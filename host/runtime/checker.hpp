@@ -1,14 +1,23 @@
-// The event path: one detector behind one lock, fed from per-thread buffers.
+// The event path: per-thread buffers drained into the detector.
 //
 // A thread appends its plain accesses (and allocations) to its own buffer
 // without locking. Before any synchronization event of that thread, and when
-// the buffer is full, the buffer is drained into the detector under the
-// checker lock, and the synchronization event follows under the same lock,
-// ordered with the real operation's effect (acquire after the real lock
-// returns, release before the real unlock, atomics performed inside the
-// lock). The resulting stream respects each thread's program order and the
-// real order of every synchronization, which is all happens-before needs
+// the buffer is full, the buffer is drained into the detector, and the
+// synchronization event follows, ordered with the real operation's effect
+// (acquire after the real lock returns, release before the real unlock,
+// atomics performed inside the detector's critical section). The stream
+// each location sees respects each thread's program order and the real
+// order of every synchronization, which is all happens-before needs
 // (docs/runtime.md explains why the verdicts are exact).
+//
+// Two ways to run it:
+//  - serial: one detector (any backend) behind one lock, the checker lock,
+//    which every drain and every synchronization event holds;
+//  - parallel (software FastTrack, the default): ShardedFastTrack. A drain
+//    holds only its thread's drain lock and the locks of the memory blocks
+//    it checks, one at a time; a synchronization event holds the sync lock
+//    for the event alone. While recording (record=), every operation also
+//    holds the checker lock, so the recording is the order of the checks.
 #pragma once
 
 #include <array>
@@ -21,6 +30,7 @@
 #include "runtime/call_stacks.hpp"
 #include "runtime/internal_mutex.hpp"
 #include "runtime/reporter.hpp"
+#include "runtime/sharded_fasttrack.hpp"
 #include "runtime/thread_state.hpp"
 #include "trace/binary_format.hpp"
 
@@ -37,8 +47,12 @@ struct CheckerStats {
 
 class Checker {
  public:
+  // Serial: every event through `detector` under the checker lock.
   Checker(std::unique_ptr<Detector> detector, Reporter& reporter);
+  // Parallel: software FastTrack, split (sharded_fasttrack.hpp).
+  Checker(std::unique_ptr<ShardedFastTrack> parallel, Reporter& reporter);
   ~Checker();
+  bool parallel() const { return parallel_ != nullptr; }
 
   // Records the stream to path; false (and why) if the file cannot be
   // created. The file is written from start_recording() on (main): no
@@ -54,11 +68,13 @@ class Checker {
   void drain(ThreadState* ts);
   // Drains ts, then applies e; e ends the thread's sync-free region.
   void emit(ThreadState* ts, const Event& e);
-  // Drains ts, runs op() (the real operation; it returns {result, event}) and
-  // applies its event, all under the lock: the detector sees atomic
-  // operations on a location in the order they took effect.
+  // Drains ts, runs op() (the real operation on the atomic location addr;
+  // it returns {result, event}) and applies its event, all under one lock:
+  // the detector sees atomic operations on a location in the order they
+  // took effect.
   template <typename Op>
-  auto emit_with(ThreadState* ts, Op&& op) {
+  auto emit_with(ThreadState* ts, uint64_t addr, Op&& op) {
+    if (parallel()) return emit_with_parallel(ts, addr, std::forward<Op>(op));
     InternalLock lock(mu_);
     drain_locked(ts, true);
     ts->new_region();
@@ -73,27 +89,46 @@ class Checker {
   // previous one; a repeat is only recorded, anything else is checked as
   // usual. Returns decide()'s result.
   template <typename Decide>
-  auto record_repeat_or_check(ThreadState* ts, Decide&& decide) {
-    InternalLock lock(mu_);
-    drain_locked(ts, true);
-    auto [result, repeat, event] = decide();
-    if (repeat) {
-      record_locked(event);
-      ++next_index_;
-    } else {
-      ts->new_region();
-      process_locked(event);
+  auto record_repeat_or_check(ThreadState* ts, uint64_t addr, Decide&& decide) {
+    InternalLock lock(mu_);  // recording: parallel checking holds it too
+    if (!parallel()) {
+      drain_locked(ts, true);
+      auto [result, repeat, event] = decide();
+      if (repeat) {
+        record_locked(event);
+        ++next_index_;
+      } else {
+        ts->new_region();
+        process_locked(event);
+      }
+      return result;
     }
+    InternalLock drain_lock(ts->drain_mu);
+    drain_locked(ts, true);
+    start_view(ts);
+    std::vector<Race> found;
+    auto result = [&] {
+      InternalLock atomic_lock(parallel_->atomic_mutex(addr));
+      auto [value, repeat, event] = decide();
+      if (repeat) {
+        record_locked(event);
+      } else {
+        ts->new_region();
+        atomic_locked(ts, event, found);
+      }
+      return value;
+    }();
+    report_found(nullptr, 0, 0, found);
     return result;
   }
 
-  // The site id of an access by ts at pc (its current call stack); only with
-  // the lock held (emit_with's operation).
+  // The site id of an access by ts at pc (its current call stack); only
+  // inside emit_with's operation.
   uint64_t site_locked(ThreadState* ts, uint64_t pc, uint32_t size_kind) {
     return site_of(ts, {0, pc, ts->node, size_kind, 0});
   }
 
-  // Runs f() with the checker's lock held.
+  // Runs f() with the checker's lock held (a device backend's own calls).
   template <typename F>
   void with_lock(F&& f) {
     InternalLock lock(mu_);
@@ -113,20 +148,75 @@ class Checker {
   std::vector<std::pair<uint64_t, uint64_t>> racy_ranges();
   bool failed() const { return failed_; }
 
-  // fork(): the parent holds the lock across the real fork; the child then
-  // drains what the other threads had buffered, joins them (their work
-  // happened before the fork in the child's memory) and forgets them.
-  void lock_for_fork() { mu_.lock(); }
-  void unlock_after_fork() { mu_.unlock(); }
+  // fork(): the parent holds every checker lock across the real fork; the
+  // child then drains what the other threads had buffered, joins them (their
+  // work happened before the fork in the child's memory) and forgets them.
+  void lock_for_fork();
+  void unlock_after_fork();
   void adopt_after_fork_child(ThreadState* self);
 
  private:
+  // Takes the checker lock where the mode needs it for every operation:
+  // serial checking, and parallel checking while recording.
+  class Serialized {
+   public:
+    explicit Serialized(Checker& c) : mu_(c.serialized() ? &c.mu_ : nullptr) {
+      if (mu_ != nullptr) mu_->lock();
+    }
+    ~Serialized() {
+      if (mu_ != nullptr) mu_->unlock();
+    }
+    Serialized(const Serialized&) = delete;
+    Serialized& operator=(const Serialized&) = delete;
+
+   private:
+    InternalMutex* mu_;
+  };
+  bool serialized() const { return !parallel() || exclusive_; }
+
+  template <typename Op>
+  auto emit_with_parallel(ThreadState* ts, uint64_t addr, Op&& op) {
+    Serialized serialized(*this);
+    InternalLock drain_lock(ts->drain_mu);
+    drain_locked(ts, true);
+    ts->new_region();
+    start_view(ts);
+    std::vector<Race> found;
+    auto result = [&] {
+      InternalLock atomic_lock(parallel_->atomic_mutex(addr));
+      auto [value, event] = op();
+      atomic_locked(ts, event, found);
+      return value;
+    }();
+    report_found(nullptr, 0, 0, found);
+    return result;
+  }
+  // Parallel: makes ts's clock view if it has none yet (under its drain lock).
+  void start_view(ThreadState* ts) {
+    if (!ts->view.started()) parallel_->start(ts->tid, ts->view);
+  }
+  // Parallel: ts's atomic access e, with its location's lock held.
+  void atomic_locked(ThreadState* ts, const Event& e, std::vector<Race>& found);
+  // Parallel: ts's synchronization event (or Alloc/Free) e.
+  void apply_parallel(ThreadState* ts, const Event& e);
+  // Parallel: reports races of ts's drain [begin, end) (Race::event is the
+  // buffer position), or with ts null, of an atomic access.
+  void report_found(const ThreadState* ts, uint32_t begin, uint32_t end, std::vector<Race>& found);
+  // Both: reports fresh races (under the report lock). Race r of the drain
+  // of ts[begin, end) is at buffer position begin + (r.event - first_index).
+  void report_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index,
+                    std::vector<Race>& fresh);
+  // A failed check: stops checking with a message.
+  void fail(std::string_view what, const std::exception& err);
   void start_recording_locked();
   std::string finish_recording_locked();
   // halt_on_error after a report: finishes the recording and prints the
-  // summary with the lock held (so no other thread can add to either), stops
-  // checking, releases the lock and ends the process.
+  // summary with the report lock held (so no other thread can add to either;
+  // while recording, the checker lock is held too), stops checking, releases
+  // those locks and ends the process.
   [[noreturn]] void halt_locked();
+  // ts's buffered entries; serial: the checker lock is held; parallel:
+  // ts's drain lock is held.
   void drain_locked(ThreadState* ts, bool owner);
   // Checks e, then records it.
   void process_locked(const Event& e);
@@ -141,17 +231,25 @@ class Checker {
   uint64_t pattern_site_of(const ThreadState* ts, const BufferedEvent& b);
   uint64_t first_site_of(const BufferedEvent& b, uint64_t site);
   bool recording() const { return !record_path_.empty() || recorder_ != nullptr; }
+  // Serial: reports the races the detector found since the last call.
   void report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index);
 
+  // Lock order: mu_, live_mu_, a thread's drain_mu, then one of
+  // ShardedFastTrack's locks (a shard's, a stripe's, its global lock),
+  // report_mu_.
   InternalMutex mu_;
-  std::unique_ptr<Detector> detector_;
+  InternalMutex live_mu_;                       // live_ (parallel; serial checking holds mu_)
+  InternalMutex report_mu_;                     // sites_, the reporter, racy_bytes_, record_error_ of halts
+  std::unique_ptr<Detector> detector_;          // serial
+  std::unique_ptr<ShardedFastTrack> parallel_;  // parallel
+  bool exclusive_ = false;                      // parallel, recording: every operation holds mu_ too
   Reporter& reporter_;
   SiteDepot sites_;
   ThreadState* live_ = nullptr;
   uint64_t next_index_ = 0;
   size_t races_seen_ = 0;
-  bool stopped_ = false;
-  bool failed_ = false;
+  std::atomic<bool> stopped_{false};
+  std::atomic<bool> failed_{false};
   bool keep_racy_bytes_ = false;
   std::vector<uint64_t> racy_bytes_;
   // While recording: per run of the buffer being drained, the record-only
@@ -159,7 +257,15 @@ class Checker {
   static constexpr uint32_t kNoAbsorbed = ~uint32_t{0};
   std::array<uint32_t, kBufferCapacity> absorbed_head_;
   std::array<uint32_t, kBufferCapacity> absorbed_next_;
-  CheckerStats stats_;
+  // Added to by several threads at once in parallel checking (once per
+  // drain or event, never per access).
+  struct Counters {
+    std::atomic<uint64_t> events{0}, accesses{0}, filtered{0}, drains{0}, races{0};
+  };
+  Counters stats_;
+  // Parallel: the rest are counted by each thread (ThreadState::counts,
+  // under its drain lock).
+  ThreadState::Counts unlinked_counts_;  // of threads gone (live_mu_)
   std::unique_ptr<std::ofstream> record_file_;
   std::unique_ptr<BinaryWriter> recorder_;
   std::string record_target_;        // the record= file, for messages

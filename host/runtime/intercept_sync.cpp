@@ -339,7 +339,7 @@ RACEACCEL_EXPORT void __cxa_guard_release(int64_t* guard) {
   // Looked up before the checker lock is taken: dlsym takes the loader's lock.
   const auto real_release = RACEACCEL_REAL(__cxa_guard_release);
   RuntimeScope scope;
-  runtime_if_started()->checker().emit_with(ts, [&] {
+  runtime_if_started()->checker().emit_with(ts, id_of(guard), [&] {
     real_release(guard);
     return std::pair{0, Event::atomic(Op::AtomicStore, ts->tid, id_of(guard), 1, MemoryOrder::Release)};
   });

@@ -119,6 +119,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "halt_on_error") return parse_bool(value, o.halt_on_error) ? "" : "must be 0 or 1";
   if (key == "region_filter") return parse_bool(value, o.region_filter) ? "" : "must be 0 or 1";
   if (key == "coalesce") return parse_bool(value, o.coalesce) ? "" : "must be 0 or 1";
+  if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
   if (key == "exitcode") {
     if (!parse_uint(value, 255, n)) return "must be an integer in 0..255";
     o.exitcode = static_cast<int>(n);
@@ -135,7 +136,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, coalesce, sarif, suppressions)";
+         "record, verbosity, region_filter, coalesce, parallel, sarif, suppressions)";
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ struct RuntimeOptions {
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
   bool region_filter = true;         // drop accesses already made in the thread's sync-free region
   bool coalesce = true;              // contiguous accesses from one site become one range check
+  bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
   std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
   std::string suppressions_path;     // ThreadSanitizer-format suppressions file; empty = none
   Suppressions suppressions;         // its contents, read and parsed with the options

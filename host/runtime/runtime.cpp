@@ -54,6 +54,14 @@ std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
   return pending;
 }
 
+// Parallel checking is FastTrack's (sharded_fasttrack.hpp); the golden
+// detector and the device backends check one event at a time.
+std::unique_ptr<Checker> make_checker(const RuntimeOptions& o, Reporter& reporter) {
+  if (o.parallel && !is_device_backend(o.backend) && o.backend != "djit")
+    return std::make_unique<Checker>(std::make_unique<ShardedFastTrack>(), reporter);
+  return std::make_unique<Checker>(make_backend(o), reporter);
+}
+
 void thread_key_destructor(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   // Other keys' destructors (and C++ thread_local destructors) may still run
@@ -244,9 +252,7 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 }
 
 Runtime::Runtime(const RuntimeOptions& options)
-    : options_(options),
-      reporter_(options_, stacks_, threads_, heap_),
-      checker_(std::make_unique<Checker>(make_backend(options_), reporter_)) {
+    : options_(options), reporter_(options_, stacks_, threads_, heap_), checker_(make_checker(options_, reporter_)) {
   if (options_.verbosity >= 3) checker_->keep_racy_bytes();
 }
 

@@ -3,9 +3,9 @@
 //
 // The buffer is written only by its thread. `count` is published with a
 // release store after each entry, so the exit path (another thread, holding
-// the checker lock) can also drain the entries [consumed, count) of a thread
-// that is still running; the owner drains its buffer only under the same
-// lock (docs/runtime.md, "Event path").
+// the thread's drain lock) can also drain the entries [consumed, count) of a
+// thread that is still running; the owner drains its buffer only under the
+// same lock (docs/runtime.md, "Event path").
 #pragma once
 
 #include <signal.h>
@@ -16,7 +16,9 @@
 
 #include "core/event.hpp"
 #include "runtime/call_stacks.hpp"
+#include "runtime/internal_mutex.hpp"
 #include "runtime/region_filter.hpp"
+#include "runtime/sharded_fasttrack.hpp"
 
 namespace raceaccel::rt {
 
@@ -88,7 +90,7 @@ inline bool whole_units(uint32_t size, uint32_t lead) { return (size & 7) == 0 ?
 struct ThreadState {
   ThreadId tid = 0;
   std::atomic<uint32_t> count{0};  // entries appended since the last drain by the owner
-  uint32_t consumed = 0;           // entries already drained by the exit path (checker lock)
+  uint32_t consumed = 0;           // entries already drained by the exit path (drain lock)
   uint32_t ignore_reads = 0;       // AnnotateIgnoreReadsBegin nesting
   uint32_t ignore_writes = 0;      // AnnotateIgnoreWritesBegin nesting
   uint32_t ignore_sync = 0;        // AnnotateIgnoreSyncBegin nesting
@@ -104,6 +106,16 @@ struct ThreadState {
   ucontext_t deferred_context;
   ThreadState* prev = nullptr;
   ThreadState* next = nullptr;
+  // Parallel checking: held while the buffer is drained and while the
+  // thread's synchronization event is applied (which changes `view`).
+  InternalMutex drain_mu;
+  ClockView view;
+  struct Counts {  // statistics of parallel checking (under drain_mu)
+    uint64_t drains = 0;
+    uint64_t accesses = 0;
+    uint64_t events = 0;  // synchronization, atomic, Alloc and Free events
+  };
+  Counts counts;
 
   struct TrieCacheEntry {
     uint64_t pc;

@@ -85,7 +85,7 @@ auto atomic_op(volatile T* a, uint64_t pc, Op&& op, OnChecked&& on_checked) {
   if (ts == nullptr || ts->ignore_sync != 0) return std::get<0>(op());
   RuntimeScope scope;
   Checker& checker = runtime_if_started()->checker();
-  return checker.emit_with(ts, [&] {
+  return checker.emit_with(ts, addr, [&] {
     auto [result, kind, order] = op();
     on_checked(ts);
     const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
@@ -115,7 +115,7 @@ T record_repeated_load(ThreadState* ts, volatile T* a, MemoryOrder order, uint64
   const uint64_t addr = reinterpret_cast<uint64_t>(a);
   RuntimeScope scope;
   Checker& checker = runtime_if_started()->checker();
-  return checker.record_repeat_or_check(ts, [&] {
+  return checker.record_repeat_or_check(ts, addr, [&] {
     const T value = Cell<T>::load(a);
     const bool repeat = store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version;
     if (repeat) ts->count_decided(1);

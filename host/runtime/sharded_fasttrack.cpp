@@ -1,0 +1,215 @@
+#include "runtime/sharded_fasttrack.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "detect/epoch_bits.hpp"
+#include "detect/race.hpp"
+
+namespace raceaccel::rt {
+namespace eb = epoch_bits;
+
+ShardedFastTrack::ShardedFastTrack() {
+  for (Shard& s : shards_) s.memory.set_memory_only();
+}
+
+void ShardedFastTrack::spread(ClockView& view) {
+  for (const uint32_t u : view.nonzero) view.clock[u] = 0;
+  view.nonzero.clear();
+  if (view.clock.size() < view.own.size()) view.clock.resize(view.own.size(), 0);
+  view.own.for_each([&](uint32_t u, uint64_t value) {
+    view.clock[u] = value;
+    view.nonzero.push_back(u);
+  });
+  view.epoch = eb::pack(view.slot, view.own.get(view.slot));
+}
+
+// FastTrackSync::tick on the thread's own clock.
+void ShardedFastTrack::tick(ClockView& view) {
+  const uint64_t now = view.own.get(view.slot);
+  if (now >= eb::kMaxClock) throw CapacityError("fasttrack: a thread clock reached 2^38 - 1");
+  view.own.set(view.slot, now + 1);
+  view.clock[view.slot] = now + 1;  // C_t(t) is non-zero, so spread() made room for it
+  view.epoch = eb::pack(view.slot, now + 1);
+}
+
+void ShardedFastTrack::acquire(ClockView& view, const VectorClock& from) {
+  if (from.leq(view.own)) return;  // nothing new: the spread clock stays
+  view.own.join(from);
+  spread(view);
+}
+
+void ShardedFastTrack::start(ThreadId tid, ClockView& view) {
+  InternalLock lock(global_mu_);
+  view.slot = global_.thread(tid);
+  global_.get_thread(view.slot, view.own, view.release_fence, view.pending_acquire);
+  spread(view);
+}
+
+void ShardedFastTrack::finish(const ClockView& view) {
+  if (!view.started()) return;  // its clocks are still where fork put them
+  InternalLock lock(global_mu_);
+  global_.put_thread(view.slot, view.own, view.release_fence, view.pending_acquire);
+}
+
+void ShardedFastTrack::access(const Event& e, uint64_t index, const ClockView& view, Cursor& cursor,
+                              std::vector<Race>& found) {
+  const FastTrackDetector::ThreadView v = view.view();
+  // Blocks are 64 KiB-aligned, so a part never splits a granule or a page:
+  // each byte is checked exactly as the whole access would check it.
+  uint64_t addr = e.addr;
+  uint64_t left = e.size;
+  while (left > 0) {
+    const uint64_t n = std::min(kBlockBytes - (addr & (kBlockBytes - 1)), left);
+    FastTrackDetector& memory = cursor.at(shard_of(addr));
+    Event part = e;
+    part.addr = addr;
+    part.size = n;
+    memory.access_with(part, index, v);
+    if (memory.has_races()) [[unlikely]]
+      memory.take_races(found);
+    addr += n;
+    left -= n;
+  }
+}
+
+void ShardedFastTrack::sync(const Event& e, ClockView& view) {
+  if (!view.started()) start(e.tid, view);
+  switch (e.op) {
+    case Op::Acquire:
+    case Op::AcquireShared:
+    case Op::Release:
+    case Op::ReleaseShared: lock_event(e, view); break;
+    case Op::Fence:  // the thread's own clocks only (FastTrackSync::apply)
+      if (acquires(e.order)) {
+        acquire(view, view.pending_acquire);
+        view.pending_acquire.clear();
+      }
+      if (releases(e.order)) {
+        view.release_fence = view.own;
+        tick(view);
+      }
+      break;
+    case Op::Alloc:
+    case Op::Free: forget(e.addr, e.size); break;
+    case Op::Fork:
+    case Op::Join:
+    case Op::BarrierEnter:
+    case Op::BarrierExit: global_event(e, view); break;
+    case Op::Begin:
+    case Op::End: break;
+    default: throw std::logic_error("ShardedFastTrack::sync: not a synchronization event");  // accesses, atomics
+  }
+}
+
+// FastTrackSync::apply's rules for locks, on the lock's stripe.
+void ShardedFastTrack::lock_event(const Event& e, ClockView& view) {
+  Stripe& stripe = stripes_[stripe_of(e.addr)];
+  InternalLock lock(stripe.mu);
+  switch (e.op) {
+    case Op::Acquire: {  // [FT ACQUIRE]; a writer also orders after earlier readers
+      auto it = stripe.locks.find(e.addr);
+      if (it != stripe.locks.end()) {
+        acquire(view, it->second.exclusive);
+        if (it->second.shared) acquire(view, *it->second.shared);
+      }
+      break;
+    }
+    case Op::AcquireShared: {
+      auto it = stripe.locks.find(e.addr);
+      if (it != stripe.locks.end()) acquire(view, it->second.exclusive);
+      break;
+    }
+    case Op::Release:  // [FT RELEASE], as a join so unbalanced traces stay monotone
+      stripe.locks[e.addr].exclusive.join(view.own);
+      tick(view);
+      break;
+    default: {  // ReleaseShared
+      std::unique_ptr<VectorClock>& shared = stripe.locks[e.addr].shared;
+      if (!shared) shared = std::make_unique<VectorClock>();
+      shared->join(view.own);
+      tick(view);
+      break;
+    }
+  }
+}
+
+// Fork, join, barriers: FastTrackSync itself, with the thread's clocks
+// handed in and taken back.
+void ShardedFastTrack::global_event(const Event& e, ClockView& view) {
+  InternalLock lock(global_mu_);
+  const uint32_t t = global_.thread(e.tid);
+  global_.put_thread(t, view.own, view.release_fence, view.pending_acquire);
+  global_.apply(e, t);
+  global_.get_thread(t, view.own, view.release_fence, view.pending_acquire);
+  spread(view);
+}
+
+// FastTrackSync::atomic_acquire and atomic_release around the access's
+// check, with the location's clock in its shard.
+void ShardedFastTrack::atomic_locked(const Event& e, uint64_t index, ClockView& view, std::vector<Race>& found) {
+  if (!view.started()) start(e.tid, view);
+  Shard& shard = shards_[shard_of(e.addr)];
+  if (e.op != Op::AtomicStore) {
+    auto it = shard.atomics.find(e.addr);
+    if (it != shard.atomics.end()) {
+      if (acquires(e.order)) {
+        acquire(view, it->second);
+      } else {
+        view.pending_acquire.join(it->second);
+      }
+    }
+  }
+  shard.memory.access_with(e, index, view.view());
+  if (shard.memory.has_races()) [[unlikely]]
+    shard.memory.take_races(found);
+  if (e.op == Op::AtomicStore) {
+    if (releases(e.order)) {
+      shard.atomics[e.addr] = view.own;
+      tick(view);
+    } else {
+      shard.atomics[e.addr] = view.release_fence;
+    }
+  } else if (e.op == Op::AtomicRmw) {
+    VectorClock& sequence = shard.atomics[e.addr];  // continued by the RMW
+    if (releases(e.order)) {
+      sequence.join(view.own);
+      tick(view);
+    } else {
+      sequence.join(view.release_fence);
+    }
+  }
+}
+
+// Alloc/Free: the bytes' shadow and their atomic clocks back to ⊥, block by block.
+void ShardedFastTrack::forget(uint64_t addr, uint64_t size) {
+  Cursor cursor(*this);
+  while (size > 0) {
+    const uint64_t n = std::min(kBlockBytes - (addr & (kBlockBytes - 1)), size);
+    const unsigned s = shard_of(addr);
+    cursor.at(s).forget(addr, n);
+    std::map<uint64_t, VectorClock>& atomics = shards_[s].atomics;
+    if (!atomics.empty()) atomics.erase(atomics.lower_bound(addr), atomics.upper_bound(addr + (n - 1)));
+    addr += n;
+    size -= n;
+  }
+}
+
+void ShardedFastTrack::tids_of(std::vector<Race>& races) {
+  InternalLock lock(global_mu_);
+  for (Race& r : races) r.prev_tid = global_.tid_of(r.prev_tid);
+}
+
+void ShardedFastTrack::lock_all() {
+  global_mu_.lock();
+  for (Shard& s : shards_) s.mu.lock();
+  for (Stripe& s : stripes_) s.mu.lock();
+}
+
+void ShardedFastTrack::unlock_all() {
+  for (Stripe& s : stripes_) s.mu.unlock();
+  for (Shard& s : shards_) s.mu.unlock();
+  global_mu_.unlock();
+}
+
+}  // namespace raceaccel::rt
