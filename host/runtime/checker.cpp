@@ -221,7 +221,7 @@ uint64_t Checker::first_site_of(const BufferedEvent& b, uint64_t site) {
   return sites_.at_byte(site, b.addr);
 }
 
-void Checker::drain_locked(ThreadState* ts, bool owner) {
+void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor* keep) {
   const uint32_t end = ts->count.load(std::memory_order_acquire);
   const uint32_t begin = ts->consumed;
   if (!stopped_ && !failed_ && end > begin) {
@@ -234,10 +234,11 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
     const bool recording_now = recording();
     if (recording_now) link_absorbed(ts, begin, end);
     std::vector<Race> found;  // parallel
-    std::optional<ShardedFastTrack::Cursor> cursor;
+    std::optional<ShardedFastTrack::Cursor> own_cursor;
+    ShardedFastTrack::Cursor* cursor = keep;
     if (parallel()) {
       start_view(ts);
-      cursor.emplace(*parallel_);
+      if (cursor == nullptr) cursor = &own_cursor.emplace(*parallel_);
     }
     uint64_t accesses = 0;
     for (uint32_t i = begin; i < end; ++i) {
@@ -287,7 +288,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner) {
         }
       }
     }
-    if (cursor) cursor->release();
+    if (own_cursor) own_cursor->release();
     if (parallel()) {
       ts->counts.accesses += accesses;
       report_found(ts, begin, end, found);

@@ -178,12 +178,16 @@ class Checker {
   auto emit_with_parallel(ThreadState* ts, uint64_t addr, Op&& op) {
     Serialized serialized(*this);
     InternalLock drain_lock(ts->drain_mu);
-    drain_locked(ts, true);
-    ts->new_region();
     start_view(ts);
     std::vector<Race> found;
     auto result = [&] {
-      InternalLock atomic_lock(parallel_->atomic_mutex(addr));
+      // The drain's last shard stays locked: a ring's slots and its index
+      // share a block, and the lock is not handed to another thread and
+      // back in between.
+      ShardedFastTrack::Cursor cursor(*parallel_);
+      drain_locked(ts, true, &cursor);
+      ts->new_region();
+      parallel_->lock_atomic(cursor, addr);
       auto [value, event] = op();
       atomic_locked(ts, event, found);
       return value;
@@ -217,7 +221,9 @@ class Checker {
   [[noreturn]] void halt_locked();
   // ts's buffered entries; serial: the checker lock is held; parallel:
   // ts's drain lock is held.
-  void drain_locked(ThreadState* ts, bool owner);
+  // keep: parallel, the caller's cursor, left holding the last shard
+  // drained (an atomic operation next often needs the same one).
+  void drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor* keep = nullptr);
   // Checks e, then records it.
   void process_locked(const Event& e);
   // Checks e; false when checking has stopped or failed.

@@ -114,6 +114,8 @@ class ShardedFastTrack {
   // operation and atomic_locked(), so the atomics of a location are checked
   // in the order they took effect.
   InternalMutex& atomic_mutex(uint64_t addr) { return shards_[shard_of(addr)].mu; }
+  // The same lock, through a cursor that may hold it already.
+  void lock_atomic(Cursor& cursor, uint64_t addr) { cursor.at(shard_of(addr)); }
   void atomic_locked(const Event& e, uint64_t index, ClockView& view, std::vector<Race>& found);
   // Races' prev_tid: slots to thread ids.
   void tids_of(std::vector<Race>& races);
