@@ -88,7 +88,7 @@ struct PcPattern {
   auto operator<=>(const PcPattern&) const = default;
 };
 
-// Not locked: used under the checker's lock only. Interning runs on every
+// Not locked: used under the checker's report lock only. Interning runs on every
 // drained access whose site misses the thread's site cache, which recursive
 // code (every call path a new stack node) does all the time, so the index
 // is open-addressed (linear probing, doubled at half load): one multiply and

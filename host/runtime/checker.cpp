@@ -201,7 +201,7 @@ void Checker::link_absorbed(const ThreadState* ts, uint32_t begin, uint32_t end)
 // A run made by several pcs in turn, as a pattern site: its pcs rotated so
 // that they are indexed by the unit's position in memory, not in the run
 // (so one loop gives one pattern whatever unit a run starts at).
-uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b) {
+uint64_t Checker::pattern_site_of(ThreadState* ts, const BufferedEvent& b) {
   const RunPattern& run = ts->patterns[b.pc & (kPatternSlots - 1)];
   const uint32_t unit = pattern_unit(unpack_size(b.size_kind));
   PcPattern p;
@@ -210,8 +210,13 @@ uint64_t Checker::pattern_site_of(const ThreadState* ts, const BufferedEvent& b)
   p.period = run.period;
   const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
   for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
+  const uint64_t hash = (p.pcs[0] * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.node} * 0xC2B2AE3D27D4EB4Full) ^
+                        ((uint64_t{p.offset} << 32 | p.period) * 0x165667B19E3779F9ull);
+  ThreadState::PatternSiteEntry& c = ts->pattern_cache[(hash >> 60) % ThreadState::kPatternCacheSlots];
+  if (c.site != 0 && c.node == b.node && c.size_kind == b.size_kind && c.pattern == p) return c.site;
   InternalLock lock(report_mu_);
-  return sites_.intern(b.node, b.size_kind, p);
+  c = {p, b.node, b.size_kind, sites_.intern(b.node, b.size_kind, p)};
+  return c.site;
 }
 
 // The plain site of the first access of entry b (a run is recorded as it).

@@ -234,7 +234,7 @@ class Checker {
   Event access_event(ThreadState* ts, const BufferedEvent& b);
   static bool absorbed_by_run(const BufferedEvent& b, uint32_t begin, uint32_t i);
   void link_absorbed(const ThreadState* ts, uint32_t begin, uint32_t end);
-  uint64_t pattern_site_of(const ThreadState* ts, const BufferedEvent& b);
+  uint64_t pattern_site_of(ThreadState* ts, const BufferedEvent& b);
   uint64_t first_site_of(const BufferedEvent& b, uint64_t site);
   bool recording() const { return !record_path_.empty() || recorder_ != nullptr; }
   // Serial: reports the races the detector found since the last call.

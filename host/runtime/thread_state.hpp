@@ -161,6 +161,16 @@ struct ThreadState {
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
+  // Pattern sites (Checker::pattern_site_of) met lately, so that a loop's
+  // runs do not take the report lock to intern their pattern at every drain.
+  struct PatternSiteEntry {
+    PcPattern pattern;
+    uint32_t node;
+    uint32_t size_kind;
+    uint64_t site;  // 0: empty
+  };
+  static constexpr uint32_t kPatternCacheSlots = 16;
+  PatternSiteEntry pattern_cache[kPatternCacheSlots];
   uint32_t stack[kMaxShadowDepth];     // callers' nodes
   uint64_t frame_sp[kMaxShadowDepth];  // each frame's stack pointer at its entry (stale-frame detection)
   BufferedEvent buffer[kBufferCapacity];
