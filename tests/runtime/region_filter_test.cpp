@@ -9,47 +9,21 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <string>
 
 #include "process_runner.hpp"
+#include "racy_bytes.hpp"
 
+using raceaccel::test::add_range;
+using raceaccel::test::ByteSet;
+using raceaccel::test::difference;
+using raceaccel::test::live_racy_bytes;
 using raceaccel::test::ProcessResult;
 using raceaccel::test::run_process;
 
 namespace {
 
 std::string program(const std::string& name) { return std::string(RT_PROGRAM_DIR) + "/" + name; }
-
-using ByteSet = std::set<uint64_t>;
-
-void add_range(ByteSet& bytes, uint64_t addr, uint64_t size) {
-  for (uint64_t i = 0; i < size; ++i) bytes.insert(addr + i);
-}
-
-// The bytes of the runtime's "raceaccel: racy bytes: 0xADDR+SIZE ..." line.
-ByteSet live_racy_bytes(const std::string& err) {
-  static const std::string kPrefix = "raceaccel: racy bytes:";
-  const size_t at = err.find(kPrefix);
-  EXPECT_NE(at, std::string::npos) << err;
-  ByteSet bytes;
-  if (at == std::string::npos) return bytes;
-  std::istringstream line(err.substr(at + kPrefix.size(), err.find('\n', at) - at - kPrefix.size()));
-  for (std::string token; line >> token;) {
-    const size_t plus = token.find('+');
-    add_range(bytes, std::stoull(token.substr(0, plus), nullptr, 16), std::stoull(token.substr(plus + 1)));
-  }
-  return bytes;
-}
-
-// The bytes of a that are not in b, as text (for failure messages).
-std::string difference(const ByteSet& a, const ByteSet& b) {
-  std::string out;
-  for (const uint64_t x : a)
-    if (!b.contains(x)) out += " " + std::to_string(x);
-  return out;
-}
 
 // "N accesses decided by the region filter" of the verbosity=1 line.
 uint64_t filtered_accesses(const std::string& err) {

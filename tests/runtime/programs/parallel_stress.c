@@ -1,0 +1,305 @@
+// A stress program for parallel checking (docs/runtime.md, "Parallel
+// checking") whose racy bytes are known whatever the schedule: exactly the
+// bytes of `racy`. argv[1] = seed, argv[2] = threads (2..8, default 4).
+//
+// Each thread runs kRounds rounds, each ending in a pthread barrier; in a
+// round it does kOps operations in an order drawn from its own seeded PRNG:
+//  - read-modify-writes of `guarded` (slots spread over 16 64 KiB blocks,
+//    each under one of 16 mutexes), and reads or writes of `table` under a
+//    read-write lock;
+//  - plain accesses of its own part of `owned`: 8-byte units interleaved
+//    between the threads (threads share shards and cache lines, never a
+//    byte), and 64 KiB chunks interleaved between the threads, each chunk
+//    straddling a 64 KiB block boundary (an access of one is checked in two
+//    shards);
+//  - message passing: it publishes a payload once per round through an
+//    atomic release store (and another through a relaxed store after a
+//    release fence), and reads another thread's payloads of the round after
+//    an acquire load (or a relaxed load and an acquire fence) saw its flag;
+//  - heap blocks handed to other threads through a mutex-protected queue:
+//    the taker writes the block, reads it and frees it.
+// None of that races. Then, after its last synchronization of the round and
+// right before the barrier, every thread writes its fixed share of `racy`,
+// each byte by two threads (nothing can order two such writes: a thread's
+// only synchronization after them is entering the barrier), so every byte
+// of `racy` races in every schedule and no other byte ever does.
+// parallel_stress_test.cpp runs it live and checks the racy bytes.
+//
+// stdout: "racy 0xADDR SIZE" and, when the program's own bookkeeping adds
+// up, "sums ok".
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  kMaxThreads = 8,
+  kRounds = 32,
+  kOps = 600,
+  kBlock = 65536,
+  kLocks = 16,
+  kGuardedSlots = 256,  // one per 4 KiB of guarded: 16 blocks
+  kTableWords = 512,    // one per 512 bytes of table: 4 blocks
+  kUnitBytes = 64 * 1024,
+  kChunks = 16,  // of owned_chunks, kBlock bytes each
+  kQueue = 16,
+  kRacyBytes = 64,
+  kPayload = 24,
+};
+
+// 16 blocks: slot j at j * 4 KiB, under locks[j % kLocks].
+static uint64_t guarded[kGuardedSlots][4096 / sizeof(uint64_t)] __attribute__((aligned(kBlock)));
+static pthread_mutex_t locks[kLocks];
+// 4 blocks of words under table_lock.
+static uint64_t table[kTableWords][512 / sizeof(uint64_t)] __attribute__((aligned(kBlock)));
+static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+// Unit u (8 bytes) belongs to thread u % threads.
+static unsigned char owned_units[kUnitBytes] __attribute__((aligned(kBlock)));
+// Chunk c, [kBlock / 2 + c * kBlock, + kBlock), belongs to thread c % threads:
+// it straddles the boundary between blocks c and c + 1.
+static unsigned char owned_chunks[(kChunks + 1) * kBlock] __attribute__((aligned(kBlock)));
+
+// Published once per round by each thread (flag = round + 1).
+struct Mailbox {
+  atomic_uint flag;  // release store / acquire load
+  unsigned char payload[kPayload];
+  atomic_uint fenced_flag;  // relaxed store after a release fence / relaxed load, then an acquire fence
+  unsigned char fenced_payload[kPayload];
+};
+static struct Mailbox mail[kMaxThreads];
+
+// Heap blocks in transit between threads.
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char* queue[kQueue];
+static size_t queue_size[kQueue];
+static int queued;
+
+static unsigned char racy[kRacyBytes] __attribute__((aligned(64)));
+
+static pthread_barrier_t barrier;
+static int threads = 4;
+static unsigned seed = 1;
+static __thread volatile uint64_t sink;  // per thread: a shared one would race
+
+// What each thread did, to check the program's own sums after the joins.
+static uint64_t increments[kMaxThreads];
+static uint64_t messages_read[kMaxThreads];
+
+static uint64_t next(uint64_t* s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return *s >> 33;
+}
+
+static void locked_increment(uint64_t* s, int self) {
+  const unsigned j = (unsigned)(next(s) % kGuardedSlots);
+  const unsigned word = (unsigned)(next(s) % (4096 / sizeof(uint64_t)));
+  pthread_mutex_lock(&locks[j % kLocks]);
+  guarded[j][word] += 1;
+  pthread_mutex_unlock(&locks[j % kLocks]);
+  increments[self]++;
+}
+
+static void table_access(uint64_t* s) {
+  const unsigned first = (unsigned)(next(s) % kTableWords);
+  const unsigned n = 1 + (unsigned)(next(s) % 8);
+  if (next(s) % 4 == 0) {
+    pthread_rwlock_wrlock(&table_lock);
+    for (unsigned i = 0; i < n; i++) table[(first + i * 37) % kTableWords][i % 8] += i;
+  } else {
+    pthread_rwlock_rdlock(&table_lock);
+    for (unsigned i = 0; i < n; i++) sink += table[(first + i * 37) % kTableWords][i % 8];
+  }
+  pthread_rwlock_unlock(&table_lock);
+}
+
+// Accesses of 1..8 bytes inside the thread's own 8-byte units.
+static void own_units(uint64_t* s, int self) {
+  const unsigned units = kUnitBytes / 8 / (unsigned)threads;
+  const int n = 1 + (int)(next(s) % 16);
+  for (int i = 0; i < n; i++) {
+    unsigned char* unit = owned_units + ((next(s) % units) * (unsigned)threads + (unsigned)self) * 8;
+    const unsigned size = 1u << (next(s) % 4);
+    unsigned char* p = unit + (next(s) % (8 / size)) * size;
+    const int write = next(s) % 2;
+    switch (size) {
+      case 1:
+        if (write)
+          *(volatile uint8_t*)p = (uint8_t)i;
+        else
+          sink += *(volatile uint8_t*)p;
+        break;
+      case 2:
+        if (write)
+          *(volatile uint16_t*)p = (uint16_t)i;
+        else
+          sink += *(volatile uint16_t*)p;
+        break;
+      case 4:
+        if (write)
+          *(volatile uint32_t*)p = (uint32_t)i;
+        else
+          sink += *(volatile uint32_t*)p;
+        break;
+      default:
+        if (write)
+          *(volatile uint64_t*)p = (uint64_t)i;
+        else
+          sink += *(volatile uint64_t*)p;
+        break;
+    }
+  }
+}
+
+// A range in one of the thread's chunks, often across the block boundary
+// in its middle: memset, memcpy out of it, or a byte loop.
+static void own_chunk(uint64_t* s, int self) {
+  const unsigned mine = (kChunks - 1 - (unsigned)self) / (unsigned)threads + 1;  // chunks c = self + k * threads
+  const unsigned c = (unsigned)self + (unsigned)(next(s) % mine) * (unsigned)threads;
+  unsigned char* chunk = owned_chunks + kBlock / 2 + (size_t)c * kBlock;
+  const unsigned len = 1 + (unsigned)(next(s) % 2048);
+  const unsigned at = next(s) % 2 ? kBlock / 2 - (unsigned)(next(s) % len) : (unsigned)(next(s) % (kBlock - len));
+  unsigned char* p = chunk + at;
+  switch (next(s) % 3) {
+    case 0: memset(p, (int)next(s), len); break;
+    case 1: {
+      unsigned char tmp[2048];
+      memcpy(tmp, p, len);
+      sink += tmp[len / 2];
+      break;
+    }
+    default:
+      for (unsigned i = 0; i < len; i += 7) ((volatile unsigned char*)p)[i] += 1;
+      break;
+  }
+}
+
+static void publish(uint64_t* s, int self, unsigned round) {
+  struct Mailbox* m = &mail[self];
+  if (next(s) % 2) {
+    for (int i = 0; i < kPayload; i++) m->payload[i] = (unsigned char)(round + (unsigned)i);
+    atomic_store_explicit(&m->flag, round + 1, memory_order_release);
+  } else {
+    memset(m->fenced_payload, (int)round, kPayload);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&m->fenced_flag, round + 1, memory_order_relaxed);
+  }
+}
+
+// Reads another thread's payload of this round if it is there (an older
+// one may be being overwritten: it is not read).
+static void receive(uint64_t* s, int self, unsigned round) {
+  struct Mailbox* m = &mail[(self + 1 + (int)(next(s) % (unsigned)(threads - 1))) % threads];
+  if (next(s) % 2) {
+    if (atomic_load_explicit(&m->flag, memory_order_acquire) == round + 1) {
+      for (int i = 0; i < kPayload; i++) sink += m->payload[i];
+      messages_read[self]++;
+    }
+  } else if (atomic_load_explicit(&m->fenced_flag, memory_order_relaxed) == round + 1) {
+    atomic_thread_fence(memory_order_acquire);
+    unsigned char copy[kPayload];
+    memcpy(copy, m->fenced_payload, kPayload);
+    sink += copy[next(s) % kPayload];
+    messages_read[self]++;
+  }
+}
+
+// Allocates and fills a block and queues it for any thread (itself freeing
+// it when the queue is full).
+static void hand_over(uint64_t* s) {
+  const size_t size = next(s) % 8 == 0 ? 70000 : 16 + next(s) % 2000;  // some straddle a block boundary
+  unsigned char* b = malloc(size);
+  memset(b, 0x5a, size);
+  pthread_mutex_lock(&queue_lock);
+  const int full = queued == kQueue;
+  if (!full) {
+    queue[queued] = b;
+    queue_size[queued] = size;
+    queued++;
+  }
+  pthread_mutex_unlock(&queue_lock);
+  if (full) free(b);
+}
+
+static void take_over(uint64_t* s) {
+  pthread_mutex_lock(&queue_lock);
+  unsigned char* b = NULL;
+  size_t size = 0;
+  if (queued > 0) {
+    const int k = (int)(next(s) % (unsigned)queued);
+    b = queue[k];
+    size = queue_size[k];
+    queued--;
+    queue[k] = queue[queued];
+    queue_size[k] = queue_size[queued];
+  }
+  pthread_mutex_unlock(&queue_lock);
+  if (b == NULL) return;
+  for (size_t i = 0; i < size; i += 61) b[i] ^= 1;
+  sink += b[size - 1];
+  free(b);
+}
+
+// The thread's share of racy: byte i by the two threads (i + t) % threads
+// in {0, 1} (both threads when there are two), starting at a byte that
+// varies by round.
+static void racy_writes(uint64_t* s, int self) {
+  const unsigned start = (unsigned)(next(s) % kRacyBytes);
+  for (unsigned k = 0; k < kRacyBytes; k++) {
+    const unsigned i = (start + k) % kRacyBytes;
+    if ((i + (unsigned)self) % (unsigned)threads < 2) ((volatile unsigned char*)racy)[i] = (unsigned char)self;
+  }
+}
+
+static void* worker(void* arg) {
+  const int self = (int)(intptr_t)arg;
+  uint64_t s = (uint64_t)seed * 1000003u + (uint64_t)self * 7919u + 1;
+  for (unsigned round = 0; round < kRounds; round++) {
+    const int publish_at = (int)(next(&s) % kOps);
+    for (int op = 0; op < kOps; op++) {
+      if (op == publish_at) publish(&s, self, round);
+      switch (next(&s) % 12) {
+        case 0:
+        case 1:
+        case 2: locked_increment(&s, self); break;
+        case 3:
+        case 4: table_access(&s); break;
+        case 5:
+        case 6: own_units(&s, self); break;
+        case 7: own_chunk(&s, self); break;
+        case 8:
+        case 9: receive(&s, self, round); break;
+        case 10: hand_over(&s); break;
+        default: take_over(&s); break;
+      }
+    }
+    racy_writes(&s, self);
+    pthread_barrier_wait(&barrier);
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  seed = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
+  threads = argc > 2 ? atoi(argv[2]) : 4;
+  if (threads < 2 || threads > kMaxThreads) threads = 4;
+  for (int i = 0; i < kLocks; i++) pthread_mutex_init(&locks[i], NULL);
+  pthread_barrier_init(&barrier, NULL, (unsigned)threads);
+  printf("racy %p %d\n", (void*)racy, kRacyBytes);
+  fflush(stdout);
+  pthread_t t[kMaxThreads];
+  for (intptr_t i = 0; i < threads; i++) pthread_create(&t[i], 0, worker, (void*)i);
+  for (int i = 0; i < threads; i++) pthread_join(t[i], 0);
+  for (int k = 0; k < queued; k++) free(queue[k]);
+  uint64_t counted = 0, expected = 0, read = 0;
+  for (int j = 0; j < kGuardedSlots; j++)
+    for (unsigned w = 0; w < 4096 / sizeof(uint64_t); w++) counted += guarded[j][w];
+  for (int i = 0; i < threads; i++) {
+    expected += increments[i];
+    read += messages_read[i];
+  }
+  if (counted == expected)
+    printf("sums ok: %llu increments, %llu messages read\n", (unsigned long long)counted, (unsigned long long)read);
+  return 0;
+}
