@@ -76,7 +76,10 @@ static unsigned char* queue[kQueue];
 static size_t queue_size[kQueue];
 static int queued;
 
-static unsigned char racy[kRacyBytes] __attribute__((aligned(64)));
+// racy straddles a 64 KiB block boundary (its halves are checked in two
+// shards), in an area nothing else uses.
+static unsigned char racy_area[2 * kBlock] __attribute__((aligned(kBlock)));
+static unsigned char* const racy = racy_area + kBlock - kRacyBytes / 2;
 
 static pthread_barrier_t barrier;
 static int threads = 4;
@@ -241,14 +244,40 @@ static void take_over(uint64_t* s) {
   free(b);
 }
 
-// The thread's share of racy: byte i by the two threads (i + t) % threads
-// in {0, 1} (both threads when there are two), starting at a byte that
-// varies by round.
+// The thread's share of racy: 8-byte unit u by the two threads t with
+// (u + t) % threads in {0, 1} (both threads when there are two), written
+// byte by byte from a unit that varies by round, as 8-byte stores, or as one
+// memset per run of consecutive units (one across the block boundary for
+// some threads).
+static int owns_racy_unit(int self, unsigned u) { return (u + (unsigned)self) % (unsigned)threads < 2; }
+
 static void racy_writes(uint64_t* s, int self) {
-  const unsigned start = (unsigned)(next(s) % kRacyBytes);
-  for (unsigned k = 0; k < kRacyBytes; k++) {
-    const unsigned i = (start + k) % kRacyBytes;
-    if ((i + (unsigned)self) % (unsigned)threads < 2) ((volatile unsigned char*)racy)[i] = (unsigned char)self;
+  enum { kUnits = kRacyBytes / 8 };
+  switch (next(s) % 3) {
+    case 0: {
+      const unsigned start = (unsigned)(next(s) % kRacyBytes);
+      for (unsigned k = 0; k < kRacyBytes; k++) {
+        const unsigned i = (start + k) % kRacyBytes;
+        if (owns_racy_unit(self, i / 8)) ((volatile unsigned char*)racy)[i] = (unsigned char)self;
+      }
+      break;
+    }
+    case 1:
+      for (unsigned u = 0; u < kUnits; u++)
+        if (owns_racy_unit(self, u)) ((volatile uint64_t*)racy)[u] = (uint64_t)self;
+      break;
+    default:
+      for (unsigned u = 0; u < kUnits;) {
+        if (!owns_racy_unit(self, u)) {
+          u++;
+          continue;
+        }
+        unsigned end = u + 1;
+        while (end < kUnits && owns_racy_unit(self, end)) end++;
+        memset(racy + u * 8, self, (end - u) * 8);
+        u = end;
+      }
+      break;
   }
 }
 
