@@ -1,28 +1,34 @@
 // A stress program for parallel checking (docs/runtime.md, "Parallel
 // checking") whose racy bytes are known whatever the schedule: exactly the
-// bytes of `racy`. argv[1] = seed, argv[2] = threads (2..8, default 4).
+// bytes of `racy`, one row of kRacyBytes per round. argv[1] = seed,
+// argv[2] = threads (2..8, default 4).
 //
 // Each thread runs kRounds rounds, each ending in a pthread barrier; in a
 // round it does kOps operations in an order drawn from its own seeded PRNG:
 //  - read-modify-writes of `guarded` (slots spread over 16 64 KiB blocks,
 //    each under one of 16 mutexes), and reads or writes of `table` under a
 //    read-write lock;
-//  - plain accesses of its own part of `owned`: 8-byte units interleaved
-//    between the threads (threads share shards and cache lines, never a
-//    byte), and 64 KiB chunks interleaved between the threads, each chunk
-//    straddling a 64 KiB block boundary (an access of one is checked in two
-//    shards);
-//  - message passing: it publishes a payload once per round through an
-//    atomic release store (and another through a relaxed store after a
-//    release fence), and reads another thread's payloads of the round after
-//    an acquire load (or a relaxed load and an acquire fence) saw its flag;
+//  - plain accesses of its own parts of `owned_units` (8-byte units
+//    interleaved between the threads: they share shards and cache lines,
+//    never a byte) and of `owned_chunks` (64 KiB chunks interleaved between
+//    the threads, each straddling a block boundary: an access of one is
+//    checked in two shards);
+//  - message passing: once per round it publishes a payload through an
+//    atomic release store or through a relaxed store after a release fence;
+//    it reads other threads' payloads of the round after an acquire load
+//    (or a relaxed load and an acquire fence) saw their flags;
 //  - heap blocks handed to other threads through a mutex-protected queue:
 //    the taker writes the block, reads it and frees it.
-// None of that races. Then, after its last synchronization of the round and
-// right before the barrier, every thread writes its fixed share of `racy`,
-// each byte by two threads (nothing can order two such writes: a thread's
-// only synchronization after them is entering the barrier), so every byte
-// of `racy` races in every schedule and no other byte ever does.
+// None of that races. Then every thread synchronizes once more with the
+// others (a mutex, a read or write lock, or an atomic read-modify-write
+// they all use: a thread often acquires what another released just before
+// its racy writes, and a release that did not advance the releasing
+// thread's clock would hide their race) and, right before the barrier,
+// writes its fixed share of the round's row of `racy`: each byte by two
+// threads. Nothing can order two such writes (a thread's only
+// synchronization after them is entering the barrier), so every byte of
+// `racy` races in every schedule, and no other byte ever does; a row per
+// round makes a race missed in any one round show.
 // parallel_stress_test.cpp runs it live and checks the racy bytes.
 //
 // stdout: "racy 0xADDR SIZE" and, when the program's own bookkeeping adds
@@ -45,7 +51,7 @@ enum {
   kUnitBytes = 64 * 1024,
   kChunks = 16,  // of owned_chunks, kBlock bytes each
   kQueue = 16,
-  kRacyBytes = 64,
+  kRacyBytes = 64,  // per round
   kPayload = 24,
 };
 
@@ -76,11 +82,15 @@ static unsigned char* queue[kQueue];
 static size_t queue_size[kQueue];
 static int queued;
 
-// racy straddles a 64 KiB block boundary (its halves are checked in two
-// shards), in an area nothing else uses.
+// kRounds rows of kRacyBytes, in an area nothing else uses; the middle
+// round's row straddles a 64 KiB block boundary (its halves are checked in
+// two shards).
 static unsigned char racy_area[2 * kBlock] __attribute__((aligned(kBlock)));
-static unsigned char* const racy = racy_area + kBlock - kRacyBytes / 2;
+static unsigned char* const racy = racy_area + kBlock - kRounds / 2 * kRacyBytes - kRacyBytes / 2;
 
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t last_rwlock = PTHREAD_RWLOCK_INITIALIZER;
+static atomic_uint last_counter;
 static pthread_barrier_t barrier;
 static int threads = 4;
 static unsigned seed = 1;
@@ -244,27 +254,28 @@ static void take_over(uint64_t* s) {
   free(b);
 }
 
-// The thread's share of racy: 8-byte unit u by the two threads t with
+// The thread's share of the round's row of racy: 8-byte unit u by the two threads t with
 // (u + t) % threads in {0, 1} (both threads when there are two), written
 // byte by byte from a unit that varies by round, as 8-byte stores, or as one
 // memset per run of consecutive units (one across the block boundary for
 // some threads).
 static int owns_racy_unit(int self, unsigned u) { return (u + (unsigned)self) % (unsigned)threads < 2; }
 
-static void racy_writes(uint64_t* s, int self) {
+static void racy_writes(uint64_t* s, int self, unsigned round) {
+  unsigned char* const row = racy + round * kRacyBytes;
   enum { kUnits = kRacyBytes / 8 };
   switch (next(s) % 3) {
     case 0: {
       const unsigned start = (unsigned)(next(s) % kRacyBytes);
       for (unsigned k = 0; k < kRacyBytes; k++) {
         const unsigned i = (start + k) % kRacyBytes;
-        if (owns_racy_unit(self, i / 8)) ((volatile unsigned char*)racy)[i] = (unsigned char)self;
+        if (owns_racy_unit(self, i / 8)) ((volatile unsigned char*)row)[i] = (unsigned char)self;
       }
       break;
     }
     case 1:
       for (unsigned u = 0; u < kUnits; u++)
-        if (owns_racy_unit(self, u)) ((volatile uint64_t*)racy)[u] = (uint64_t)self;
+        if (owns_racy_unit(self, u)) ((volatile uint64_t*)row)[u] = (uint64_t)self;
       break;
     default:
       for (unsigned u = 0; u < kUnits;) {
@@ -274,10 +285,30 @@ static void racy_writes(uint64_t* s, int self) {
         }
         unsigned end = u + 1;
         while (end < kUnits && owns_racy_unit(self, end)) end++;
-        memset(racy + u * 8, self, (end - u) * 8);
+        memset(row + u * 8, self, (end - u) * 8);
         u = end;
       }
       break;
+  }
+}
+
+// The thread's last synchronization of the round, on an object every thread
+// uses then: its releases come before its racy writes, so they order none.
+static void last_synchronization(uint64_t* s) {
+  switch (next(s) % 4) {
+    case 0:
+      pthread_mutex_lock(&last_lock);
+      pthread_mutex_unlock(&last_lock);
+      break;
+    case 1:
+      pthread_rwlock_wrlock(&last_rwlock);
+      pthread_rwlock_unlock(&last_rwlock);
+      break;
+    case 2:  // a later writer acquires the read's release
+      pthread_rwlock_rdlock(&last_rwlock);
+      pthread_rwlock_unlock(&last_rwlock);
+      break;
+    default: atomic_fetch_add_explicit(&last_counter, 1, memory_order_acq_rel); break;
   }
 }
 
@@ -303,7 +334,8 @@ static void* worker(void* arg) {
         default: take_over(&s); break;
       }
     }
-    racy_writes(&s, self);
+    last_synchronization(&s);
+    racy_writes(&s, self, round);
     pthread_barrier_wait(&barrier);
   }
   return 0;
@@ -315,7 +347,7 @@ int main(int argc, char** argv) {
   if (threads < 2 || threads > kMaxThreads) threads = 4;
   for (int i = 0; i < kLocks; i++) pthread_mutex_init(&locks[i], NULL);
   pthread_barrier_init(&barrier, NULL, (unsigned)threads);
-  printf("racy %p %d\n", (void*)racy, kRacyBytes);
+  printf("racy %p %d\n", (void*)racy, kRounds * kRacyBytes);
   fflush(stdout);
   pthread_t t[kMaxThreads];
   for (intptr_t i = 0; i < threads; i++) pthread_create(&t[i], 0, worker, (void*)i);
