@@ -8,9 +8,9 @@
 //  - read-modify-writes of `guarded` (slots spread over 16 64 KiB blocks,
 //    each under one of 16 mutexes), and reads or writes of `table` under a
 //    read-write lock;
-//  - plain accesses of its own parts of `owned_units` (8-byte units
-//    interleaved between the threads: they share shards and cache lines,
-//    never a byte) and of `owned_chunks` (64 KiB chunks interleaved between
+//  - plain accesses of its own parts of `hot.owned_units` (8-byte units
+//    interleaved between the threads: they share a shard, with the atomics
+//    below, and cache lines, never a byte) and of `owned_chunks` (64 KiB chunks interleaved between
 //    the threads, each straddling a block boundary: an access of one is
 //    checked in two shards);
 //  - message passing: once per round it publishes a payload through an
@@ -48,7 +48,7 @@ enum {
   kLocks = 16,
   kGuardedSlots = 256,  // one per 4 KiB of guarded: 16 blocks
   kTableWords = 512,    // one per 512 bytes of table: 4 blocks
-  kUnitBytes = 64 * 1024,
+  kHotBlock = kBlock,
   kChunks = 16,  // of owned_chunks, kBlock bytes each
   kQueue = 16,
   kRacyBytes = 64,  // per round
@@ -61,8 +61,6 @@ static pthread_mutex_t locks[kLocks];
 // 4 blocks of words under table_lock.
 static uint64_t table[kTableWords][512 / sizeof(uint64_t)] __attribute__((aligned(kBlock)));
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
-// Unit u (8 bytes) belongs to thread u % threads.
-static unsigned char owned_units[kUnitBytes] __attribute__((aligned(kBlock)));
 // Chunk c, [kBlock / 2 + c * kBlock, + kBlock), belongs to thread c % threads:
 // it straddles the boundary between blocks c and c + 1.
 static unsigned char owned_chunks[(kChunks + 1) * kBlock] __attribute__((aligned(kBlock)));
@@ -74,7 +72,13 @@ struct Mailbox {
   atomic_uint fenced_flag;  // relaxed store after a release fence / relaxed load, then an acquire fence
   unsigned char fenced_payload[kPayload];
 };
-static struct Mailbox mail[kMaxThreads];
+// One block, so one shard, that every thread uses all the time: plain
+// accesses (unit u, 8 bytes, belongs to thread u % threads) and atomics.
+static struct {
+  unsigned char owned_units[kHotBlock - 1024];
+  struct Mailbox mail[kMaxThreads];
+  atomic_uint last_counter;
+} hot __attribute__((aligned(kBlock)));
 
 // Heap blocks in transit between threads.
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -90,7 +94,6 @@ static unsigned char* const racy = racy_area + kBlock - kRounds / 2 * kRacyBytes
 
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t last_rwlock = PTHREAD_RWLOCK_INITIALIZER;
-static atomic_uint last_counter;
 static pthread_barrier_t barrier;
 static int threads = 4;
 static unsigned seed = 1;
@@ -129,10 +132,10 @@ static void table_access(uint64_t* s) {
 
 // Accesses of 1..8 bytes inside the thread's own 8-byte units.
 static void own_units(uint64_t* s, int self) {
-  const unsigned units = kUnitBytes / 8 / (unsigned)threads;
+  const unsigned units = (unsigned)sizeof hot.owned_units / 8 / (unsigned)threads;
   const int n = 1 + (int)(next(s) % 16);
   for (int i = 0; i < n; i++) {
-    unsigned char* unit = owned_units + ((next(s) % units) * (unsigned)threads + (unsigned)self) * 8;
+    unsigned char* unit = hot.owned_units + ((next(s) % units) * (unsigned)threads + (unsigned)self) * 8;
     const unsigned size = 1u << (next(s) % 4);
     unsigned char* p = unit + (next(s) % (8 / size)) * size;
     const int write = next(s) % 2;
@@ -189,7 +192,7 @@ static void own_chunk(uint64_t* s, int self) {
 }
 
 static void publish(uint64_t* s, int self, unsigned round) {
-  struct Mailbox* m = &mail[self];
+  struct Mailbox* m = &hot.mail[self];
   if (next(s) % 2) {
     for (int i = 0; i < kPayload; i++) m->payload[i] = (unsigned char)(round + (unsigned)i);
     atomic_store_explicit(&m->flag, round + 1, memory_order_release);
@@ -203,7 +206,7 @@ static void publish(uint64_t* s, int self, unsigned round) {
 // Reads another thread's payload of this round if it is there (an older
 // one may be being overwritten: it is not read).
 static void receive(uint64_t* s, int self, unsigned round) {
-  struct Mailbox* m = &mail[(self + 1 + (int)(next(s) % (unsigned)(threads - 1))) % threads];
+  struct Mailbox* m = &hot.mail[(self + 1 + (int)(next(s) % (unsigned)(threads - 1))) % threads];
   if (next(s) % 2) {
     if (atomic_load_explicit(&m->flag, memory_order_acquire) == round + 1) {
       for (int i = 0; i < kPayload; i++) sink += m->payload[i];
@@ -308,7 +311,7 @@ static void last_synchronization(uint64_t* s) {
       pthread_rwlock_rdlock(&last_rwlock);
       pthread_rwlock_unlock(&last_rwlock);
       break;
-    default: atomic_fetch_add_explicit(&last_counter, 1, memory_order_acq_rel); break;
+    default: atomic_fetch_add_explicit(&hot.last_counter, 1, memory_order_acq_rel); break;
   }
 }
 
