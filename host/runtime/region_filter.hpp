@@ -32,27 +32,25 @@
 
 namespace raceaccel::rt {
 
-// One granule (8 aligned bytes) seen in a region: which bytes were read and
-// which written. 16 bytes: `state` packs the region's generation (bits
-// 16..63; valid when equal to the thread's), the written mask (8..15) and the
-// read mask (0..7).
+// One line (64 aligned bytes) seen in a region: which of its bytes were
+// read and which written (bit b: byte b of the line). 32 bytes, so the
+// table's 1 MiB covers 2 MiB of data (an entry per 8-byte granule covered
+// 512 KiB: a 300x300 matrix of doubles, 720 KiB, fell out of it on every
+// pass). The region's generation is valid when equal to the thread's.
 // No member initializers: ThreadState is default-initialized in zeroed
 // mmap'ed memory, and the table's pages must stay untouched until used.
-struct RegionEntry {
-  uint64_t granule;  // address >> 3
-  uint64_t state;    // 0: never used (generations start at 1)
+struct alignas(32) RegionEntry {
+  uint64_t line;  // address >> 6
+  uint64_t generation;
+  uint64_t written;
+  uint64_t read;
 };
-inline constexpr unsigned kRegionGenerationShift = 16;
-inline uint64_t region_state(uint64_t generation, uint8_t written, uint8_t read) {
-  return generation << kRegionGenerationShift | uint64_t{written} << 8 | read;
+inline constexpr unsigned kRegionLineShift = 6;
+inline constexpr uint32_t kRegionSlots = 1u << 15;
+// The bits of bytes [offset, offset + n) of a line, 0 < n, offset + n <= 64.
+inline uint64_t line_mask(uint64_t offset, uint64_t n) {
+  return (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << offset;
 }
-
-// 64 Ki entries (2 MiB of address space per thread, touched lazily): a
-// granule's slot is its low bits, so an array of up to 512 KiB fills the
-// table without collisions (a matrix multiply's whole operand, for one).
-inline constexpr uint32_t kRegionSlots = 1u << 16;
-// Accesses longer than this (in bytes) are never filtered (their entries
-// would cost more to test than the detector's range rule).
 inline constexpr uint64_t kMaxFilteredRange = 512;
 
 // Bumped at every allocation (intercept_malloc.cpp) and every Free the
@@ -62,11 +60,5 @@ struct alignas(64) ForgetEpoch {
   std::atomic<uint64_t> value{0};
 };
 extern ForgetEpoch g_forget_epoch;
-
-// The byte mask of [addr, addr + size) within addr's granule; size 1..8 and
-// the access must not cross the granule.
-inline uint8_t granule_mask(uint64_t addr, uint64_t size) {
-  return static_cast<uint8_t>(((uint32_t{1} << size) - 1) << (addr & 7));
-}
 
 }  // namespace raceaccel::rt

@@ -180,13 +180,14 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
 }
 
 bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
-  // Every granule is tested (and marked), so that a repeat of the whole
+  // Every line is tested (and marked), so that a repeat of the whole
   // range is covered next time even when this one was not.
   bool seen = true;
   const uint64_t end = addr + size;
   for (uint64_t a = addr; a < end;) {
-    const uint64_t next = std::min((a | 7) + 1, end);
-    seen &= seen_in_region(ts, a >> 3, granule_mask(a, next - a), write);
+    const uint64_t next = std::min((a | 63) + 1, end);
+    const uint64_t mask = line_mask(a & 63, next - a);
+    seen &= covered_in_line(ts, a >> kRegionLineShift, mask, write) == mask;
     a = next;
   }
   return seen;

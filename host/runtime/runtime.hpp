@@ -229,51 +229,61 @@ inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessK
 }
 
 // ---- the sync-free region filter (region_filter.hpp) ----------------------
-// Whether granule g's bytes `mask` were already accessed in the current
-// region, a read being covered by reads and writes, a write by writes; if
-// not, they are recorded as accessed now (the caller then checks the access).
-RACEACCEL_ALWAYS_INLINE bool seen_in_region(ThreadState* ts, uint64_t g, uint8_t mask, bool write) {
-  RegionEntry& e = ts->region[g & (kRegionSlots - 1)];
+// Which of line l's bytes `mask` were already accessed in the current
+// region (a read being covered by reads and writes, a write by writes); all
+// of `mask` is recorded as accessed now (the caller checks what was not
+// covered).
+RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, uint64_t mask, bool write) {
+  RegionEntry& e = ts->region[l & (kRegionSlots - 1)];
   const uint64_t generation = ts->region_generation;
-  if (RACEACCEL_LIKELY(e.granule == g && (e.state >> kRegionGenerationShift) == generation)) {
-    const auto written = static_cast<uint8_t>(e.state >> 8);
-    const uint8_t covering = write ? written : static_cast<uint8_t>(written | e.state);
-    if (RACEACCEL_LIKELY((covering & mask) == mask)) return true;
-    e.state |= write ? uint64_t{mask} << 8 : mask;
-    return false;
+  if (RACEACCEL_LIKELY(e.line == l && e.generation == generation)) {
+    const uint64_t covered = (write ? e.written : e.written | e.read) & mask;
+    if (RACEACCEL_LIKELY(covered == mask)) return covered;
+    (write ? e.written : e.read) |= mask;
+    return covered;
   }
-  e = {g, region_state(generation, write ? mask : 0, write ? 0 : mask)};
-  return false;
+  e.line = l;
+  e.generation = generation;
+  e.written = write ? mask : 0;
+  e.read = write ? 0 : mask;
+  return 0;
 }
-// An access over more than two granules (a range up to kMaxFilteredRange
-// bytes): covered when every granule is.
+// Whether the whole access (up to kMaxFilteredRange bytes, over more lines
+// than two) is covered; every line is tested and marked.
 RACEACCEL_NOINLINE bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
 
 // How many leading bytes of the access are already covered in the region:
 // all of them (size) when the access is covered (then it is dropped), the
-// bytes in its first granule when just they are (an access over two
-// granules: only the rest is checked; a vectorized stencil's overlapping
-// loads), else 0. A Free or an allocation since the thread last looked ends
-// the region first (the hazard of region_filter.hpp). Accesses of up to two
-// granules (all of the compiler's 1..16-byte callbacks) are decided inline.
+// first half of an aligned 16-byte access when just it is (only the rest is
+// checked: a vectorized stencil's overlapping loads), else 0. A Free or an
+// allocation since the thread last looked ends the region first (the hazard
+// of region_filter.hpp). Accesses within one or two lines (all of the
+// compiler's 1..16-byte callbacks) are decided inline.
 RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   const uint64_t epoch = g_forget_epoch.value.load(std::memory_order_seq_cst);
   if (RACEACCEL_UNLIKELY(epoch != ts->forget_epoch_seen)) {
     ts->forget_epoch_seen = epoch;
     ts->new_region();
   }
-  const uint64_t last = addr + size - 1;
-  const uint64_t g = addr >> 3;
+  const uint64_t offset = addr & 63;
+  const uint64_t l = addr >> kRegionLineShift;
   uint64_t covered;
-  if (RACEACCEL_LIKELY(g == last >> 3)) {
-    covered = seen_in_region(ts, g, granule_mask(addr, size), write) ? size : 0;
-  } else if (g + 1 == last >> 3) {
-    // Both granules are tested (and marked), whatever the first says.
-    const bool first = seen_in_region(ts, g, static_cast<uint8_t>(0xFFu << (addr & 7)), write);
-    const bool second = seen_in_region(ts, g + 1, static_cast<uint8_t>(0xFFu >> (7 - (last & 7))), write);
+  if (RACEACCEL_LIKELY(offset + size <= 64)) {
+    const uint64_t mask = line_mask(offset, size);
+    const uint64_t seen = covered_in_line(ts, l, mask, write);
+    covered = seen == mask ? size : 0;
     // A covered first half of an aligned 16-byte access is left out (the
     // unit of pattern runs, thread_state.hpp); other partial covers are not.
-    covered = first ? (second ? size : ((addr & 7) == 0 && size == 16 ? 8 : 0)) : 0;
+    if (covered == 0 && size == 16 && (addr & 7) == 0 && (seen & line_mask(offset, 8)) == line_mask(offset, 8))
+      covered = 8;
+  } else if (size <= 64) {
+    // Both lines are tested (and marked), whatever the first says.
+    const uint64_t first_mask = line_mask(offset, 64 - offset);
+    const uint64_t second_mask = line_mask(0, offset + size - 64);
+    const uint64_t first = covered_in_line(ts, l, first_mask, write);
+    const bool second = covered_in_line(ts, l + 1, second_mask, write) == second_mask;
+    covered = first == first_mask && second ? size : 0;
+    if (covered == 0 && size == 16 && (addr & 7) == 0 && first == first_mask) covered = 8;  // offset 56: 8 bytes each
   } else {
     covered = seen_in_region_range(ts, addr, size, write) ? size : 0;
   }
