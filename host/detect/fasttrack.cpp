@@ -80,10 +80,12 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   } else {
     // Only the parts covering [offset, offset+n) are checked; each part
     // stands for `width` bytes with one history (see fasttrack_shadow.hpp).
-    ShadowCell* parts = shadow_.refine(cell, Shadow::parts_needed(offset, n));
+    const uint64_t base = g << Shadow::kGranuleShift;
+    const unsigned needed = Shadow::parts_needed(offset, n);
+    if (!(cell.split() && cell.parts() >= needed)) spread_atomic_history(cell, base);
+    ShadowCell* parts = shadow_.refine(cell, needed);
     const unsigned shift = Shadow::part_shift(cell);  // part width = 1 << shift bytes
     const unsigned width = 1u << shift;
-    const uint64_t base = g << Shadow::kGranuleShift;
     for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) {
       if (is_atomic_op) {
         check_atomic(parts[i], base + i * width, width, e, index, t, clock, len);
@@ -395,11 +397,9 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
       return;
     }
   }
-  for (uint64_t i = 0; i < size; ++i) {
-    AtomicHistory& h = atomics_.at(addr + i);
-    if (reads && h.reads.clock(t) != now) h.reads.set(t, now, e.site);
-    if (writes && h.writes.clock(t) != now) h.writes.set(t, now, e.site);
-  }
+  AtomicHistory& h = atomics_.at(addr);  // the cell's: its bytes share one (spread_atomic_history)
+  if (reads && h.reads.clock(t) != now) h.reads.set(t, now, e.site);
+  if (writes && h.writes.clock(t) != now) h.writes.set(t, now, e.site);
   cell.r |= ShadowCell::kAtomic;
 }
 
@@ -413,7 +413,36 @@ void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uin
   }
 }
 
+// Atomic histories are kept at the first byte of each cell or part that has
+// one (its bytes share it: an atomic access covers whole cells or parts,
+// splitting the granule first). Before a granule is split finer (a narrower
+// access, a free of part of it), each byte of a part gets the part's
+// history, so that every new part finds its own at its first byte. An
+// 8-byte atomic then costs one history, not eight.
+void FastTrackDetector::spread_atomic_history(const ShadowCell& cell, uint64_t base) {
+  const unsigned parts = cell.split() ? cell.parts() : 1;
+  const unsigned width = 8 / parts;
+  if (width == 1 || atomics_.bytes() == 0) return;
+  const ShadowCell* part = cell.split() ? shadow_.parts_of(cell) : &cell;
+  for (unsigned j = 0; j < parts; ++j) {
+    if (!part[j].atomic()) continue;
+    const AtomicHistory* h = atomics_.find(base + j * width);
+    if (h == nullptr) continue;
+    const AtomicHistory copy = *h;  // at() below may move it
+    for (unsigned k = 1; k < width; ++k) atomics_.at(base + j * width + k) = copy;
+  }
+}
+
 void FastTrackDetector::forget(uint64_t addr, uint64_t size) {
+  // A granule cleared in part is split (Shadow::clear): its parts that stay
+  // need their histories at their first bytes.
+  if (atomics_.bytes() != 0 && size != 0) {
+    for (const uint64_t edge : {addr, addr + size}) {
+      if ((edge & 7) == 0) continue;
+      if (const ShadowCell* cell = shadow_.find_granule(edge >> Shadow::kGranuleShift); cell != nullptr)
+        spread_atomic_history(*cell, edge & ~uint64_t{7});
+    }
+  }
   shadow_.clear(addr, size);
   atomics_.erase(addr, size);
 }

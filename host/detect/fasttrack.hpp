@@ -62,7 +62,9 @@ class FastTrackDetector final : public Detector {
   // How many cells describe the granule holding addr: 1 (whole or never
   // touched), 2 halves, 4 quarters or 8 bytes.
   unsigned granule_parts(uint64_t addr) const;
-  // Bytes with atomic history (AR_x or AW_x kept beside the cells).
+  // Atomic histories (AR_x, AW_x) kept beside the cells: one per cell or
+  // part with atomic history, at its first byte, and one per byte of a
+  // granule split since (spread_atomic_history).
   size_t atomic_bytes() const { return atomics_.bytes(); }
   // Whether the shadow page (4 KiB) holding addr is one uniform cell, and how
   // many pages hold all 512 cells (see fasttrack_shadow.hpp).
@@ -91,6 +93,7 @@ class FastTrackDetector final : public Detector {
   // AtomicLoad, AtomicStore, AtomicRmw.
   void check_atomic(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
                     const uint64_t* clock, size_t clock_len);
+  void spread_atomic_history(const ShadowCell& cell, uint64_t base);
   void report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind, uint64_t prev_epoch,
               uint64_t prev_site, bool prev_atomic = false);
 
