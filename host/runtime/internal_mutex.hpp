@@ -26,6 +26,15 @@ class InternalMutex {
         if (state_.compare_exchange_strong(c, 1, std::memory_order_acquire)) return;
       }
     }
+    // Then give the CPU away a few times before sleeping: with more threads
+    // than cores the holder is often runnable but not running, and a yield
+    // lets it finish, where a futex sleep would cost two system calls and a
+    // wake-up.
+    for (int yield = 0; yield < kYields && c != 2; ++yield) {
+      syscall(SYS_sched_yield);
+      c = state_.load(std::memory_order_relaxed);
+      if (c == 0 && state_.compare_exchange_strong(c, 1, std::memory_order_acquire)) return;
+    }
     if (c != 2) c = state_.exchange(2, std::memory_order_acquire);
     while (c != 0) {
       syscall(SYS_futex, &state_, FUTEX_WAIT_PRIVATE, 2, nullptr, nullptr, 0);
@@ -43,6 +52,7 @@ class InternalMutex {
 
  private:
   static constexpr int kSpins = 100;
+  static constexpr int kYields = 4;
   static void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
