@@ -84,6 +84,7 @@ void Checker::unlink(ThreadState* ts) {
   unlinked_counts_.drains += ts->counts.drains;
   unlinked_counts_.accesses += ts->counts.accesses;
   unlinked_counts_.events += ts->counts.events;
+  unlinked_counts_.filtered += ts->counts.filtered;
   if (ts->prev != nullptr)
     ts->prev->next = ts->next;
   else
@@ -127,7 +128,7 @@ void Checker::apply_parallel(ThreadState* ts, const Event& e) {
   try {
     parallel_->sync(e, ts->view);
   } catch (const std::exception& err) {
-    return fail("", err);
+    return fail(err);
   }
   ++ts->counts.events;
   record_locked(e);
@@ -138,13 +139,13 @@ void Checker::atomic_locked(ThreadState* ts, const Event& e, std::vector<Race>& 
   try {
     parallel_->atomic_locked(e, 0, ts->view, found);
   } catch (const std::exception& err) {
-    return fail("", err);
+    return fail(err);
   }
   ++ts->counts.events;
   record_locked(e);
 }
 
-void Checker::fail(std::string_view, const std::exception& err) {
+void Checker::fail(const std::exception& err) {
   if (failed_.exchange(true)) return;
   InternalLock lock(report_mu_);
   if (dynamic_cast<const CapacityError*>(&err) != nullptr) {
@@ -272,7 +273,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
             parallel_->access(e, i, ts->view, *cursor, found);
           } catch (const std::exception& err) {
             cursor->release();
-            fail("", err);
+            fail(err);
             break;
           }
         } else {
@@ -303,7 +304,13 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     }
   }
   if (owner) {
-    stats_.filtered += ts->take_decided();
+    // Per thread in parallel checking: a shared counter's cache line would
+    // travel between the threads at every synchronization event.
+    if (parallel()) {
+      ts->counts.filtered += ts->take_decided();
+    } else {
+      stats_.filtered += ts->take_decided();
+    }
     ts->consumed = 0;
     ts->merge_floor = 0;
     ts->patterns_used = 0;
@@ -394,7 +401,7 @@ bool Checker::check_locked(const Event& e) {
   try {
     detector_->process(e, next_index_++);
   } catch (const std::exception& err) {
-    fail("", err);
+    fail(err);
     return false;
   }
   return true;
@@ -429,7 +436,7 @@ void Checker::drain_all_and_stop() {
     try {
       detector_->finish();
     } catch (const std::exception& err) {
-      fail("", err);
+      fail(err);
     }
     report_fresh_races(nullptr, 0, 0, 0);
   }
@@ -485,10 +492,12 @@ CheckerStats Checker::stats() {
       sum.drains += ts->counts.drains;
       sum.accesses += ts->counts.accesses;
       sum.events += ts->counts.events;
+      sum.filtered += ts->counts.filtered;
     }
     s.drains += sum.drains;
     s.accesses += sum.accesses;
     s.events += sum.accesses + sum.events;
+    s.filtered += sum.filtered;
   }
   InternalLock lock(report_mu_);
   s.sites = sites_.size() - 1;  // id 0 is "unknown"

@@ -15,9 +15,11 @@
 //    which every drain and every synchronization event holds;
 //  - parallel (software FastTrack, the default): ShardedFastTrack. A drain
 //    holds only its thread's drain lock and the locks of the memory blocks
-//    it checks, one at a time; a synchronization event holds the sync lock
-//    for the event alone. While recording (record=), every operation also
-//    holds the checker lock, so the recording is the order of the checks.
+//    it checks, one at a time; a synchronization event holds only the lock
+//    of the part of FastTrack's state it touches (the lock's stripe, the
+//    atomic location's shard, or the global part for fork, join and
+//    barriers). While recording (record=), every operation also holds the
+//    checker lock, so the recording is the order of the checks.
 #pragma once
 
 #include <array>
@@ -211,7 +213,7 @@ class Checker {
   void report_races(const ThreadState* ts, uint32_t begin, uint32_t end, uint64_t first_index,
                     std::vector<Race>& fresh);
   // A failed check: stops checking with a message.
-  void fail(std::string_view what, const std::exception& err);
+  void fail(const std::exception& err);
   void start_recording_locked();
   std::string finish_recording_locked();
   // halt_on_error after a report: finishes the recording and prints the
@@ -263,8 +265,8 @@ class Checker {
   static constexpr uint32_t kNoAbsorbed = ~uint32_t{0};
   std::array<uint32_t, kBufferCapacity> absorbed_head_;
   std::array<uint32_t, kBufferCapacity> absorbed_next_;
-  // Added to by several threads at once in parallel checking (once per
-  // drain or event, never per access).
+  // Serial checking's, and what parallel checking counts rarely (races,
+  // filtered accesses of the exit drain).
   struct Counters {
     std::atomic<uint64_t> events{0}, accesses{0}, filtered{0}, drains{0}, races{0};
   };

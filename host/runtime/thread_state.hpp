@@ -113,7 +113,8 @@ struct ThreadState {
   struct Counts {  // statistics of parallel checking (under drain_mu)
     uint64_t drains = 0;
     uint64_t accesses = 0;
-    uint64_t events = 0;  // synchronization, atomic, Alloc and Free events
+    uint64_t events = 0;    // synchronization, atomic, Alloc and Free events
+    uint64_t filtered = 0;  // accesses the region filter decided (take_decided)
   };
   Counts counts;
 
