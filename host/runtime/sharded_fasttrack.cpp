@@ -148,7 +148,9 @@ void ShardedFastTrack::global_event(const Event& e, ClockView& view) {
 // FastTrackSync::atomic_acquire and atomic_release around the access's
 // check, with the location's clock in its shard.
 void ShardedFastTrack::atomic_locked(const Event& e, uint64_t index, ClockView& view, std::vector<Race>& found) {
-  if (!view.started()) start(e.tid, view);
+  // start() takes the global lock, which never nests in a shard's: the
+  // caller starts the view before it takes the shard's lock.
+  if (!view.started()) throw std::logic_error("ShardedFastTrack::atomic_locked: the thread's view is not started");
   Shard& shard = shards_[shard_of(e.addr)];
   if (e.op != Op::AtomicStore) {
     auto it = shard.atomics.find(e.addr);

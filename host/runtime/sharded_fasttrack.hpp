@@ -112,7 +112,7 @@ class ShardedFastTrack {
   void sync(const Event& e, ClockView& view);
   // Atomic accesses: the caller holds atomic_mutex(addr) across the real
   // operation and atomic_locked(), so the atomics of a location are checked
-  // in the order they took effect.
+  // in the order they took effect; the view must be started (start()).
   InternalMutex& atomic_mutex(uint64_t addr) { return shards_[shard_of(addr)].mu; }
   // The same lock, through a cursor that may hold it already.
   void lock_atomic(Cursor& cursor, uint64_t addr) { cursor.at(shard_of(addr)); }

@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sized_access.h"
+
 enum {
   kMaxThreads = 8,
   kRounds = 32,
@@ -139,32 +141,8 @@ static void own_units(uint64_t* s, int self) {
     const unsigned size = 1u << (next(s) % 4);
     unsigned char* p = unit + (next(s) % (8 / size)) * size;
     const int write = next(s) % 2;
-    switch (size) {
-      case 1:
-        if (write)
-          *(volatile uint8_t*)p = (uint8_t)i;
-        else
-          sink += *(volatile uint8_t*)p;
-        break;
-      case 2:
-        if (write)
-          *(volatile uint16_t*)p = (uint16_t)i;
-        else
-          sink += *(volatile uint16_t*)p;
-        break;
-      case 4:
-        if (write)
-          *(volatile uint32_t*)p = (uint32_t)i;
-        else
-          sink += *(volatile uint32_t*)p;
-        break;
-      default:
-        if (write)
-          *(volatile uint64_t*)p = (uint64_t)i;
-        else
-          sink += *(volatile uint64_t*)p;
-        break;
-    }
+    const uint64_t got = sized_access(p, size, write, (uint64_t)i);
+    if (!write) sink += got;
   }
 }
 

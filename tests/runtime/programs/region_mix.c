@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sized_access.h"
+
 enum { kMaxThreads = 8, kOps = 300, kBytes = 512, kLocks = 3, kSlots = 4 };
 
 static unsigned char arr[kBytes] __attribute__((aligned(64)));
@@ -34,32 +36,8 @@ static uint64_t next(uint64_t* s) {
 
 // One access of 1, 2, 4 or 8 bytes at p (volatile: the compiler keeps it).
 static void touch(unsigned char* p, unsigned size, int write, uint64_t v) {
-  switch (size) {
-    case 1:
-      if (write)
-        *(volatile uint8_t*)p = (uint8_t)v;
-      else
-        sink += *(volatile uint8_t*)p;
-      break;
-    case 2:
-      if (write)
-        *(volatile uint16_t*)p = (uint16_t)v;
-      else
-        sink += *(volatile uint16_t*)p;
-      break;
-    case 4:
-      if (write)
-        *(volatile uint32_t*)p = (uint32_t)v;
-      else
-        sink += *(volatile uint32_t*)p;
-      break;
-    default:
-      if (write)
-        *(volatile uint64_t*)p = v;
-      else
-        sink += (unsigned)*(volatile uint64_t*)p;
-      break;
-  }
+  const uint64_t got = sized_access(p, size, write, v);
+  if (!write) sink += (unsigned)got;
 }
 
 // 2..6 accesses of mixed sizes and kinds within [base, base + 16): repeats,
