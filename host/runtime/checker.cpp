@@ -85,6 +85,7 @@ void Checker::unlink(ThreadState* ts) {
   unlinked_counts_.accesses += ts->counts.accesses;
   unlinked_counts_.events += ts->counts.events;
   unlinked_counts_.filtered += ts->counts.filtered;
+  unlinked_counts_.absorbed += ts->counts.absorbed;
   if (ts->prev != nullptr)
     ts->prev->next = ts->next;
   else
@@ -308,8 +309,10 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     // travel between the threads at every synchronization event.
     if (parallel()) {
       ts->counts.filtered += ts->take_decided();
+      ts->counts.absorbed += ts->take_absorbed();
     } else {
       stats_.filtered += ts->take_decided();
+      stats_.absorbed += ts->take_absorbed();
     }
     ts->consumed = 0;
     ts->merge_floor = 0;
@@ -429,6 +432,7 @@ void Checker::drain_all_and_stop() {
       InternalLock drain_lock(ts->drain_mu);
       drain_locked(ts, false);
       stats_.filtered += ts->take_decided();  // once: a later unlink adds only what came after
+      stats_.absorbed += ts->take_absorbed();
     }
   }
   // A device backend still holds its last batch: check it, report its races.
@@ -482,6 +486,7 @@ CheckerStats Checker::stats() {
   s.events = stats_.events;
   s.accesses = stats_.accesses;
   s.filtered = stats_.filtered;
+  s.absorbed = stats_.absorbed;
   s.drains = stats_.drains;
   s.races = stats_.races;
   if (parallel()) {
@@ -493,11 +498,13 @@ CheckerStats Checker::stats() {
       sum.accesses += ts->counts.accesses;
       sum.events += ts->counts.events;
       sum.filtered += ts->counts.filtered;
+      sum.absorbed += ts->counts.absorbed;
     }
     s.drains += sum.drains;
     s.accesses += sum.accesses;
     s.events += sum.accesses + sum.events;
     s.filtered += sum.filtered;
+    s.absorbed += sum.absorbed;
   }
   InternalLock lock(report_mu_);
   s.sites = sites_.size() - 1;  // id 0 is "unknown"

@@ -324,8 +324,8 @@ int Runtime::finalize(int program_status) {
     const CheckerStats s = checker_->stats();
     reporter_.message(fmt::format(
         "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
-        "threads, {} per-byte races, {} reports\n",
-        s.events, s.accesses, s.drains, s.filtered, threads_.count(), s.races, reporter_.reports()));
+        "accesses coalesced into runs, {} threads, {} per-byte races, {} reports\n",
+        s.events, s.accesses, s.drains, s.filtered, s.absorbed, threads_.count(), s.races, reporter_.reports()));
   }
   if (options_.verbosity >= 2) {
     reporter_.message(

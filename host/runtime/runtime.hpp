@@ -213,6 +213,7 @@ inline void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
       if (run == kNoRun && lead == 0 && size == 16 && (addr & 7) == 0) run = extend_run(ts, addr, size_kind, pc, 8);
     }
     if (run != kNoRun) {
+      ts->count_absorbed();
       if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc, run + 1);
       return;
     }

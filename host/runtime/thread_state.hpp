@@ -115,6 +115,7 @@ struct ThreadState {
     uint64_t accesses = 0;
     uint64_t events = 0;    // synchronization, atomic, Alloc and Free events
     uint64_t filtered = 0;  // accesses the region filter decided (take_decided)
+    uint64_t absorbed = 0;  // accesses coalesced into an open run (take_absorbed)
   };
   Counts counts;
 
@@ -137,9 +138,10 @@ struct ThreadState {
   uint64_t region_generation = 1;
   uint64_t forget_epoch_seen = 0;
   std::atomic<uint64_t> filtered{0};
-  bool region_filter = true;     // RACEACCEL_OPTIONS region_filter
-  bool record_filtered = false;  // record=: filtered accesses are still buffered (kRecordOnly)
-  bool coalesce = true;          // RACEACCEL_OPTIONS coalesce
+  std::atomic<uint64_t> absorbed_runs{0};  // statistics, as filtered
+  bool region_filter = true;               // RACEACCEL_OPTIONS region_filter
+  bool record_filtered = false;            // record=: filtered accesses are still buffered (kRecordOnly)
+  bool coalesce = true;                    // RACEACCEL_OPTIONS coalesce
   // The thread's last atomic load, for repeats decided without the checker
   // (tsan_atomics.cpp, "Repeated loads"): valid while the region, the forget
   // epoch and the location's store version are the ones it saw.
@@ -187,6 +189,11 @@ struct ThreadState {
     filtered.store(filtered.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
   uint64_t take_decided() { return filtered.exchange(0, std::memory_order_relaxed); }
+  // Accesses an open run absorbed (coalescing): likewise.
+  void count_absorbed() {
+    absorbed_runs.store(absorbed_runs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  uint64_t take_absorbed() { return absorbed_runs.exchange(0, std::memory_order_relaxed); }
 };
 
 // The calling thread's state; nullptr before its first event. Initial-exec
