@@ -110,7 +110,7 @@ void Shadow::release_parts(unsigned parts, uint32_t index) {
 ShadowCell Shadow::copy_of(const ShadowCell& cell) {
   ShadowCell copy = cell;
   if (cell.read_shared()) {
-    const uint32_t rc = alloc_read_clock();  // may move read_clocks_: index, don't hold references
+    const uint32_t rc = alloc_read_clock();
     read_clocks_[rc] = read_clocks_[static_cast<uint32_t>(cell.r)];
     copy.r = (cell.r & ShadowCell::kAtomic) | ShadowCell::kReadShared | rc;
   }

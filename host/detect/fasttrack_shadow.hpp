@@ -165,6 +165,29 @@ class PageTable {
   unsigned shift_ = 64 - 6;  // log2(kInitialSlots)
 };
 
+// Elements by index, in chunks of 2^kChunkShift (small: each of the
+// runtime's 64 memory shards has its own pools) that never move: growing
+// neither copies the elements nor holds two arrays at once, as a doubling
+// std::vector does at each growth (which peak memory sees: with 200,000 split
+// granules, the old and the new array of parts together). An element's
+// address stays valid for the container's life.
+template <typename T, unsigned kChunkShift = 6>
+class ChunkedVector {
+ public:
+  size_t size() const { return size_; }
+  T& operator[](size_t i) { return chunks_[i >> kChunkShift][i & kMask]; }
+  const T& operator[](size_t i) const { return chunks_[i >> kChunkShift][i & kMask]; }
+  T& emplace_back() {
+    if ((size_ >> kChunkShift) == chunks_.size()) chunks_.push_back(std::make_unique<T[]>(size_t{1} << kChunkShift));
+    return (*this)[size_++];
+  }
+
+ private:
+  static constexpr size_t kMask = (size_t{1} << kChunkShift) - 1;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  size_t size_ = 0;
+};
+
 // A free-listed pool of fixed-size groups of cells (the parts of split granules).
 template <unsigned N>
 class PartPool {
@@ -184,7 +207,7 @@ class PartPool {
   const ShadowCell* at(uint32_t i) const { return parts_[i].data(); }
 
  private:
-  std::vector<Parts> parts_;
+  ChunkedVector<Parts> parts_;
   std::vector<uint32_t> free_;
 };
 
@@ -316,7 +339,7 @@ class Shadow {
   PartPool<2> halves_;
   PartPool<4> quarters_;
   PartPool<8> bytes_;
-  std::vector<ReadClock> read_clocks_;
+  ChunkedVector<ReadClock> read_clocks_;
   std::vector<uint32_t> free_read_clocks_;
 };
 
