@@ -55,7 +55,7 @@ void ShardedFastTrack::finish(const ClockView& view) {
 void ShardedFastTrack::access(const Event& e, uint64_t index, const ClockView& view, Cursor& cursor,
                               std::vector<Race>& found) {
   const FastTrackDetector::ThreadView v = view.view();
-  // Blocks are 64 KiB-aligned, so a part never splits a granule or a page:
+  // Blocks are page-aligned, so a part never splits a granule or a page:
   // each byte is checked exactly as the whole access would check it.
   uint64_t addr = e.addr;
   uint64_t left = e.size;

@@ -5,12 +5,12 @@
 //
 // Each thread runs kRounds rounds, each ending in a pthread barrier; in a
 // round it does kOps operations in an order drawn from its own seeded PRNG:
-//  - read-modify-writes of `guarded` (slots spread over 16 64 KiB blocks,
+//  - read-modify-writes of `guarded` (slots spread over 256 blocks,
 //    each under one of 16 mutexes), and reads or writes of `table` under a
 //    read-write lock;
 //  - plain accesses of its own parts of `hot.owned_units` (8-byte units
 //    interleaved between the threads: they share a shard, with the atomics
-//    below, and cache lines, never a byte) and of `owned_chunks` (64 KiB chunks interleaved between
+//    below, and cache lines, never a byte) and of `owned_chunks` (block-sized chunks interleaved between
 //    the threads, each straddling a block boundary: an access of one is
 //    checked in two shards);
 //  - message passing: once per round it publishes a payload through an
@@ -46,10 +46,10 @@ enum {
   kMaxThreads = 8,
   kRounds = 32,
   kOps = 600,
-  kBlock = 65536,
+  kBlock = 4096,  // the runtime's shard block (ShardedFastTrack::kBlockShift)
   kLocks = 16,
-  kGuardedSlots = 256,  // one per 4 KiB of guarded: 16 blocks
-  kTableWords = 512,    // one per 512 bytes of table: 4 blocks
+  kGuardedSlots = 256,  // one per 4 KiB of guarded: a block each
+  kTableWords = 512,    // one per 512 bytes of table: 64 blocks
   kHotBlock = kBlock,
   kChunks = 16,  // of owned_chunks, kBlock bytes each
   kQueue = 16,
@@ -57,10 +57,10 @@ enum {
   kPayload = 24,
 };
 
-// 16 blocks: slot j at j * 4 KiB, under locks[j % kLocks].
+// 256 blocks: slot j at j * 4 KiB, under locks[j % kLocks].
 static uint64_t guarded[kGuardedSlots][4096 / sizeof(uint64_t)] __attribute__((aligned(kBlock)));
 static pthread_mutex_t locks[kLocks];
-// 4 blocks of words under table_lock.
+// 64 blocks of words under table_lock.
 static uint64_t table[kTableWords][512 / sizeof(uint64_t)] __attribute__((aligned(kBlock)));
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
 // Chunk c, [kBlock / 2 + c * kBlock, + kBlock), belongs to thread c % threads:
@@ -89,8 +89,8 @@ static size_t queue_size[kQueue];
 static int queued;
 
 // kRounds rows of kRacyBytes, in an area nothing else uses; the middle
-// round's row straddles a 64 KiB block boundary (its halves are checked in
-// two shards).
+// round's row straddles a block boundary (its halves are checked in two
+// shards).
 static unsigned char racy_area[2 * kBlock] __attribute__((aligned(kBlock)));
 static unsigned char* const racy = racy_area + kBlock - kRounds / 2 * kRacyBytes - kRacyBytes / 2;
 
