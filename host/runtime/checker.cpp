@@ -101,6 +101,14 @@ void Checker::drain(ThreadState* ts) {
 }
 
 void Checker::emit(ThreadState* ts, const Event& e) {
+  if (parallel() && is_atomic(e.op)) {  // an atomic emitted on its own (a guard's acquire)
+    at_atomic_location(ts, e.addr, [&](std::vector<Race>& found) {
+      ts->new_region();
+      atomic_locked(ts, e, found);
+      return 0;
+    });
+    return;
+  }
   // History about to be discarded ends every thread's region (region_filter.hpp).
   if (e.op == Op::Free) g_forget_epoch.value.fetch_add(1, std::memory_order_seq_cst);
   Serialized serialized(*this);
@@ -116,16 +124,6 @@ void Checker::emit(ThreadState* ts, const Event& e) {
 
 void Checker::apply_parallel(ThreadState* ts, const Event& e) {
   if (stopped_ || failed_) return;
-  if (is_atomic(e.op)) {  // an atomic emitted on its own (a guard's acquire)
-    start_view(ts);
-    std::vector<Race> found;
-    {
-      InternalLock atomic_lock(parallel_->atomic_mutex(e.addr));
-      atomic_locked(ts, e, found);
-    }
-    report_found(nullptr, 0, 0, found);
-    return;
-  }
   try {
     parallel_->sync(e, ts->view);
   } catch (const std::exception& err) {

@@ -77,7 +77,14 @@ class Checker {
   // took effect.
   template <typename Op>
   auto emit_with(ThreadState* ts, uint64_t addr, Op&& op) {
-    if (parallel()) return emit_with_parallel(ts, addr, std::forward<Op>(op));
+    if (parallel()) {
+      return at_atomic_location(ts, addr, [&](std::vector<Race>& found) {
+        ts->new_region();
+        auto [value, event] = op();
+        atomic_locked(ts, event, found);
+        return value;
+      });
+    }
     InternalLock lock(mu_);
     drain_locked(ts, true);
     ts->new_region();
@@ -93,35 +100,28 @@ class Checker {
   // usual. Returns decide()'s result.
   template <typename Decide>
   auto record_repeat_or_check(ThreadState* ts, uint64_t addr, Decide&& decide) {
-    InternalLock lock(mu_);  // recording: parallel checking holds it too
-    if (!parallel()) {
-      drain_locked(ts, true);
-      auto [result, repeat, event] = decide();
-      if (repeat) {
-        record_locked(event);
-        ++next_index_;
-      } else {
-        ts->new_region();
-        process_locked(event);
-      }
-      return result;
+    if (parallel()) {  // recording: at_atomic_location holds the checker lock too
+      return at_atomic_location(ts, addr, [&](std::vector<Race>& found) {
+        auto [value, repeat, event] = decide();
+        if (repeat) {
+          record_locked(event);
+        } else {
+          ts->new_region();
+          atomic_locked(ts, event, found);
+        }
+        return value;
+      });
     }
-    InternalLock drain_lock(ts->drain_mu);
+    InternalLock lock(mu_);
     drain_locked(ts, true);
-    start_view(ts);
-    std::vector<Race> found;
-    auto result = [&] {
-      InternalLock atomic_lock(parallel_->atomic_mutex(addr));
-      auto [value, repeat, event] = decide();
-      if (repeat) {
-        record_locked(event);
-      } else {
-        ts->new_region();
-        atomic_locked(ts, event, found);
-      }
-      return value;
-    }();
-    report_found(nullptr, 0, 0, found);
+    auto [result, repeat, event] = decide();
+    if (repeat) {
+      record_locked(event);
+      ++next_index_;
+    } else {
+      ts->new_region();
+      process_locked(event);
+    }
     return result;
   }
 
@@ -177,8 +177,11 @@ class Checker {
   };
   bool serialized() const { return !parallel() || exclusive_; }
 
-  template <typename Op>
-  auto emit_with_parallel(ThreadState* ts, uint64_t addr, Op&& op) {
+  // Parallel, an atomic operation of ts on location addr: drains ts, then
+  // runs step(found) (the real operation and its check) with addr's shard
+  // locked, and reports the races step found; returns step's result.
+  template <typename Step>
+  auto at_atomic_location(ThreadState* ts, uint64_t addr, Step&& step) {
     Serialized serialized(*this);
     InternalLock drain_lock(ts->drain_mu);
     start_view(ts);
@@ -189,11 +192,8 @@ class Checker {
       // back in between.
       ShardedFastTrack::Cursor cursor(*parallel_);
       drain_locked(ts, true, &cursor);
-      ts->new_region();
       parallel_->lock_atomic(cursor, addr);
-      auto [value, event] = op();
-      atomic_locked(ts, event, found);
-      return value;
+      return step(found);
     }();
     report_found(nullptr, 0, 0, found);
     return result;
@@ -204,7 +204,8 @@ class Checker {
   }
   // Parallel: ts's atomic access e, with its location's lock held.
   void atomic_locked(ThreadState* ts, const Event& e, std::vector<Race>& found);
-  // Parallel: ts's synchronization event (or Alloc/Free) e.
+  // Parallel: ts's synchronization event (or Alloc/Free) e; not an atomic
+  // access (at_atomic_location).
   void apply_parallel(ThreadState* ts, const Event& e);
   // Parallel: reports races of ts's drain [begin, end) (Race::event is the
   // buffer position), or with ts null, of an atomic access.

@@ -113,11 +113,10 @@ class ShardedFastTrack {
   // A synchronization event of the view's thread (not an atomic access),
   // or its Alloc/Free, under the lock it needs.
   void sync(const Event& e, ClockView& view);
-  // Atomic accesses: the caller holds atomic_mutex(addr) across the real
-  // operation and atomic_locked(), so the atomics of a location are checked
-  // in the order they took effect; the view must be started (start()).
-  InternalMutex& atomic_mutex(uint64_t addr) { return shards_[shard_of(addr)].mu; }
-  // The same lock, through a cursor that may hold it already.
+  // Atomic accesses: the caller holds addr's shard lock (lock_atomic,
+  // through a cursor that may hold it already) across the real operation
+  // and atomic_locked(), so the atomics of a location are checked in the
+  // order they took effect; the view must be started (start()).
   void lock_atomic(Cursor& cursor, uint64_t addr) { cursor.at(shard_of(addr)); }
   void atomic_locked(const Event& e, uint64_t index, ClockView& view, std::vector<Race>& found);
   // Races' prev_tid: slots to thread ids.

@@ -24,12 +24,13 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_EQ(p.options.verbosity, 0);
   EXPECT_TRUE(p.options.region_filter);
   EXPECT_TRUE(p.options.coalesce);
+  EXPECT_TRUE(p.options.parallel);
 }
 
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   const auto p = parse_runtime_options(
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
-      "verbosity=2 region_filter=0 coalesce=false");
+      "verbosity=2 region_filter=0 coalesce=false parallel=0");
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
@@ -41,6 +42,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   EXPECT_EQ(p.options.verbosity, 2);
   EXPECT_FALSE(p.options.region_filter);
   EXPECT_FALSE(p.options.coalesce);
+  EXPECT_FALSE(p.options.parallel);
 }
 
 TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
@@ -79,7 +81,7 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
       {"report_limit=x", "'report_limit'"}, {"verbosity=9", "'verbosity'"}, {"region_filter=2", "'region_filter'"},
       {"log_path=", "'log_path'"},          {"record=", "'record'"},        {"xclbin=", "'xclbin'"},
       {"device=1024", "'device'"},          {"device=first", "'device'"},   {"history_size=3", "'history_size'"},
-      {"json=1 colour=1", "'colour'"},
+      {"json=1 colour=1", "'colour'"},      {"parallel=on", "'parallel'"},
   };
   for (const auto& c : cases) {
     const auto p = parse_runtime_options(c.text);
