@@ -73,6 +73,7 @@ class FastTrackDetector final : public Detector {
 
  private:
   void access(const Event& e, uint64_t index);
+  void access_body(const Event& e, uint64_t index, const ThreadView& view);
   void access_granule(ShadowCell& cell, uint64_t addr, unsigned offset, unsigned n, const Event& e, uint64_t index,
                       uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
   bool access_uniform(ShadowCell& cell, uint64_t addr, const Event& e, uint64_t index, uint32_t t,
