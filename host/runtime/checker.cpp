@@ -306,11 +306,11 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     // Per thread in parallel checking: a shared counter's cache line would
     // travel between the threads at every synchronization event.
     if (parallel()) {
-      ts->counts.filtered += ts->take_decided();
-      ts->counts.absorbed += ts->take_absorbed();
+      ts->counts.filtered += ts->take_decided(true);
+      ts->counts.absorbed += ts->take_absorbed(true);
     } else {
-      stats_.filtered += ts->take_decided();
-      stats_.absorbed += ts->take_absorbed();
+      stats_.filtered += ts->take_decided(true);
+      stats_.absorbed += ts->take_absorbed(true);
     }
     ts->consumed = 0;
     ts->merge_floor = 0;
@@ -429,8 +429,8 @@ void Checker::drain_all_and_stop() {
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
       InternalLock drain_lock(ts->drain_mu);
       drain_locked(ts, false);
-      stats_.filtered += ts->take_decided();  // once: a later unlink adds only what came after
-      stats_.absorbed += ts->take_absorbed();
+      stats_.filtered += ts->take_decided(false);  // once: a later unlink adds only what came after
+      stats_.absorbed += ts->take_absorbed(false);
     }
   }
   // A device backend still holds its last batch: check it, report its races.

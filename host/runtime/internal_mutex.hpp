@@ -1,6 +1,7 @@
 // The runtime's own lock: a futex mutex (Drepper's three-state design), so
 // that the runtime never goes through its own pthread interceptors and never
-// allocates. Uncontended lock/unlock is one atomic instruction each.
+// allocates. An uncontended lock is one atomic instruction; an uncontended
+// unlock none (below).
 #pragma once
 
 #include <linux/futex.h>
@@ -8,6 +9,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <ctime>
+
+#include "runtime/hot_path.hpp"
 
 namespace raceaccel::rt {
 
@@ -37,11 +41,28 @@ class InternalMutex {
     }
     if (c != 2) c = state_.exchange(2, std::memory_order_acquire);
     while (c != 0) {
-      syscall(SYS_futex, &state_, FUTEX_WAIT_PRIVATE, 2, nullptr, nullptr, 0);
+      // Bounded: see unlock() for the one wake-up that can be missed.
+      const timespec timeout{0, kSleepNanoseconds};
+      syscall(SYS_futex, &state_, FUTEX_WAIT_PRIVATE, 2, &timeout, nullptr, 0);
       c = state_.exchange(2, std::memory_order_acquire);
     }
   }
+  // Without sleepers (state 1, the common case) a plain release store: an
+  // exchange is a locked instruction, a full barrier that waits for the
+  // store buffer to drain, and a drain or an atomic operation unlocks two or
+  // three of these locks (atomic_pipeline: 337 -> 264 ms of CPU, median of
+  // 7, same run, 2-core VM).
+  // A waiter can set state 2 between the load and the store; its futex wait
+  // then finds 0 and returns, unless the store has not reached memory when
+  // the kernel compares (this thread was preempted between the load and the
+  // store, or the store is still in the core's store buffer). Such a sleeper
+  // is not woken here; its wait times out (kSleepNanoseconds) and it takes
+  // the lock then. Progress is kept; only that rare waiter is late.
   void unlock() {
+    if (RACEACCEL_LIKELY(state_.load(std::memory_order_relaxed) == 1)) {
+      state_.store(0, std::memory_order_release);
+      return;
+    }
     if (state_.exchange(0, std::memory_order_release) == 2) {
       syscall(SYS_futex, &state_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
     }
@@ -53,6 +74,7 @@ class InternalMutex {
  private:
   static constexpr int kSpins = 100;
   static constexpr int kYields = 4;
+  static constexpr long kSleepNanoseconds = 1'000'000;  // 1 ms
   static void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
