@@ -37,9 +37,9 @@ bool locked(int r) { return r == 0 || r == EOWNERDEAD; }
 // whole 8-byte granule of the shadow. A 1-byte read split that granule into
 // eight byte cells in a separate pool, an extra cache miss at every lock
 // operation and 256 bytes per lock (chase, a lock per node: 465 -> 363 ms
-// of CPU, median of 7, same run). Every byte
-// read is the object's own, so it only adds races of the object's memory
-// with its use, which the 1-byte read reported for byte 0.
+// of CPU, median of 7, same run). Every byte read is the object's own, so
+// it only adds races of the object's memory with its use, which the 1-byte
+// read reported for byte 0.
 #define RACEACCEL_OBJECT_WRITE(o) record_access(id_of(o), sizeof(*(o)), true, RACEACCEL_CALLER)
 #define RACEACCEL_OBJECT_READ(o) record_access(id_of(o), sizeof(*(o)) < 8 ? sizeof(*(o)) : 8, false, RACEACCEL_CALLER)
 
