@@ -6,15 +6,17 @@ StackTrie::StackTrie() { nodes_.push_back({0, 0}); }
 
 uint32_t StackTrie::child(uint32_t parent, uint64_t pc) {
   InternalLock lock(mu_);
-  auto it = index_.find({parent, pc});
-  if (it != index_.end()) return it->second;
+  const uint64_t h = hash(parent, pc);
+  const uint32_t known =
+      index_.find(h, [&](uint32_t id) { return nodes_[id].parent == parent && nodes_[id].pc == pc; });
+  if (known != 0) return known;
   // Recursion can make the number of distinct paths exponential (each call
   // of a doubly recursive function is a new path): past the limit a new
   // path stays at its deepest known ancestor, and its stacks are truncated.
   if (nodes_.size() >= kMaxNodes) return parent;
   const auto id = static_cast<uint32_t>(nodes_.size());
-  index_.emplace(std::pair{parent, pc}, id);
   nodes_.push_back({parent, pc});
+  index_.add(h, id, [&](uint32_t i) { return hash(nodes_[i].parent, nodes_[i].pc); });
   return id;
 }
 

@@ -10,9 +10,9 @@
 #include <compare>
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
+#include "runtime/id_index.hpp"
 #include "runtime/internal_mutex.hpp"
 
 namespace raceaccel::rt {
@@ -37,14 +37,10 @@ class StackTrie {
     uint32_t parent;
     uint64_t pc;
   };
-  struct KeyHash {
-    size_t operator()(const std::pair<uint32_t, uint64_t>& k) const {
-      return static_cast<size_t>((k.second * 0x9E3779B97F4A7C15ull) ^ (uint64_t{k.first} * 0xC2B2AE3D27D4EB4Full));
-    }
-  };
+  static uint64_t hash(uint32_t parent, uint64_t pc) { return mix64(pc ^ (uint64_t{parent} * 0x9E3779B97F4A7C15ull)); }
   InternalMutex mu_;
   std::vector<Node> nodes_;
-  std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, KeyHash> index_;
+  IdIndex index_;  // (parent, pc) -> node
 };
 
 // How an access came about. FreeWrite (free) and AllocWrite (malloc: the
