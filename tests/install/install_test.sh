@@ -5,14 +5,15 @@
 #      the kernel's sources, docs;
 #   2. the installed headers compile with only the installed include dir
 #      (no header includes one that is not installed);
-#   3. examples/api/ configured with find_package(raceaccel) against the
+#   3. the installed CLI checks an example trace (and converts it to the
+#      binary format);
+#   4. examples/api/ configured with find_package(raceaccel) against the
 #      prefix, built, run: the same races with DJIT+, FastTrack and on the
-#      device backends;
-#   4. the same example built with pkg-config (raceaccel, raceaccel-device);
-#   5. the installed raceaccel-cc builds examples/programs/bank.c against
+#      device backends, and on the example trace the CLI's race lines;
+#   5. the same examples built with pkg-config (raceaccel, raceaccel-device);
+#   6. the installed raceaccel-cc builds examples/programs/bank.c against
 #      the installed runtime, which reports the race (exit 66); likewise
-#      raceaccel-c++ on a small C++ program;
-#   6. the installed CLI checks an example trace.
+#      raceaccel-c++ on a small C++ program.
 # Usage: install_test.sh CMAKE BUILD_DIR SOURCE_DIR WORK_DIR LIBDIR GENERATOR CXX HAVE_VERILATOR
 set -u
 cmake=$1
@@ -76,11 +77,31 @@ all_headers=$work/all_headers.cpp
 # fmt and nlohmann_json are in /usr/include; nothing of the source tree is on the path.
 expect_status 0 "$work/headers.log" "$cxx" -std=c++20 -fsyntax-only -I"$prefix/include/raceaccel" "$all_headers"
 
-# ---- 3. find_package(raceaccel) ------------------------------------------------
+# ---- 3. the installed CLI -------------------------------------------------------
+# Its race lines are what the library examples must print for the same trace;
+# the binary copy makes the examples read zstd blocks with xxhash checksums.
+trace=$src/examples/traces/simple-race.std
+binary_trace=$work/simple-race.rtrace
+expect_status 0 "$work/cli-convert.out" "$prefix/bin/raceaccel" convert "$trace" -o "$binary_trace"
+expect_status 66 "$work/cli.out" "$prefix/bin/raceaccel" check "$trace"
+expect_status 0 "$work/cli-clean.out" "$prefix/bin/raceaccel" check "$src/examples/traces/lock-handoff.std"
+grep -v ' events, ' "$work/cli.out" >"$work/cli-races.txt"
+[ "$(wc -l <"$work/cli-races.txt")" -eq 2 ] || fail "raceaccel check $trace: expected 2 races: $(cat "$work/cli.out")"
+# check_trace_run NAME TRACE CMD...: exit 66, the CLI's race lines (named by TRACE), the summary.
+check_trace_run() {
+  name=$1
+  shown=$2
+  shift 2
+  expect_status 66 "$work/$name.out" "$@" || return
+  { sed "s|^$trace:|$shown:|" "$work/cli-races.txt" && echo "fasttrack: 2 race(s)"; } | diff - "$work/$name.out" \
+    >"$work/$name.diff" || { fail "$name: output differs from raceaccel check's:" && sed 's/^/  | /' "$work/$name.diff"; }
+}
+
+# ---- 4. find_package(raceaccel) ------------------------------------------------
 expected=$work/expected.txt
 # The one race of examples/api/example_trace.hpp, as format_race_text prints it.
 cat >"$expected" <<'END'
-example: event 5: write-write race on counter (4 bytes): write by worker at site 20; earlier write by main@1 at site 10
+example: event 5: write-write race on counter (4 bytes): write by worker at site 20; earlier write by main@2 at site 10
 END
 # check_run NAME WANT_LAST_LINE CMD...: exit 66, the race line, then the summary line.
 check_run() {
@@ -98,6 +119,8 @@ if expect_status 0 "$work/api-configure.log" "$cmake" -S "$src/examples/api" -B 
   expect_status 0 "$work/api-build.log" "$cmake" --build "$api"; then
   check_run cmake-djit "djit: 1 race(s)" "$api/feed_events" djit
   check_run cmake-fasttrack "fasttrack: 1 race(s)" "$api/feed_events" fasttrack
+  check_trace_run cmake-std-trace "$trace" "$api/feed_events" fasttrack "$trace"
+  check_trace_run cmake-binary-trace "$binary_trace" "$api/feed_events" fasttrack "$binary_trace"
   check_run cmake-software "software: 1 race(s)" "$api/check_on_device" software
   if [ "$have_verilator" = ON ]; then
     check_run cmake-verilator "verilator: 1 race(s)" "$api/check_on_device" verilator
@@ -108,7 +131,7 @@ if expect_status 0 "$work/api-configure.log" "$cmake" -S "$src/examples/api" -B 
     fail "find_package(raceaccel) did not use $prefix"
 fi
 
-# ---- 4. pkg-config ---------------------------------------------------------------
+# ---- 5. pkg-config ---------------------------------------------------------------
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 pc=$work/api-pkgconfig
 mkdir -p "$pc"
@@ -119,6 +142,7 @@ case "$cflags" in *"$prefix"*) ;; *) fail "pkg-config --cflags raceaccel does no
 # shellcheck disable=SC2086 # the flags are words
 if expect_status 0 "$work/pc-build.log" "$cxx" -std=c++20 $cflags "$src/examples/api/feed_events.cpp" -o "$pc/feed_events" $libs; then
   check_run pkgconfig-fasttrack "fasttrack: 1 race(s)" "$pc/feed_events"
+  check_trace_run pkgconfig-binary-trace "$binary_trace" "$pc/feed_events" fasttrack "$binary_trace"
 fi
 # shellcheck disable=SC2086
 if expect_status 0 "$work/pc-device-build.log" "$cxx" -std=c++20 $cflags "$src/examples/api/check_on_device.cpp" \
@@ -126,7 +150,7 @@ if expect_status 0 "$work/pc-device-build.log" "$cxx" -std=c++20 $cflags "$src/e
   check_run pkgconfig-software "software: 1 race(s)" "$pc/check_on_device"
 fi
 
-# ---- 5. the installed compiler wrappers and runtime ---------------------------------
+# ---- 6. the installed compiler wrappers and runtime ---------------------------------
 programs=$work/programs
 mkdir -p "$programs"
 # The program must load the installed runtime, not the build tree's.
@@ -153,12 +177,10 @@ if expect_status 0 "$work/counter-build.log" "$prefix/bin/raceaccel-c++" -O1 "$p
     { grep -q "WARNING: raceaccel: data race" "$work/counter.out" || fail "counter: no race report"; }
 fi
 
-# ---- 6. the installed CLI -------------------------------------------------------
-expect_status 66 "$work/cli.out" "$prefix/bin/raceaccel" check "$src/examples/traces/simple-race.std"
-expect_status 0 "$work/cli-clean.out" "$prefix/bin/raceaccel" check "$src/examples/traces/lock-handoff.std"
 
 if [ "$failures" -ne 0 ]; then
-  echo "install_test: $failures failure(s) (logs in $work)"
+  echo "install_test: $failures failure(s) (logs and the installed tree in $work)"
   exit 1
 fi
+rm -rf "$prefix"  # about 150 MB with debug information
 echo "install_test: installed package, find_package, pkg-config, wrappers and CLI all work"
