@@ -13,7 +13,8 @@
 #   5. the same examples built with pkg-config (raceaccel, raceaccel-device);
 #   6. the installed raceaccel-cc builds examples/programs/bank.c against
 #      the installed runtime, which reports the race (exit 66); likewise
-#      raceaccel-c++ on a small C++ program.
+#      raceaccel-c++ on a small C++ program;
+#   7. the Vitis packaging script runs on the installed kernel sources.
 # Usage: install_test.sh CMAKE BUILD_DIR SOURCE_DIR WORK_DIR LIBDIR GENERATOR CXX HAVE_VERILATOR
 set -u
 cmake=$1
@@ -177,6 +178,16 @@ if expect_status 0 "$work/counter-build.log" "$prefix/bin/raceaccel-c++" -O1 "$p
     { grep -q "WARNING: raceaccel: data race" "$work/counter.out" || fail "counter: no race report"; }
 fi
 
+
+# ---- 7. the installed kernel sources ------------------------------------------------
+# The Vitis packaging script runs on the installed tree as on the source tree
+# (Vivado's commands recorded, tests/deployment/): every RTL file is there.
+kernel=$prefix/share/raceaccel/kernel
+[ "$(ls "$kernel"/rtl/*.sv | wc -l)" -eq "$(ls "$src"/rtl/*.sv | wc -l)" ] || fail "not every rtl/*.sv is installed"
+if command -v tclsh >/dev/null 2>&1; then
+  expect_status 0 "$work/package_kernel.log" tclsh "$src/tests/deployment/package_kernel_dry_run.tcl" "$kernel" \
+    "$work/package_kernel"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "install_test: $failures failure(s) (logs and the installed tree in $work)"

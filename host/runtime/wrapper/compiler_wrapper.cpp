@@ -197,7 +197,8 @@ int main(int argc, char** argv) {
     return run(cmd);
   }
   if (!fs::exists(runtime) && link) {
-    std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (build the raceaccel_rt target)\n", runtime.c_str());
+    std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (in a build tree, build the raceaccel_rt target)\n",
+                 runtime.c_str());
     return kWrapperError;
   }
   const std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string(),
