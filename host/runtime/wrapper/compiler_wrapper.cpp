@@ -10,7 +10,10 @@
 //
 // The compiler is RACEACCEL_CC / RACEACCEL_CXX if set, else the one found at
 // configure time (clang-19 preferred). The runtime is found relative to this
-// executable: <dir>/../lib/libraceaccel_rt.so.
+// executable, so a moved or installed tree keeps working: first where
+// `cmake --install` puts it (<dir>/RACEACCEL_RUNTIME_RELATIVE_DIR, from the
+// install's bin and lib directories, e.g. ../lib or ../lib/x86_64-linux-gnu),
+// then the build tree's <dir>/../lib.
 #include <limits.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -136,6 +139,15 @@ std::string self_directory() {
   return fs::path(buf).parent_path().string();
 }
 
+// The first of the installed and the build-tree locations that exists; the
+// installed one when neither does (its path is then in the error message).
+std::string find_runtime(const fs::path& self_dir) {
+  const fs::path installed = (self_dir / RACEACCEL_RUNTIME_RELATIVE_DIR / "libraceaccel_rt.so").lexically_normal();
+  const fs::path build_tree = (self_dir / ".." / "lib" / "libraceaccel_rt.so").lexically_normal();
+  if (!fs::exists(installed) && fs::exists(build_tree)) return build_tree.string();
+  return installed.string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,7 +159,7 @@ int main(int argc, char** argv) {
   const std::string compiler_name = fs::path(compiler).filename().string();
   const bool clang = compiler_name.find("clang") != std::string::npos;
 
-  const std::string runtime = (fs::path(self_directory()) / ".." / "lib" / "libraceaccel_rt.so").lexically_normal();
+  const std::string runtime = find_runtime(self_directory());
   std::vector<std::string> instrument = {"-fsanitize=thread", "-g"};
   // clang emits no .debug_aranges by default, and the runtime's symbolizer
   // (elfutils 0.188) finds line tables through them.
@@ -185,7 +197,8 @@ int main(int argc, char** argv) {
     return run(cmd);
   }
   if (!fs::exists(runtime) && link) {
-    std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (build the raceaccel_rt target)\n", runtime.c_str());
+    std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (in a build tree, build the raceaccel_rt target)\n",
+                 runtime.c_str());
     return kWrapperError;
   }
   const std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string(),
