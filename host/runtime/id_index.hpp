@@ -1,12 +1,15 @@
 // An open-addressed index from keys to the 32-bit ids under which their
-// owner stores them (the stack trie's nodes, the site depot's sites).
+// owner stores them (the stack trie's nodes).
 //
 // Each slot holds an id and 32 bits of its key's hash, so a probe reads the
 // owner's key only when those bits match: a lookup is usually one cache
 // miss (its slot), where a slot of ids alone costs one more per probe (the
-// key of every id it passes). Recursive code looks up a new key at nearly
-// every call and access (each call path is a new stack node), so this is on
-// its drain path. Linear probing, doubled at half load; no removal.
+// key of every id it passes). Recursive code adds a node at nearly every
+// call (each call path is a new stack node); 8 bytes a slot at most half
+// full is also less than a node-based map's node and bucket. Linear
+// probing, doubled at half load; no removal. (The site depot keeps 4-byte
+// slots of ids alone: it holds many more keys, and its memory counts more
+// than the probes.)
 #pragma once
 
 #include <cstddef>
