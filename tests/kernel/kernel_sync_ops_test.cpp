@@ -369,7 +369,7 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       const uint32_t flags = launch % 4 == 3 ? regs::kFlagClearState : 0u;
       if (flags != 0) {  // the host zeroes the bucket table with clear_state
         const Buffers buffers;
-        k.memory().write(buffers.buckets, std::vector<std::byte>(size_t{regs::kBucketBytes} << buffers.bucket_bits));
+        k.memory().write(buffers.buckets, std::vector<std::byte>((size_t{regs::kBucketWayBytes} * k.read_register(regs::kCapBucketWays)) << buffers.bucket_bits));
       }
       const BatchResult r = run_batch(k, b, Buffers{}, flags);
       const std::string what = "seed " + std::to_string(seed) + " launch " + std::to_string(launch);
