@@ -223,8 +223,13 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
       EXPECT_EQ(rr.mask, 0xFFu);
       raced.insert(rr.granule);
     }
+    std::map<uint64_t, uint32_t> read_word;
+    for (const auto& [word, g] : reads) read_word[g] = word;
     for (const EscalationRecord& e : r2.escalations) {
-      if (e.reason == regs::kReasonSpill) continue;  // evictions of this batch
+      if (e.reason == regs::kReasonSpill) {  // evictions of this batch: before its read, the granule is the host's
+        if (e.word < read_word.at(e.granule)) host_owned.insert(e.granule);
+        continue;
+      }
       EXPECT_EQ(e.reason, regs::kReasonInSoftware);
       escalated.insert(e.granule);
     }
