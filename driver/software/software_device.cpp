@@ -158,8 +158,8 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options, CacheShape cache) {
   const bool power_of_two = (cache.sets & (cache.sets - 1)) == 0 && (cache.ways & (cache.ways - 1)) == 0;
-  const bool bucket_ways_ok = cache.bucket_ways >= 1 && cache.bucket_ways <= 8 &&
-                              (cache.bucket_ways & (cache.bucket_ways - 1)) == 0;
+  const bool bucket_ways_ok =
+      cache.bucket_ways >= 1 && cache.bucket_ways <= 8 && (cache.bucket_ways & (cache.bucket_ways - 1)) == 0;
   if (!power_of_two || !bucket_ways_ok || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
       (cache.sets != 0 && options.software_read_vcs > cache.sets)) {
     throw DeviceError(DeviceErrorKind::BadOptions,

@@ -338,7 +338,8 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
     auto table = bucket_table(*model, bucket_bits);
     Buffers buffers;
     buffers.bucket_bits = bucket_bits;
-    ASSERT_EQ(k.read_register(regs::kCapBucketWays), model->read_register(regs::kCapBucketWays));    std::mt19937_64 rng(seed);
+    ASSERT_EQ(k.read_register(regs::kCapBucketWays), model->read_register(regs::kCapBucketWays));
+    std::mt19937_64 rng(seed);
     const auto pick = [&](uint64_t n) { return rng() % n; };
     for (int launch = 0; launch < launches; ++launch) {
       Batch b(kShape);
@@ -389,7 +390,9 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       }
       const uint32_t flags = launch % 4 == 3 ? regs::kFlagClearState : 0u;
       if (flags != 0) {  // the host zeroes the bucket table with clear_state
-        k.memory().write(buffers.buckets, std::vector<std::byte>((size_t{regs::kBucketWayBytes} * k.read_register(regs::kCapBucketWays)) << buffers.bucket_bits));
+        k.memory().write(buffers.buckets,
+                         std::vector<std::byte>((size_t{regs::kBucketWayBytes} * k.read_register(regs::kCapBucketWays))
+                                                << buffers.bucket_bits));
       }
       const BatchResult r = run_batch(k, b, buffers, flags);
       const std::string what = "seed " + std::to_string(seed) + " launch " + std::to_string(launch);
@@ -450,7 +453,8 @@ TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
 TEST(KernelSyncOps, RandomBatchesMatchOnTinyBucketTables) {
   PoolCounts four_ways, one_way;
   random_batches_match<Vrac_kernel_tiny>(2, 0, {2, 2}, 400, 12, four_ways, 1);  // 8 entries for 8 granules
-  for (unsigned bits : {1u, 2u}) random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 500 + 10 * bits, 12, one_way, bits);
+  for (unsigned bits : {1u, 2u})
+    random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 500 + 10 * bits, 12, one_way, bits);
   EXPECT_GT(four_ways.spills, 0u) << "4 ways";
   EXPECT_GT(one_way.spills, 0u) << "1 way";
   std::printf("  %llu spills (2 buckets of 4 ways), %llu (2 and 4 buckets of 1 way)\n",
