@@ -41,6 +41,7 @@ Capabilities Device::capabilities() {
   c.read_vcs = read_register(regs::kCapReadVcs);
   c.esc_record_bytes = read_register(regs::kCapEscRecordBytes);
   c.features = read_register(regs::kCapFeatures);
+  c.bucket_ways = read_register(regs::kCapBucketWays);
   return c;
 }
 

@@ -73,6 +73,7 @@ struct Capabilities {
   uint32_t read_vcs = 0;          // entries of the read-VC pool (0: none)
   uint32_t esc_record_bytes = 0;  // bytes per escalation record
   uint32_t features = 0;          // optional commands (regs::kFeature*: bit 0 import-line, op 7)
+  uint32_t bucket_ways = 0;       // ways per metadata bucket (a bucket is bucket_ways × 128 bytes)
   bool imports_lines() const { return (features & regs::kFeatureImportLine) != 0; }
 };
 

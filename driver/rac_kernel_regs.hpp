@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 4;
+inline constexpr uint32_t kRegMapVersion = 5;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -46,9 +46,9 @@ inline constexpr uint32_t kRaceCapacity = 0x28;
 inline constexpr uint32_t kEscalations = 0x30;
 // escalation records the buffer holds; must be >= 2 * command_words
 inline constexpr uint32_t kEscCapacity = 0x38;
-// device address of the metadata bucket table (4 KB aligned)
+// device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)
 inline constexpr uint32_t kBuckets = 0x40;
-// the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)
+// the bucket table has 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes (1..30)
 inline constexpr uint32_t kBucketBits = 0x48;
 // 0 ok; otherwise a status code (constants status_*) and the batch stopped
 inline constexpr uint32_t kStatus = 0x80;
@@ -72,7 +72,7 @@ inline constexpr uint32_t kStatMisses = 0xb0;
 inline constexpr uint32_t kStatWritebacks = 0xb8;
 // escalation records other than spills
 inline constexpr uint32_t kStatEscalations = 0xc0;
-// write-backs that found their bucket taken and went to the host
+// write-backs that found every way of their bucket taken by other granules and went to the host
 inline constexpr uint32_t kStatSpills = 0xc8;
 // race records
 inline constexpr uint32_t kStatRaces = 0xd0;
@@ -98,6 +98,8 @@ inline constexpr uint32_t kCapReadVcs = 0x100;
 inline constexpr uint32_t kCapEscRecordBytes = 0x104;
 // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
 inline constexpr uint32_t kCapFeatures = 0x108;
+// ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
+inline constexpr uint32_t kCapBucketWays = 0x10c;
 
 // Every register, in offset order.
 inline constexpr Register kRegisters[] = {
@@ -112,8 +114,8 @@ inline constexpr Register kRegisters[] = {
     {"race_capacity", 0x28, 32, Access::ReadWrite, Group::Argument, "", "race records the buffer holds; must be >= command_words"},
     {"escalations", 0x30, 64, Access::ReadWrite, Group::Argument, "m_axi_esc", "device address of the escalation-record buffer (64-byte aligned)"},
     {"esc_capacity", 0x38, 32, Access::ReadWrite, Group::Argument, "", "escalation records the buffer holds; must be >= 2 * command_words"},
-    {"buckets", 0x40, 64, Access::ReadWrite, Group::Argument, "m_axi_meta", "device address of the metadata bucket table (4 KB aligned)"},
-    {"bucket_bits", 0x48, 32, Access::ReadWrite, Group::Argument, "", "the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)"},
+    {"buckets", 0x40, 64, Access::ReadWrite, Group::Argument, "m_axi_meta", "device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)"},
+    {"bucket_bits", 0x48, 32, Access::ReadWrite, Group::Argument, "", "the bucket table has 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes (1..30)"},
     {"status", 0x80, 32, Access::ReadOnly, Group::Result, "", "0 ok; otherwise a status code (constants status_*) and the batch stopped"},
     {"races_written", 0x84, 32, Access::ReadOnly, Group::Result, "", "race records written by the last batch"},
     {"escalations_written", 0x88, 32, Access::ReadOnly, Group::Result, "", "escalation records written by the last batch"},
@@ -125,7 +127,7 @@ inline constexpr Register kRegisters[] = {
     {"stat_misses", 0xb0, 64, Access::ReadOnly, Group::Statistic, "", "metadata cache misses"},
     {"stat_writebacks", 0xb8, 64, Access::ReadOnly, Group::Statistic, "", "dirty lines written back"},
     {"stat_escalations", 0xc0, 64, Access::ReadOnly, Group::Statistic, "", "escalation records other than spills"},
-    {"stat_spills", 0xc8, 64, Access::ReadOnly, Group::Statistic, "", "write-backs that found their bucket taken and went to the host"},
+    {"stat_spills", 0xc8, 64, Access::ReadOnly, Group::Statistic, "", "write-backs that found every way of their bucket taken by other granules and went to the host"},
     {"stat_races", 0xd0, 64, Access::ReadOnly, Group::Statistic, "", "race records"},
     {"cap_magic", 0xe0, 32, Access::ReadOnly, Group::Capability, "", "0x52414345 ('RACE')"},
     {"cap_version", 0xe4, 32, Access::ReadOnly, Group::Capability, "", "register map version"},
@@ -138,6 +140,7 @@ inline constexpr Register kRegisters[] = {
     {"cap_read_vcs", 0x100, 32, Access::ReadOnly, Group::Capability, "", "entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)"},
     {"cap_esc_record_bytes", 0x104, 32, Access::ReadOnly, Group::Capability, "", "bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)"},
     {"cap_features", 0x108, 32, Access::ReadOnly, Group::Capability, "", "optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them"},
+    {"cap_bucket_ways", 0x10c, 32, Access::ReadOnly, Group::Capability, "", "ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst"},
 };
 
 inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
@@ -149,7 +152,8 @@ inline constexpr uint32_t kCommandBytes = 16;  // bytes per command word
 inline constexpr uint32_t kRaceRecordBytes = 64;  // bytes per race record
 inline constexpr uint32_t kEscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
 inline constexpr uint32_t kEscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
-inline constexpr uint32_t kBucketBytes = 128;  // bytes per metadata bucket
+inline constexpr uint32_t kBucketWayBytes = 128;  // bytes per way of a metadata bucket (a bucket is cap_bucket_ways ways)
+inline constexpr uint32_t kBucketFilterBits = 64;  // bits of a bucket's spill filter (way 0, bytes 8-15): bit h set when a granule whose filter hash is h was spilled from the bucket
 inline constexpr uint32_t kOpRead = 0;  // command op: read of mask bytes of granule
 inline constexpr uint32_t kOpWrite = 1;  // command op: write
 inline constexpr uint32_t kOpFree = 2;  // command op: the bytes lose their history
@@ -163,12 +167,31 @@ inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is own
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
 inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
 inline constexpr uint32_t kReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
-inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found every way of its bucket taken; the host keeps it
 inline constexpr uint32_t kReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
 inline constexpr uint32_t kStatusOk = 0;  // batch completed
 inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
 inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
+
+// The bucket hash (docs/kernel-interface.md, "Metadata bucket table"): state
+// {x, y} := {0, granule} (x the high word), kBucketHashRounds rounds of
+// x := (rotr(x, 8) + y) ^ (kBucketHashKey ^ round), y := rotl(y, 3) ^ x.
+// The bucket is the low bucket_bits bits of y, the spill-filter bit the low
+// 6 bits of x.
+inline constexpr uint32_t kBucketHashRounds = 4;
+inline constexpr uint32_t kBucketHashKey = 1013904242;
+inline constexpr uint64_t bucket_hash_round(uint64_t s, uint32_t round) {
+  const uint32_t x0 = static_cast<uint32_t>(s >> 32), y0 = static_cast<uint32_t>(s);
+  const uint32_t x = ((x0 >> 8 | x0 << 24) + y0) ^ (kBucketHashKey ^ round);
+  const uint32_t y = (y0 << 3 | y0 >> 29) ^ x;
+  return uint64_t{x} << 32 | y;
+}
+inline constexpr uint64_t bucket_hash(uint64_t granule) {
+  uint64_t s = granule;
+  for (uint32_t round = 0; round < kBucketHashRounds; ++round) s = bucket_hash_round(s, round);
+  return s;
+}
 
 // The line record (docs/kernel-interface.md): a little-endian bit string.
 // Offsets and widths in bits for slot_bits = ceil(log2 slots) (at least

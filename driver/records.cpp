@@ -300,11 +300,11 @@ EscalationRecord decode_escalation(std::span<const std::byte> in) {
 }
 
 uint64_t bucket_of(uint64_t granule, unsigned bucket_bits) {
-  if (bucket_bits == 0) return 0;  // one bucket (and no endless loop below)
-  const uint64_t mask = (uint64_t{1} << bucket_bits) - 1;
-  uint64_t idx = 0;
-  for (unsigned s = 0; s < 61; s += bucket_bits) idx ^= (granule >> s) & mask;
-  return idx;
+  return regs::bucket_hash(granule) & ((uint64_t{1} << bucket_bits) - 1);
+}
+
+unsigned bucket_filter_bit(uint64_t granule) {
+  return static_cast<unsigned>(regs::bucket_hash(granule) >> 32) % regs::kBucketFilterBits;
 }
 
 }  // namespace raceaccel::driver

@@ -96,8 +96,11 @@ struct EscalationRecord {
 void encode_escalation(const EscalationRecord& r, std::span<std::byte> out);
 EscalationRecord decode_escalation(std::span<const std::byte> in);
 
-// Bucket index of a granule (the XOR fold of the contract).
+// Bucket index of a granule (the low bucket_bits bits of the contract's
+// bucket hash, regs::bucket_hash; bucket_bits 1..30) and its bit in the
+// bucket's spill filter (docs/kernel-interface.md, "Metadata bucket table").
 uint64_t bucket_of(uint64_t granule, unsigned bucket_bits);
+unsigned bucket_filter_bit(uint64_t granule);
 
 // Little-endian bit strings over bytes (up to 64 bits per field).
 uint64_t get_bits(std::span<const std::byte> bytes, size_t pos, unsigned width);

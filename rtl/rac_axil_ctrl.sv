@@ -23,7 +23,8 @@ module rac_axil_ctrl #(
   parameter int unsigned LineW    = 569,
   parameter int unsigned Objects  = 16,
   parameter int unsigned ReadVcs  = 16,   // cap_read_vcs
-  parameter int unsigned EscRecBytes = 192  // cap_esc_record_bytes
+  parameter int unsigned EscRecBytes = 192,  // cap_esc_record_bytes
+  parameter int unsigned BucketWays = 4      // cap_bucket_ways
 ) (
   input  logic        clk_i,
   input  logic        rst_i,
@@ -276,6 +277,7 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapReadVcs:           rd_value = ReadVcs;
         rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
         rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine;
+        rac_kernel_regs_pkg::AddrCapBucketWays:        rd_value = BucketWays;
         default: rd_value = '0;
       endcase
     end

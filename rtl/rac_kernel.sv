@@ -34,6 +34,7 @@ module rac_kernel #(
   parameter int unsigned ReplPolicy = 0,
   parameter int unsigned Objects    = 16,  // sync-object store entries (cap_objects; a power of two)
   parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
+  parameter int unsigned BucketWays = 4,   // ways per metadata bucket (cap_bucket_ways; a power of two <= 8)
   // Derived (as in rac_check_engine; the line layout from the register-map
   // JSON through the generated rac_line_layout_pkg)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
@@ -168,7 +169,7 @@ module rac_kernel #(
 
   rac_axil_ctrl #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects),
-    .ReadVcs(ReadVcs), .EscRecBytes(EscRecBytes)
+    .ReadVcs(ReadVcs), .EscRecBytes(EscRecBytes), .BucketWays(BucketWays)
   ) u_ctrl (
     .clk_i(ap_clk), .rst_i(rst),
     .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
@@ -371,7 +372,7 @@ module rac_kernel #(
   logic [GranW-1:0] spill_granule;
   logic [LineW-1:0] spill_line;
 
-  rac_meta_port #(.LineW(LineW), .GranW(GranW), .SeqW(SeqW)) u_meta (
+  rac_meta_port #(.LineW(LineW), .GranW(GranW), .SeqW(SeqW), .BucketWays(BucketWays)) u_meta (
     .clk_i(ap_clk), .rst_i(rst),
     .base_i(buckets_q), .bucket_bits_i(bucket_bits_q),
     .req_valid_i(mem_req_valid), .req_ready_o(mem_req_ready), .req_write_i(mem_req_write),

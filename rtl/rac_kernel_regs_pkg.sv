@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 4;
+  localparam int unsigned RegMapVersion = 5;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -17,8 +17,8 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrRaceCapacity = 12'h28;  // race records the buffer holds; must be >= command_words
   localparam logic [11:0] AddrEscalations = 12'h30;  // device address of the escalation-record buffer (64-byte aligned)
   localparam logic [11:0] AddrEscCapacity = 12'h38;  // escalation records the buffer holds; must be >= 2 * command_words
-  localparam logic [11:0] AddrBuckets = 12'h40;  // device address of the metadata bucket table (4 KB aligned)
-  localparam logic [11:0] AddrBucketBits = 12'h48;  // the bucket table has 2^bucket_bits buckets of 128 bytes (1..30)
+  localparam logic [11:0] AddrBuckets = 12'h40;  // device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)
+  localparam logic [11:0] AddrBucketBits = 12'h48;  // the bucket table has 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes (1..30)
   localparam logic [11:0] AddrStatus = 12'h80;  // 0 ok; otherwise a status code (constants status_*) and the batch stopped
   localparam logic [11:0] AddrRacesWritten = 12'h84;  // race records written by the last batch
   localparam logic [11:0] AddrEscalationsWritten = 12'h88;  // escalation records written by the last batch
@@ -30,7 +30,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrStatMisses = 12'hb0;  // metadata cache misses
   localparam logic [11:0] AddrStatWritebacks = 12'hb8;  // dirty lines written back
   localparam logic [11:0] AddrStatEscalations = 12'hc0;  // escalation records other than spills
-  localparam logic [11:0] AddrStatSpills = 12'hc8;  // write-backs that found their bucket taken and went to the host
+  localparam logic [11:0] AddrStatSpills = 12'hc8;  // write-backs that found every way of their bucket taken by other granules and went to the host
   localparam logic [11:0] AddrStatRaces = 12'hd0;  // race records
   localparam logic [11:0] AddrCapMagic = 12'he0;  // 0x52414345 ('RACE')
   localparam logic [11:0] AddrCapVersion = 12'he4;  // register map version
@@ -43,6 +43,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapReadVcs = 12'h100;  // entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)
   localparam logic [11:0] AddrCapEscRecordBytes = 12'h104;  // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
   localparam logic [11:0] AddrCapFeatures = 12'h108;  // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
+  localparam logic [11:0] AddrCapBucketWays = 12'h10c;  // ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
 
   // Constants
   localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
@@ -54,7 +55,8 @@ package rac_kernel_regs_pkg;
   localparam int unsigned RaceRecordBytes = 64;  // bytes per race record
   localparam int unsigned EscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
   localparam int unsigned EscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
-  localparam int unsigned BucketBytes = 128;  // bytes per metadata bucket
+  localparam int unsigned BucketWayBytes = 128;  // bytes per way of a metadata bucket (a bucket is cap_bucket_ways ways)
+  localparam int unsigned BucketFilterBits = 64;  // bits of a bucket's spill filter (way 0, bytes 8-15): bit h set when a granule whose filter hash is h was spilled from the bucket
   localparam int unsigned OpRead = 0;  // command op: read of mask bytes of granule
   localparam int unsigned OpWrite = 1;  // command op: write
   localparam int unsigned OpFree = 2;  // command op: the bytes lose their history
@@ -68,11 +70,24 @@ package rac_kernel_regs_pkg;
   localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
   localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)
   localparam int unsigned ReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
-  localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found its bucket taken; the host keeps it
+  localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found every way of its bucket taken; the host keeps it
   localparam int unsigned ReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
   localparam int unsigned StatusOk = 0;  // batch completed
   localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
   localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
   localparam int unsigned StatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
+
+  // The bucket hash (docs/kernel-interface.md, "Metadata bucket table"):
+  // state {x, y} := {0, granule}; BucketHashRounds rounds of
+  // x := (rotr(x, 8) + y) ^ (BucketHashKey ^ round), y := rotl(y, 3) ^ x.
+  // Bucket: the low bucket_bits bits of y; spill-filter bit: the low 6 bits of x.
+  localparam int unsigned BucketHashRounds = 4;
+  localparam logic [31:0] BucketHashKey = 32'd1013904242;
+  function automatic logic [31:0] BucketHashX(input logic [63:0] s, input logic [31:0] round);
+    BucketHashX = ({s[7+32:32], s[63:8+32]} + s[31:0]) ^ (BucketHashKey ^ round);
+  endfunction
+  function automatic logic [63:0] BucketHashRound(input logic [63:0] s, input logic [31:0] round);
+    BucketHashRound = {BucketHashX(s, round), {s[28:0], s[31:29]} ^ BucketHashX(s, round)};
+  endfunction
 
 endpackage

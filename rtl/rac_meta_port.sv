@@ -1,26 +1,32 @@
 // The check engine's backing-store port onto m_axi_meta: the metadata
-// bucket table of docs/kernel-interface.md.
+// bucket table of docs/kernel-interface.md ("Metadata bucket table").
 //
-// 2^bucket_bits buckets of 128 bytes at base (4 KB aligned): bytes 0-7 key
-// (granule + 1, 0 = empty), byte 8 bit 0 overflow, bytes 24-127 the line.
-// The bucket of granule g is the XOR of g's bucket_bits-wide chunks, folded
-// one chunk per cycle.
-//  - Write-back of g: read the bucket's first beat; if it is empty or holds
-//    g, write key and line (the overflow byte is left alone); otherwise
-//    emit a spill record {seq, g, line} and set the overflow bit (unless
-//    already set). The engine is acknowledged after the B response, and
-//    after the spill record was taken, so a later fill or escalation of the
-//    same granule cannot overtake either.
-//  - Fill of g: read the bucket; key g + 1: its line; else overflow set: a
+// 2^bucket_bits buckets of BucketWays ways of 128 bytes at base (4 KB
+// aligned). A way: bytes 0-7 key (granule + 1, 0 = empty), bytes 24-127 the
+// line; way 0 bytes 8-15 hold the bucket's spill filter. The bucket of
+// granule g is the low bucket_bits bits of the register map's bucket hash
+// (rac_kernel_regs_pkg::BucketHashRound, one round per cycle), its filter
+// bit the hash's bits 37:32.
+//  - Both requests read the whole bucket in one burst (2 beats per way),
+//    comparing each way's key as it streams in.
+//  - Write-back of g: the way holding g, else (a line with history) the
+//    first empty way, takes key and line (a zero line empties g's way, or
+//    is dropped when g has none: its fill gives zero or the placeholder,
+//    both exact); otherwise emit a spill record {seq, g, line} and set g's
+//    filter bit (unless already set). The engine is acknowledged after the
+//    B response and after the spill record was taken, so a later fill or
+//    escalation of the same granule cannot overtake either.
+//  - Fill of g: the way holding g: its line; else g's filter bit set: a
 //    line with only the INSOFTWARE bit (the host may own g); else the zero
-//    line (g never left the chip).
+//    line (g never left the chip with history).
 // One request at a time, as the engine issues them.
 `include "rac_assert.svh"
 
 module rac_meta_port #(
   parameter int unsigned LineW = 569,
   parameter int unsigned GranW = 61,
-  parameter int unsigned SeqW  = 32
+  parameter int unsigned SeqW  = 32,
+  parameter int unsigned BucketWays = 4  // cap_bucket_ways: a power of two, 1..8
 ) (
   input  logic              clk_i,
   input  logic              rst_i,
@@ -71,29 +77,45 @@ module rac_meta_port #(
   output logic              bready_o
 );
 
-  localparam int unsigned BucketLineBits = 832;  // bytes 24..127
+  localparam int unsigned BucketLineBits = 832;  // bytes 24..127 of a way
+  localparam int unsigned WayShift = (BucketWays > 1) ? $clog2(BucketWays) : 0;
+  localparam int unsigned WayW = (BucketWays > 1) ? $clog2(BucketWays) : 1;
+  localparam int unsigned Beats = 2 * BucketWays;
+  localparam int unsigned BeatW = $clog2(Beats) + 1;
+  localparam int unsigned Rounds = rac_kernel_regs_pkg::BucketHashRounds;
+  localparam int unsigned RoundW = $clog2(Rounds + 1);
 
   typedef enum logic [2:0] {MIdle, MHash, MRead, MData, MSpill, MWrite, MResp, MDone} state_e;
   state_e state_q;
 
   logic             write_q;
-  logic [GranW-1:0] gran_q, rest_q;
-  logic [29:0]      idx_q;
-  logic [63:0]      addr_q;
+  logic [GranW-1:0] gran_q;
+  logic [63:0]      hash_q;
+  logic [RoundW-1:0] round_q;
+  logic [63:0]      addr_q;          // the bucket (way 0)
+  logic [63:0]      wr_addr_q;       // the way written (store) or way 0 (filter)
   logic [BucketLineBits-1:0] line_q;  // write-back: the line to store; fill: the line read
   logic [SeqW-1:0]  seq_q;
-  logic [63:0]      key_q;
-  logic [7:0]       flags_q;
-  logic             beat_q;          // which beat of the bucket comes next
-  logic             store_q;         // write-back: the bucket is free or ours
+  logic [63:0]      filter_q;        // the bucket's spill filter (way 0, bytes 8-15)
+  logic [63:0]      wr_key_q;        // the key a store writes (0: the way empties)
+  logic [BeatW-1:0] beat_q;          // which beat of the bucket comes next
+  logic             match_q, cur_match_q, empty_q;
+  logic [WayW-1:0]  match_way_q, empty_way_q;
+  logic             store_q;         // write-back: key and line (else the filter beat)
   logic             aw_sent_q;
   logic [1:0]       w_sent_q;
   logic [1:0]       w_total;
 
   logic [63:0] own_key;
-  logic [29:0] chunk_mask;
+  logic [29:0] idx_mask;
+  logic [5:0]  filter_bit;
+  logic        line_zero;
   assign own_key    = 64'(gran_q) + 64'd1;
-  assign chunk_mask = 30'((31'd1 << bucket_bits_i) - 31'd1);
+  assign idx_mask   = 30'((31'd1 << bucket_bits_i) - 31'd1);
+  assign filter_bit = hash_q[37:32];
+  assign line_zero  = line_q == '0;
+  logic [29:0] bucket_idx;
+  assign bucket_idx = hash_q[29:0] & idx_mask;
 
   assign req_ready_o = state_q == MIdle;
   assign idle_o      = state_q == MIdle;
@@ -106,25 +128,25 @@ module rac_meta_port #(
   assign b_fire     = bvalid_i && bready_o;
   assign spill_fire = spill_valid_o && spill_ready_i;
 
-  // Read: a fill reads the whole bucket, a write-back only its header beat.
+  // Read: the whole bucket, one burst.
   assign arvalid_o = state_q == MRead;
   assign araddr_o  = addr_q;
-  assign arlen_o   = write_q ? 8'd0 : 8'd1;
+  assign arlen_o   = 8'(Beats - 1);
   assign rready_o  = state_q == MData;
 
-  // Write: store = key and line (2 beats), else the overflow byte (1 beat).
+  // Write: store = key and line of one way (2 beats), else the filter (1 beat).
   assign w_total   = store_q ? 2'd2 : 2'd1;
   assign awvalid_o = state_q == MWrite && !aw_sent_q;
-  assign awaddr_o  = addr_q;
+  assign awaddr_o  = wr_addr_q;
   assign awlen_o   = store_q ? 8'd1 : 8'd0;
   assign wvalid_o  = state_q == MWrite && w_sent_q != w_total;
   assign wlast_o   = w_sent_q == w_total - 2'd1;
   always_comb begin
     if (!store_q) begin
-      wdata_o = {440'd0, flags_q | 8'd1, 64'd0};
-      wstrb_o = 64'h100;
-    end else if (w_sent_q == 2'd0) begin
-      wdata_o = {line_q[319:0], 128'd0, own_key};
+      wdata_o = {384'd0, filter_q | (64'd1 << filter_bit), 64'd0};
+      wstrb_o = 64'hFF00;
+    end else if (w_sent_q == 2'd0) begin  // bytes 8-23 (way 0: the filter) untouched
+      wdata_o = {line_q[319:0], 128'd0, wr_key_q};
       wstrb_o = {40'hFF_FFFF_FFFF, 16'h0000, 8'hFF};
     end else begin
       wdata_o = line_q[831:320];
@@ -142,10 +164,23 @@ module rac_meta_port #(
   assign rsp_valid_o = state_q == MDone && !write_q;
   assign rsp_data_o  = line_q[LineW-1:0];
 
-  logic key_match, key_empty, overflow;
-  assign key_match = key_q == own_key;
-  assign key_empty = key_q == 64'd0;
-  assign overflow  = flags_q[0];
+  // The beat in flight: even beats carry a way's key (and the first line part).
+  logic [WayW-1:0] beat_way;
+  logic            beat_key, beat_match, beat_empty;
+  assign beat_way   = WayW'(beat_q >> 1);
+  assign beat_key   = !beat_q[0];
+  assign beat_match = rdata_i[63:0] == own_key;
+  assign beat_empty = rdata_i[63:0] == 64'd0;
+
+  logic [63:0] way_offset;
+  always_comb begin
+    way_offset = '0;
+    if (match_q) way_offset = 64'(match_way_q) << 7;
+    else way_offset = 64'(empty_way_q) << 7;
+  end
+
+  logic filter_hit;
+  assign filter_hit = filter_q[filter_bit];
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -158,58 +193,77 @@ module rac_meta_port #(
             state_q <= MHash;
             write_q <= req_write_i;
             gran_q  <= req_granule_i;
-            rest_q  <= req_granule_i;
+            hash_q  <= 64'(req_granule_i);
+            round_q <= '0;
             seq_q   <= req_seq_i;
             line_q  <= BucketLineBits'(req_data_i);
-            idx_q   <= '0;
           end
         end
-        MHash: begin
-          if (rest_q == '0) begin
+        MHash: begin  // one round of the bucket hash per cycle
+          if (round_q == RoundW'(Rounds)) begin
             state_q <= MRead;
-            addr_q <= base_i + {27'd0, idx_q, 7'd0};
+            addr_q  <= base_i + (64'(bucket_idx) << (7 + WayShift));
           end else begin
-            idx_q <= idx_q ^ (rest_q[29:0] & chunk_mask);
-            rest_q <= rest_q >> bucket_bits_i;
+            hash_q  <= rac_kernel_regs_pkg::BucketHashRound(hash_q, 32'(round_q));
+            round_q <= round_q + RoundW'(1);
           end
         end
         MRead: begin
           if (ar_fire) begin
             state_q <= MData;
-            beat_q <= 1'b0;
+            beat_q  <= '0;
+            match_q <= 1'b0;
+            empty_q <= 1'b0;
+            cur_match_q <= 1'b0;
+            match_way_q <= '0;
+            empty_way_q <= '0;
           end
         end
         MData: begin
           if (r_fire) begin
-            beat_q <= 1'b1;
-            if (!beat_q) begin
-              key_q <= rdata_i[63:0];
-              flags_q <= rdata_i[71:64];
-              if (!write_q) line_q[319:0] <= rdata_i[511:192];
-            end else begin
+            beat_q <= beat_q + BeatW'(1);
+            if (beat_key) begin
+              if (beat_way == '0) filter_q <= rdata_i[127:64];
+              cur_match_q <= beat_match && !match_q;
+              if (beat_match && !match_q) begin
+                match_q <= 1'b1;
+                match_way_q <= beat_way;
+                if (!write_q) line_q[319:0] <= rdata_i[511:192];
+              end
+              if (beat_empty && !empty_q) begin
+                empty_q <= 1'b1;
+                empty_way_q <= beat_way;
+              end
+            end else if (cur_match_q && !write_q) begin
               line_q[831:320] <= rdata_i;
             end
             if (rlast_i) state_q <= MResp;
           end
         end
-        MResp: begin  // decide on the bucket's header
+        MResp: begin  // decide on the bucket's keys and filter
           aw_sent_q <= 1'b0;
-          w_sent_q <= '0;
+          w_sent_q  <= '0;
+          store_q   <= 1'b1;
+          wr_addr_q <= addr_q + way_offset;
+          wr_key_q  <= line_zero ? 64'd0 : own_key;
           if (write_q) begin
-            store_q <= key_empty || key_match;
-            if (key_empty || key_match) begin
+            if (match_q || (empty_q && !line_zero)) begin
               state_q <= MWrite;
+            end else if (line_zero) begin
+              state_q <= MDone;  // no history to keep, and no way to empty
             end else begin
               state_q <= MSpill;
+              store_q <= 1'b0;
+              wr_addr_q <= addr_q;
               stat_spills_o <= stat_spills_o + 64'd1;
             end
           end else begin
             state_q <= MDone;
-            if (!key_match) line_q <= overflow ? BucketLineBits'(1) : '0;
+            if (!match_q) line_q <= filter_hit ? BucketLineBits'(1) : '0;
           end
         end
         MSpill: begin
-          if (spill_fire) state_q <= overflow ? MDone : MWrite;
+          if (spill_fire) state_q <= filter_hit ? MDone : MWrite;
         end
         MWrite: begin
           if (aw_fire) aw_sent_q <= 1'b1;
@@ -222,20 +276,23 @@ module rac_meta_port #(
     end
   end
 
-  // Granule bits above the fold's 30-bit window are folded in later cycles.
+  // The hash state above the index window and the filter bit is not needed.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{key_q[63:62], rest_q};
+  assign unused_bits = ^{hash_q[63:38], hash_q[31:30]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------
   `RAC_STATIC_ASSERT(LineFitsBucket, LineW <= BucketLineBits)
-  // Bucket accesses are one bucket: never across 4 KB (the base is 4 KB
-  // aligned, a bucket 128 bytes).
-  `RAC_ASSERT(ReadWithin4K, !arvalid_o || araddr_o[6:0] == 7'd0, clk_i, rst_i)
+  `RAC_STATIC_ASSERT(WaysPowerOfTwo, BucketWays >= 1 && BucketWays <= 8 && (BucketWays & (BucketWays - 1)) == 0)
+  // Bucket accesses are one bucket or one way: never across 4 KB (the base
+  // is 4 KB aligned, a bucket at most 1 KB and aligned to its size).
+  `RAC_ASSERT(ReadWithin4K, !arvalid_o || araddr_o[6 + WayShift:0] == '0, clk_i, rst_i)
   `RAC_ASSERT(WriteWithin4K, !awvalid_o || awaddr_o[6:0] == 7'd0, clk_i, rst_i)
+  // A granule is in at most one way: a write-back takes its own way first.
+  `RAC_ASSERT(OneWayPerGranule, !(state_q == MData && r_fire && beat_key && beat_match && match_q), clk_i, rst_i)
   // The B response of the bucket write comes after all its data.
   `RAC_ASSUME(ResponseAfterData, !b_fire || (aw_sent_q || aw_fire) && (w_sent_q == w_total), clk_i, rst_i)
   // Only one engine request at a time, held while waiting.

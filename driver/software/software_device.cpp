@@ -29,6 +29,7 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapReadVcs) = shape.read_vcs;
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
     reg(regs::kCapFeatures) = regs::kFeatureImportLine;
+    reg(regs::kCapBucketWays) = cache.bucket_ways;
   }
   std::string_view backend() const override { return "software"; }
   std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
@@ -38,7 +39,7 @@ class SoftwareDevice final : public Device {
   bool wait(std::chrono::milliseconds timeout) override;
 
  private:
-  static constexpr size_t kRegisterWords = (regs::kCapFeatures + 4) / 4;
+  static constexpr size_t kRegisterWords = (regs::kCapBucketWays + 4) / 4;
   uint32_t& reg(uint32_t offset) { return regs_[offset / 4]; }
   uint64_t reg64(uint32_t offset) { return uint64_t{reg(offset)} | uint64_t{reg(offset + 4)} << 32; }
   void check_offset(uint32_t offset) const;
@@ -157,7 +158,9 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options, CacheShape cache) {
   const bool power_of_two = (cache.sets & (cache.sets - 1)) == 0 && (cache.ways & (cache.ways - 1)) == 0;
-  if (!power_of_two || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
+  const bool bucket_ways_ok =
+      cache.bucket_ways >= 1 && cache.bucket_ways <= 8 && (cache.bucket_ways & (cache.bucket_ways - 1)) == 0;
+  if (!power_of_two || !bucket_ways_ok || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
       (cache.sets != 0 && options.software_read_vcs > cache.sets)) {
     throw DeviceError(DeviceErrorKind::BadOptions,
                       fmt::format("software device: a {} x {} cache is outside the kernel's limits (powers of two, "

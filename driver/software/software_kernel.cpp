@@ -29,6 +29,54 @@ void SoftwareKernel::reset_state() {
   // pointers restart.
   cache_tags_.assign(cache_.sets, std::vector<uint64_t>(cache_.ways, 0));  // the init sweep
   round_robin_.assign(cache_.sets, 0);
+  dirty_.clear();
+}
+
+std::span<std::byte> SoftwareKernel::bucket(uint64_t granule) {
+  const size_t bytes = size_t{cache_.bucket_ways} * regs::kBucketWayBytes;
+  return buckets_.subspan(bucket_of(granule, bucket_bits_) * bytes, bytes);
+}
+
+// The meta port's fill: the way holding the granule, else (its filter bit
+// set: the host may own it) the INSOFTWARE placeholder, else the zero line.
+Line SoftwareKernel::fill(uint64_t granule) {
+  const std::span<std::byte> b = bucket(granule);
+  for (unsigned w = 0; w < cache_.bucket_ways; ++w) {
+    const auto way = b.subspan(size_t{w} * regs::kBucketWayBytes, regs::kBucketWayBytes);
+    if (get_bits(way, 0, 64) == granule + 1) return decode_line(way.subspan<24, kLineBytes>(), shape_);
+  }
+  Line line;
+  line.in_software = ((get_bits(b, 64, 64) >> bucket_filter_bit(granule)) & 1u) != 0;
+  return line;
+}
+
+// The meta port's write-back: the granule's own way, else (a line with
+// history) the first empty way takes key and line — a zero line empties
+// the granule's way or is dropped — else a spill record and the filter bit.
+void SoftwareKernel::write_back(uint64_t granule, uint64_t word, Output& out) {
+  ++stats_.writebacks;
+  const auto found = lines_.find(granule);
+  const Line line = found == lines_.end() ? Line{} : found->second;
+  const bool zero = line == Line{};
+  const std::span<std::byte> b = bucket(granule);
+  std::span<std::byte> target;
+  for (unsigned w = 0; w < cache_.bucket_ways && target.empty(); ++w) {
+    const auto way = b.subspan(size_t{w} * regs::kBucketWayBytes, regs::kBucketWayBytes);
+    if (get_bits(way, 0, 64) == granule + 1) target = way;
+  }
+  for (unsigned w = 0; w < cache_.bucket_ways && target.empty() && !zero; ++w) {
+    const auto way = b.subspan(size_t{w} * regs::kBucketWayBytes, regs::kBucketWayBytes);
+    if (get_bits(way, 0, 64) == 0) target = way;
+  }
+  if (!target.empty()) {
+    set_bits(target, 0, 64, zero ? 0 : granule + 1);
+    encode_line(line, shape_, target.subspan<24, kLineBytes>());
+    return;
+  }
+  if (zero) return;
+  ++stats_.spills;
+  escalate(word, granule, regs::kReasonSpill, line, nullptr, out);
+  set_bits(b, 64, 64, get_bits(b, 64, 64) | uint64_t{1} << bucket_filter_bit(granule));
 }
 
 // The engine's set_of for a 61-bit granule in `sets` sets: the low bits
@@ -59,6 +107,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
   if (cache_.sets == 0) return;
   std::vector<uint64_t>& ways = cache_tags_[set_of(granule, cache_.sets)];
   if (std::find(ways.begin(), ways.end(), granule + 1) != ways.end()) return;
+  ++stats_.misses;
   const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
   size_t victim = 0;
   if (free_way != ways.end()) {
@@ -76,8 +125,18 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
         entry.valid = false;
       }
     }
+    if (dirty_[leaving]) write_back(leaving, word, out);
+    dirty_.erase(leaving);
+    lines_.erase(leaving);
   }
   ways[victim] = granule + 1;
+  dirty_[granule] = false;
+  const Line filled = fill(granule);
+  if (filled == Line{}) {
+    lines_.erase(granule);
+  } else {
+    lines_[granule] = filled;
+  }
 }
 
 // C_slot := C_slot ⊔ V[obj]
@@ -116,7 +175,7 @@ bool SoftwareKernel::arguments_valid(const BatchArguments& a, SoftwareMemory& me
   commands = memory.device_range(a.commands, uint64_t{a.command_words} * regs::kCommandBytes);
   out.races = memory.device_range(a.races, uint64_t{a.race_capacity} * regs::kRaceRecordBytes);
   out.escalations = memory.device_range(a.escalations, uint64_t{a.esc_capacity} * shape_.esc_record_bytes());
-  const auto buckets = memory.device_range(a.buckets, (uint64_t{1} << a.bucket_bits) * regs::kBucketBytes);
+  const auto buckets = memory.device_range(a.buckets, bucket_table_bytes(a.bucket_bits));
   const auto missing = [](std::span<std::byte> s, uint64_t want) { return want != 0 && s.empty(); };
   return !missing(commands, a.command_words) && !missing(out.races, a.race_capacity) &&
          !missing(out.escalations, a.esc_capacity) && !buckets.empty();
@@ -131,6 +190,8 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
     return result;
   }
   if (args.flags & regs::kFlagClearState) reset_state();
+  buckets_ = memory.device_range(args.buckets, bucket_table_bytes(args.bucket_bits));
+  bucket_bits_ = args.bucket_bits;
   const unsigned row_words = shape_.row_words();
   uint32_t word = 0;
   while (word < args.command_words) {
@@ -216,6 +277,7 @@ void SoftwareKernel::import_line(uint64_t granule, unsigned shared, uint64_t wor
   Line imported = line;
   imported.in_software = false;
   imported.shared = shared;
+  if (cache_.sets != 0) dirty_[granule] = true;  // it replaces a placeholder the table must not keep
   if (imported == Line{}) {
     lines_.erase(granule);
   } else {
@@ -409,6 +471,7 @@ void SoftwareKernel::execute(const CommandWord& c, uint64_t word, Output& out) {
       }
     }
   }
+  if (cache_.sets != 0 && final_line != cur) dirty_[c.granule] = true;  // the engine's line_changed
   if (final_line == Line{}) {
     lines_.erase(c.granule);
   } else {

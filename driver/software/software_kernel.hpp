@@ -15,10 +15,14 @@
 // to emit the eviction spill as the engine does (a victim whose clock is in
 // the pool hands it to the host, reason 5); without one (sets 0) nothing is
 // ever evicted. The pool entry of a granule is the low bits of its cache set
-// (with sets 0: of the set in a cache of read_vcs sets). Lines never leave
-// the model, so it never spills a line to the bucket table (it still checks
-// the table's arguments). Op 7 (import-line) puts a line the host owned
-// back on chip.
+// (with sets 0: of the set in a cache of read_vcs sets). With a cache the
+// lines outside it live in the bucket table in device memory, as on the
+// kernel: a dirty victim (one whose line changed, or was imported, since its
+// fill: the engine's dirty bit) is written back by the bucket rules, with
+// the spill record (reason 4) and the spill filter, and a miss fills from
+// the table (docs/kernel-interface.md, "Metadata bucket table"). Without a
+// cache lines never leave the model (it still checks the table's
+// arguments). Op 7 (import-line) puts a line the host owned back on chip.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +51,7 @@ struct BatchArguments {
 struct CacheShape {
   unsigned sets = 0;
   unsigned ways = 0;
+  unsigned bucket_ways = 4;  // ways per metadata bucket (cap_bucket_ways)
 };
 
 struct BatchResult {
@@ -86,10 +91,16 @@ class SoftwareKernel {
   void release(const CommandWord& c);
   void escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, const ReadClock* clock,
                 Output& out);
+  uint64_t bucket_table_bytes(unsigned bucket_bits) const {
+    return (uint64_t{1} << bucket_bits) * cache_.bucket_ways * regs::kBucketWayBytes;
+  }
   bool covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_clock) const;
   size_t pool_index(uint64_t granule) const;
   uint64_t set_of(uint64_t granule, unsigned sets) const;
   void look_up(uint64_t granule, uint64_t word, Output& out);
+  void write_back(uint64_t granule, uint64_t word, Output& out);
+  Line fill(uint64_t granule);
+  std::span<std::byte> bucket(uint64_t granule);
   void reset_state();
 
   LineShape shape_;
@@ -100,6 +111,9 @@ class SoftwareKernel {
   CacheShape cache_;
   std::vector<std::vector<uint64_t>> cache_tags_;  // per set, per way: granule + 1 (0: invalid)
   std::vector<unsigned> round_robin_;              // per set: the next victim when no way is free
+  std::unordered_map<uint64_t, bool> dirty_;       // per cached granule: the engine's dirty bit
+  std::span<std::byte> buckets_;                   // this batch's bucket table
+  unsigned bucket_bits_ = 0;
   Statistics stats_;
 };
 

@@ -48,6 +48,9 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
     protocol_error(fmt::format("cap_esc_record_bytes is {}, but the contract gives {} for this shape",
                                caps_.esc_record_bytes, shape_.esc_record_bytes()));
   }
+  if (caps_.bucket_ways == 0 || caps_.bucket_ways > 8 || (caps_.bucket_ways & (caps_.bucket_ways - 1)) != 0) {
+    protocol_error(fmt::format("cap_bucket_ways is {}, not a power of two up to 8", caps_.bucket_ways));
+  }
   if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
     throw std::invalid_argument("bucket_bits must be in 1..30");
   }
@@ -71,7 +74,7 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
                                   name_, batch_words_, batch_bytes));
   }
   // The bucket table starts empty and is the device's from then on.
-  buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * regs::kBucketBytes);
+  buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * caps_.bucket_ways * regs::kBucketWayBytes);
   std::memset(buckets_->host().data(), 0, buckets_->size());
   buckets_->to_device(0, buckets_->size());
 }

@@ -35,7 +35,8 @@ class Harness {
     commands_ = device.allocate(size_t{capacity} * 16);
     races_ = device.allocate(size_t{capacity} * 64);
     escalations_ = device.allocate(size_t{capacity} * esc_per_word() * caps_.esc_record_bytes);
-    buckets_ = device.allocate((size_t{1} << kBucketBits) * 128);
+    buckets_ = device.allocate((size_t{1} << kBucketBits) * regs::kBucketWayBytes *
+                               device.read_register(regs::kCapBucketWays));
     std::memset(buckets_->host().data(), 0, buckets_->size());
     buckets_->to_device(0, buckets_->size());
   }
@@ -154,6 +155,7 @@ TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
   // software model, 16 in the Verilated kernel; and a read-VC pool of 16.
   EXPECT_EQ(c.objects, std::string(TypeParam::kName) == "software" ? 64u : 16u);
   EXPECT_EQ(c.read_vcs, 16u);
+  EXPECT_EQ(c.bucket_ways, 4u) << "version 5: buckets of 4 ways on both backends";
 }
 
 // Import-line (op 7) runs only on a kernel whose cap_features says so: the

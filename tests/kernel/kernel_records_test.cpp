@@ -128,10 +128,12 @@ TEST(KernelRecords, ForcedAndInSoftwareEscalations) {
   expect_clean(k);
 }
 
-// The tiny model: 2 sets x 2 ways, and a table of 2 buckets.
+// The tiny model: 2 sets x 2 ways, and a table of 2 buckets of 4 ways.
 TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
   for (uint64_t seed : {31u, 32u, 33u}) {
     sim::KernelSim<Vrac_kernel_tiny> k(options(seed));
+    const unsigned ways = k.read_register(regs::kCapBucketWays);
+    ASSERT_EQ(ways, 4u);
     Buffers buf;
     buf.bucket_bits = 1;
     Batch first(kShape);
@@ -139,7 +141,7 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
     first.set_row(1, row({{1, 1}}));
     std::vector<uint64_t> granules;
     std::map<uint32_t, uint64_t> granule_of_word;
-    for (uint64_t i = 0; i < 12; ++i) {
+    for (uint64_t i = 0; i < 24; ++i) {
       const uint64_t g = 0x100 + 37 * i;
       granules.push_back(g);
       granule_of_word[first.access(regs::kOpWrite, 0, g, 0xFF)] = g;
@@ -150,7 +152,7 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
 
     // Batch 1 escalates only spills (reason spill, the evicted line with
     // W = (0, 3), named by the word of a command whose miss evicted another
-    // granule) and fills from a bucket whose overflow bit is set (the line
+    // granule) and fills of granules whose filter bit is set (the line
     // comes back with only INSOFTWARE: the host may own the granule).
     std::set<uint64_t> spilled, host_owned;
     for (const EscalationRecord& e : r1.escalations) {
@@ -170,31 +172,40 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
       EXPECT_TRUE(spilled.insert(e.granule).second) << "granule spilled twice";
       host_owned.insert(e.granule);
     }
-    EXPECT_FALSE(spilled.empty()) << "2 buckets cannot hold 12 granules";
+    EXPECT_FALSE(spilled.empty()) << "2 buckets of 4 ways and 4 cache lines cannot hold 24 granules";
     EXPECT_EQ(k.read_register(regs::kStatSpills), spilled.size());
 
-    // The bucket table: a stored granule is in its own bucket with its line;
-    // a bucket's overflow bit is set exactly when one of its granules spilled.
-    std::set<uint64_t> overflowed;
+    // The bucket table: a stored granule is in a way of its own bucket with
+    // its line, every way of a bucket that spilled is taken, and a bucket's
+    // filter has exactly the filter bits of the granules it spilled.
+    std::map<uint64_t, uint64_t> filters;
     for (uint64_t bucket = 0; bucket < 2; ++bucket) {
-      std::array<std::byte, 128> bytes{};
-      k.memory().read(buf.buckets + 128 * bucket, bytes);
-      const uint64_t key = driver::get_bits(bytes, 0, 64);
-      bool overflow_expected = false;
-      for (uint64_t g : spilled) overflow_expected = overflow_expected || driver::bucket_of(g, 1) == bucket;
-      EXPECT_EQ(driver::get_bits(bytes, 64, 8), overflow_expected ? 1u : 0u) << "bucket " << bucket;
-      if (overflow_expected) overflowed.insert(bucket);
-      if (key == 0) continue;
-      const uint64_t g = key - 1;
-      EXPECT_EQ(driver::bucket_of(g, 1), bucket);
-      EXPECT_FALSE(host_owned.count(g)) << "granule both stored and host-owned";
-      const driver::Line l =
-          driver::decode_line(std::span<const std::byte, driver::kLineBytes>(bytes.data() + 24, 104), kShape);
-      for (const auto& byte : l.bytes) EXPECT_EQ(byte.w_clock, 3u);
+      std::vector<std::byte> bytes(128 * ways);
+      k.memory().read(buf.buckets + 128 * ways * bucket, bytes);
+      uint64_t filter_expected = 0;
+      for (uint64_t g : spilled) {
+        if (driver::bucket_of(g, 1) == bucket) filter_expected |= uint64_t{1} << driver::bucket_filter_bit(g);
+      }
+      filters[bucket] = driver::get_bits(bytes, 64, 64);
+      EXPECT_EQ(filters[bucket], filter_expected) << "bucket " << bucket;
+      for (unsigned w = 0; w < ways; ++w) {
+        const std::span<const std::byte> way(bytes.data() + 128 * w, 128);
+        const uint64_t key = driver::get_bits(way, 0, 64);
+        if (key == 0) {
+          EXPECT_EQ(filter_expected, 0u) << "a bucket with an empty way spilled";
+          continue;
+        }
+        const uint64_t g = key - 1;
+        EXPECT_EQ(driver::bucket_of(g, 1), bucket);
+        EXPECT_FALSE(host_owned.count(g)) << "granule both stored and host-owned";
+        const driver::Line l =
+            driver::decode_line(std::span<const std::byte, driver::kLineBytes>(way.data() + 24, 104), kShape);
+        for (const auto& byte : l.bytes) EXPECT_EQ(byte.w_clock, 3u);
+      }
     }
     for (uint64_t g : host_owned) {
       if (!spilled.count(g)) {
-        EXPECT_TRUE(overflowed.count(driver::bucket_of(g, 1))) << "granule " << g;
+        EXPECT_TRUE((filters[driver::bucket_of(g, 1)] >> driver::bucket_filter_bit(g)) & 1u) << "granule " << g;
       }
     }
 
@@ -212,8 +223,13 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
       EXPECT_EQ(rr.mask, 0xFFu);
       raced.insert(rr.granule);
     }
+    std::map<uint64_t, uint32_t> read_word;
+    for (const auto& [word, g] : reads) read_word[g] = word;
     for (const EscalationRecord& e : r2.escalations) {
-      if (e.reason == regs::kReasonSpill) continue;  // evictions of this batch
+      if (e.reason == regs::kReasonSpill) {  // evictions of this batch: before its read, the granule is the host's
+        if (e.word < read_word.at(e.granule)) host_owned.insert(e.granule);
+        continue;
+      }
       EXPECT_EQ(e.reason, regs::kReasonInSoftware);
       escalated.insert(e.granule);
     }
@@ -222,7 +238,7 @@ TEST(KernelRecords, WriteBacksFillsAndSpillsFollowTheBucketRules) {
       EXPECT_EQ(escalated.count(g), host_owned.count(g)) << "granule " << g;
     }
     EXPECT_GT(k.read_register(regs::kStatWritebacks), 0u);
-    EXPECT_GT(k.read_register(regs::kStatMisses), 12u);
+    EXPECT_GT(k.read_register(regs::kStatMisses), 24u);
     expect_clean(k);
   }
 }

@@ -92,17 +92,35 @@ std::unique_ptr<driver::Device> software_model(unsigned objects, unsigned read_v
   return driver::open_device(o);
 }
 
-// The same batch through the Device interface (the software model).
-BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags) {
+// A zeroed bucket table of 2^bucket_bits buckets for the device's bucket shape.
+std::unique_ptr<driver::Buffer> bucket_table(driver::Device& d, unsigned bucket_bits) {
+  auto buckets = d.allocate((size_t{regs::kBucketWayBytes} * d.read_register(regs::kCapBucketWays)) << bucket_bits);
+  std::fill(buckets->host().begin(), buckets->host().end(), std::byte{0});
+  buckets->to_device(0, buckets->size());
+  return buckets;
+}
+
+// The same batch through the Device interface (the software model). Its
+// bucket table is `table` (kept from launch to launch, as the kernel's; the
+// host zeroes it with clear_state) or, without one, a fresh 1,024-bucket one.
+BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags, driver::Buffer* table = nullptr,
+                          unsigned bucket_bits = 10) {
   const uint32_t n = batch.words();
   auto commands = d.allocate(size_t{n} * 16);
   auto races = d.allocate(size_t{n} * 64);
   const size_t record_bytes = d.read_register(regs::kCapEscRecordBytes);
   auto escs = d.allocate(size_t{3} * n * record_bytes);  // 3 records per word: enough with or without a pool
-  auto buckets = d.allocate(size_t{1} << 17);
+  std::unique_ptr<driver::Buffer> fresh;
+  if (table == nullptr || (flags & regs::kFlagClearState) != 0) {
+    fresh = bucket_table(d, bucket_bits);
+    if (table != nullptr) {
+      std::fill(table->host().begin(), table->host().end(), std::byte{0});
+      table->to_device(0, table->size());
+    }
+  }
+  driver::Buffer* buckets = table != nullptr ? table : fresh.get();
   std::copy(batch.bytes().begin(), batch.bytes().end(), commands->host().begin());
   commands->to_device(0, commands->size());
-  buckets->to_device(0, buckets->size());
   d.write_register64(regs::kCommands, commands->device_address());
   d.write_register(regs::kCommandWords, n);
   d.write_register(regs::kFlags, flags);
@@ -111,7 +129,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags)
   d.write_register64(regs::kEscalations, escs->device_address());
   d.write_register(regs::kEscCapacity, 3 * n);
   d.write_register64(regs::kBuckets, buckets->device_address());
-  d.write_register(regs::kBucketBits, 10);
+  d.write_register(regs::kBucketBits, bucket_bits);
   d.start();
   EXPECT_TRUE(d.wait(std::chrono::milliseconds(10'000)));
   BatchResult r;
@@ -309,14 +327,18 @@ TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
 // same epoch pattern, so READ SHARE allocates; the counts say how often the
 // pool's records (clock carried, clock spilled) occurred.
 struct PoolCounts {
-  uint64_t with_clock = 0, clock_spills = 0, imports = 0;
+  uint64_t with_clock = 0, clock_spills = 0, imports = 0, spills = 0;
 };
 template <typename Model>
 void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShape cache, uint64_t seed0, int launches,
-                          PoolCounts& counts) {
+                          PoolCounts& counts, unsigned bucket_bits = 10) {
   for (uint64_t seed = seed0; seed < seed0 + 3; ++seed) {
     sim::KernelSim<Model> k(options(seed, 30));
     auto model = software_model(objects, read_vcs, cache);
+    auto table = bucket_table(*model, bucket_bits);
+    Buffers buffers;
+    buffers.bucket_bits = bucket_bits;
+    ASSERT_EQ(k.read_register(regs::kCapBucketWays), model->read_register(regs::kCapBucketWays));
     std::mt19937_64 rng(seed);
     const auto pick = [&](uint64_t n) { return rng() % n; };
     for (int launch = 0; launch < launches; ++launch) {
@@ -368,13 +390,14 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       }
       const uint32_t flags = launch % 4 == 3 ? regs::kFlagClearState : 0u;
       if (flags != 0) {  // the host zeroes the bucket table with clear_state
-        const Buffers buffers;
-        k.memory().write(buffers.buckets, std::vector<std::byte>(size_t{regs::kBucketBytes} << buffers.bucket_bits));
+        k.memory().write(buffers.buckets,
+                         std::vector<std::byte>((size_t{regs::kBucketWayBytes} * k.read_register(regs::kCapBucketWays))
+                                                << buffers.bucket_bits));
       }
-      const BatchResult r = run_batch(k, b, Buffers{}, flags);
+      const BatchResult r = run_batch(k, b, buffers, flags);
       const std::string what = "seed " + std::to_string(seed) + " launch " + std::to_string(launch);
       ASSERT_EQ(r.status, regs::kStatusOk) << what;
-      expect_same(r, run_on_device(*model, b, flags), what);
+      expect_same(r, run_on_device(*model, b, flags, table.get(), bucket_bits), what);
       if (::testing::Test::HasFailure()) return;
       for (const EscalationRecord& e : r.escalations) {
         counts.with_clock += e.read_clock_valid && e.reason != regs::kReasonReadVcSpill;
@@ -387,6 +410,12 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
     EXPECT_EQ(k.read_register(regs::kStatAccesses), model->statistics().accesses);
     EXPECT_EQ(k.read_register(regs::kStatRaces), model->statistics().races);
     EXPECT_EQ(k.read_register(regs::kStatEscalations), model->statistics().escalations);
+    EXPECT_EQ(k.read_register(regs::kStatSpills), model->statistics().spills);
+    counts.spills += model->statistics().spills;
+    if (cache.sets != 0) {
+      EXPECT_EQ(k.read_register(regs::kStatMisses), model->statistics().misses);
+      EXPECT_EQ(k.read_register(regs::kStatWritebacks), model->statistics().writebacks);
+    }
     expect_clean(k);
   }
 }
@@ -409,10 +438,27 @@ TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
 // filled back from the bucket table.
 TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2}, 300, 12, c);
+  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 300, 12, c);
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.imports, 100u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
+}
+
+// Tiny bucket tables (2 and 4 buckets of the models' 4 and 1 ways) under
+// the 2 x 2 cache: write-backs fill every way and spill, the spill filters
+// fill up, fills of spilled granules come back as placeholders and lines
+// the host imports are written back into freed or found ways. The records,
+// spills, misses and write-backs must be the software model's byte for
+// byte (its bucket table follows the same rules).
+TEST(KernelSyncOps, RandomBatchesMatchOnTinyBucketTables) {
+  PoolCounts four_ways, one_way;
+  random_batches_match<Vrac_kernel_tiny>(2, 0, {2, 2}, 400, 12, four_ways, 1);  // 8 entries for 8 granules
+  for (unsigned bits : {1u, 2u})
+    random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 500 + 10 * bits, 12, one_way, bits);
+  EXPECT_GT(four_ways.spills, 0u) << "4 ways";
+  EXPECT_GT(one_way.spills, 0u) << "1 way";
+  std::printf("  %llu spills (2 buckets of 4 ways), %llu (2 and 4 buckets of 1 way)\n",
+              static_cast<unsigned long long>(four_ways.spills), static_cast<unsigned long long>(one_way.spills));
 }
 
 }  // namespace
