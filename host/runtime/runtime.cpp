@@ -176,6 +176,16 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
   // recording, not checked.
   const bool filtered = covered == size;
   const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
+  // One stream of accesses (a loop over an array) first, before the
+  // prologue of the general path.
+  if (RACEACCEL_LIKELY(covered == 0 && ts->coalesce && !ts->record_filtered)) {
+    RuntimeScope scope;
+    const uint32_t run = extend_last_run(ts, addr, size_kind, pc, 0);
+    if (run != kNoRun) {
+      ts->count_absorbed();
+      return;
+    }
+  }
   append_plain(ts, addr, size_kind, pc, filtered ? 0 : static_cast<uint32_t>(covered));
 }
 

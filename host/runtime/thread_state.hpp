@@ -160,6 +160,7 @@ struct ThreadState {
   uint32_t merge_floor = 0;
   uint32_t runs[kRunSlots];
   uint32_t next_run = 0;       // the slot the next run takes (round robin)
+  uint32_t last_run = ~0u;     // the run last started or extended (~0: none since the drain)
   uint32_t patterns_used = 0;  // since the last drain by the owner
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
