@@ -63,7 +63,9 @@ class ShardedChecker final : public Detector {
 
   // Which shard owns the block (address >> block_shift).
   static unsigned shard_of(uint64_t block, unsigned jobs) {
-    return static_cast<unsigned>(((block * 0x9E3779B97F4A7C15ull) >> 32) % jobs);
+    // A multiplicative hash spreads strided blocks (one page per thread);
+    // its high 32 bits scaled to [0, jobs) by a multiply, not a division.
+    return static_cast<unsigned>((((block * 0x9E3779B97F4A7C15ull) >> 32) * jobs) >> 32);
   }
 
  private:
