@@ -20,6 +20,7 @@ ShardedChecker::ShardedChecker(std::string_view detector, const Options& options
   }
   name_ = std::string(shards_[0].detector->name());
   ring_.resize(options.batches);
+  fill_ = &ring_[0];
   for (Batch& b : ring_) {
     b.events.reserve(options.batch_events);
     b.indices.reserve(options.batch_events);
@@ -42,7 +43,7 @@ void ShardedChecker::stop() {
 }
 
 void ShardedChecker::process(const Event& e, uint64_t index) {
-  Batch& b = ring_[filling_ % ring_.size()];
+  Batch& b = *fill_;
   if (is_access(e.op) && !(have_last_tid_ && e.tid == last_tid_)) {
     if (seen_.insert(e.tid).second) b.first_sight.push_back(static_cast<uint32_t>(b.events.size()));
     last_tid_ = e.tid;
@@ -68,6 +69,7 @@ void ShardedChecker::publish() {
     failed = any_failure_;
   }
   Batch& next = ring_[filling_ % ring_.size()];
+  fill_ = &next;
   next.events.clear();
   next.indices.clear();
   next.first_sight.clear();
@@ -153,48 +155,58 @@ void ShardedChecker::run(unsigned shard) {
   }
 }
 
+// The batch's events for one shard. The index of an event that throws is
+// noted in the catch, off the per-event path.
 void ShardedChecker::scan(const Batch& batch, unsigned shard) {
+  Shard& s = shards_[shard];
+  size_t next_first = 0;
+  const size_t n = batch.events.size();
+  size_t i = 0;
+  try {
+    for (; i < n; ++i) scan_event(batch, i, shard, next_first);
+  } catch (...) {
+    s.failed_at = batch.indices[i];
+    throw;
+  }
+}
+
+void ShardedChecker::scan_event(const Batch& batch, size_t i, unsigned shard, size_t& next_first) {
   Shard& s = shards_[shard];
   Detector& det = *s.detector;
   const unsigned shift = options_.block_shift;
   const unsigned jobs = options_.jobs;
-  size_t next_first = 0;
-  const size_t n = batch.events.size();
-  for (size_t i = 0; i < n; ++i) {
-    const Event& e = batch.events[i];
-    const uint64_t index = batch.indices[i];
-    s.failed_at = index;
-    const bool plain = is_access(e.op);
-    if (!plain && !is_atomic(e.op)) {
-      det.process(e, index);
-      continue;
-    }
-    const uint64_t first_block = e.addr >> shift;
-    const uint64_t last_block = (e.addr + e.size - 1) >> shift;
-    if (first_block == last_block && shard_of(first_block, jobs) == shard) {
-      det.process(e, index);  // the common case: all bytes in one block of ours
-      continue;
-    }
-    s.parts.clear();
-    for (uint64_t block = first_block;; ++block) {
-      if (shard_of(block, jobs) == shard) {
-        const uint64_t lo = std::max(e.addr, block << shift);
-        const uint64_t hi = std::min(e.addr + e.size - 1, ((block + 1) << shift) - 1);  // inclusive: no overflow
-        if (!s.parts.empty() && s.parts.back().addr + s.parts.back().size == lo) {
-          s.parts.back().size += hi - lo + 1;
-        } else {
-          s.parts.push_back({lo, hi - lo + 1});
-        }
-      }
-      if (block == last_block) break;
-    }
-    if (plain && s.parts.empty()) {
-      while (next_first < batch.first_sight.size() && batch.first_sight[next_first] < i) ++next_first;
-      if (next_first < batch.first_sight.size() && batch.first_sight[next_first] == i) det.process_parts(e, index, {});
-      continue;
-    }
-    det.process_parts(e, index, s.parts);
+  const Event& e = batch.events[i];
+  const uint64_t index = batch.indices[i];
+  const bool plain = is_access(e.op);
+  if (!plain && !is_atomic(e.op)) {
+    det.process(e, index);
+    return;
   }
+  const uint64_t first_block = e.addr >> shift;
+  const uint64_t last_block = (e.addr + e.size - 1) >> shift;
+  if (first_block == last_block && shard_of(first_block, jobs) == shard) {
+    det.process(e, index);  // the common case: all bytes in one block of ours
+    return;
+  }
+  s.parts.clear();
+  for (uint64_t block = first_block;; ++block) {
+    if (shard_of(block, jobs) == shard) {
+      const uint64_t lo = std::max(e.addr, block << shift);
+      const uint64_t hi = std::min(e.addr + e.size - 1, ((block + 1) << shift) - 1);  // inclusive: no overflow
+      if (!s.parts.empty() && s.parts.back().addr + s.parts.back().size == lo) {
+        s.parts.back().size += hi - lo + 1;
+      } else {
+        s.parts.push_back({lo, hi - lo + 1});
+      }
+    }
+    if (block == last_block) break;
+  }
+  if (plain && s.parts.empty()) {
+    while (next_first < batch.first_sight.size() && batch.first_sight[next_first] < i) ++next_first;
+    if (next_first < batch.first_sight.size() && batch.first_sight[next_first] == i) det.process_parts(e, index, {});
+    return;
+  }
+  det.process_parts(e, index, s.parts);
 }
 
 }  // namespace raceaccel

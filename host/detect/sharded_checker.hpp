@@ -93,6 +93,7 @@ class ShardedChecker final : public Detector {
   void rethrow_failure();
   void run(unsigned shard);
   void scan(const Batch& batch, unsigned shard);
+  [[gnu::always_inline]] inline void scan_event(const Batch& batch, size_t i, unsigned shard, size_t& next_first);
 
   std::string name_;
   Options options_;
@@ -106,6 +107,7 @@ class ShardedChecker final : public Detector {
   bool stopping_ = false;              // guarded by mutex_
   bool any_failure_ = false;           // guarded by mutex_
   uint64_t filling_ = 0;               // the batch being filled (reader only)
+  Batch* fill_ = nullptr;              // ring_[filling_ % ring_.size()]
   std::unordered_set<ThreadId> seen_;  // threads seen in plain accesses (reader only)
   ThreadId last_tid_ = 0;
   bool have_last_tid_ = false;
