@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/app.hpp"
 #include "cli/backend_check.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_status.hpp"
@@ -16,6 +17,7 @@
 #include "cli/shared_device.hpp"
 #include "common/exit_codes.hpp"
 #include "detect/detector.hpp"
+#include "detect/sharded_checker.hpp"
 #include "driver/registry.hpp"
 #include "report/race_report.hpp"
 #include "report/sarif.hpp"
@@ -29,6 +31,7 @@ namespace {
 
 struct CheckOptions {
   std::string detector = "fasttrack";
+  unsigned jobs = 1;      // --jobs: shards checked on their own threads (ShardedChecker)
   BackendOptions device;  // --backend: check on a device through the offload engine
   bool json = false;
   std::string sarif;         // --sarif FILE: a SARIF 2.1.0 log of the reports
@@ -87,7 +90,18 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
   // Declared outside the try so that races found before a malformed place
   // are still reported (the binary reader delivers every event before it).
   std::unique_ptr<TraceReader> reader;
-  std::unique_ptr<Detector> in_process = offload ? nullptr : make_detector(o.detector);
+  // --jobs N > 1: N shards by address, the same races in the same order.
+  std::unique_ptr<Detector> in_process;
+  ShardedChecker* shards = nullptr;
+  if (!offload && o.jobs > 1) {
+    ShardedChecker::Options options;
+    options.jobs = o.jobs;
+    auto checker = std::make_unique<ShardedChecker>(o.detector, options);
+    shards = checker.get();
+    in_process = std::move(checker);
+  } else if (!offload) {
+    in_process = make_detector(o.detector);
+  }
   Detector* detector = offload ? static_cast<Detector*>(offload.get()) : in_process.get();
   uint64_t index = 0;
   std::optional<Failure> failure;
@@ -99,9 +113,18 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
       Event e;
       while (reader->next(e)) {
         detector->process(e, index++);
-        progress.update(index, reader->bytes_read());
+        // The progress line every 64 K events; bytes_read() is a virtual
+        // call, kept off the per-event path.
+        if ((index & 0xFFFF) == 0) progress.show(index, reader->bytes_read());
       }
+      if (shards != nullptr) shards->finish();
     });
+    // The events before a malformed place are checked too; a shard's
+    // failure there came from an earlier event, so it is the one to report.
+    if (failure && shards != nullptr) {
+      if (auto earlier = failure_of(path, [&] { shards->finish(); })) failure = earlier;
+    }
+    if (shards != nullptr && shards->failed_event()) index = *shards->failed_event() + 1;  // as one detector counts
     if (offload) offload->finish();  // the last batch, also after a malformed place
   } catch (const driver::DeviceError& err) {
     if (shared != nullptr) shared->note_failure(path, err);
@@ -281,7 +304,12 @@ CommandRunner add_check_command(CLI::App& app) {
   CLI::Option* detector =
       sub->add_option("--detector", o->detector, "Detector: fasttrack (default) or djit (the golden reference)")
           ->check(CLI::IsMember(detector_names()));
+  CLI::Option* jobs =
+      sub->add_option("--jobs", o->jobs, "Check on N threads, each owning a share of the addresses (default 1)")
+          ->check(unsigned_in(1, ShardedChecker::kMaxJobs))
+          ->type_name("N");
   add_backend_options(*sub, o->device, detector);
+  sub->get_option("--backend")->excludes(jobs);  // one device; multi-device checking is another matter
   sub->add_flag("--json", o->json, "Print one JSON document (schema in docs/reports.md)");
   sub->add_option("--sarif", o->sarif, "Also write the reports as a SARIF 2.1.0 log to FILE (docs/reports.md)")
       ->type_name("FILE");

@@ -65,12 +65,16 @@ void VectorClock::join(const VectorClock& other) {
     const size_t n = other.c_.size();
     if (n <= c_.size() || dense_fits(nonzero_ + other.nonzero_, n)) {  // the common case: both dense
       if (n > c_.size()) c_.resize(n, 0);
+      // Branch-free: which entries grow is data-dependent and unpredictable
+      // (lock and barrier clocks joined into thread clocks).
       uint32_t gained = 0;
+      uint64_t* mine = c_.data();
+      const uint64_t* theirs = other.c_.data();
       for (size_t i = 0; i < n; ++i) {
-        if (other.c_[i] > c_[i]) {
-          gained += c_[i] == 0;
-          c_[i] = other.c_[i];
-        }
+        const uint64_t a = mine[i];
+        const uint64_t b = theirs[i];
+        gained += static_cast<uint32_t>((a == 0) & (b != 0));
+        mine[i] = a > b ? a : b;
       }
       nonzero_ += gained;
       return;

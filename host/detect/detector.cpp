@@ -1,5 +1,7 @@
 #include "detect/detector.hpp"
 
+#include <stdexcept>
+
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
 
@@ -12,6 +14,10 @@ std::string_view race_kind_name(RaceKind kind) {
     case RaceKind::ReadWrite: return "read-write";
   }
   return "?";
+}
+
+void Detector::process_parts(const Event&, uint64_t, std::span<const ByteRange>) {
+  throw std::logic_error(std::string(name()) + ": cannot be sharded");
 }
 
 std::unique_ptr<Detector> make_detector(std::string_view name) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,21 @@ class Detector {
   // Completes work still in flight (a device batch): races() is then final.
   // In-process detectors have none.
   virtual void finish() {}
+
+  // Sharded checking (detect/sharded_checker.hpp): several detectors each
+  // replay every synchronization event and check only their own bytes.
+  // process_parts applies e's whole effect on synchronization and thread
+  // slots (first sight of e.tid, an atomic's acquire and release halves;
+  // every event without a byte range, and Alloc/Free, whole), and for a
+  // Read, Write or atomic access checks only the bytes of `parts`: disjoint
+  // sub-ranges of [e.addr, e.addr + e.size) in ascending order, possibly
+  // none. Only detectors whose shardable() is true implement it.
+  struct ByteRange {
+    uint64_t addr = 0;
+    uint64_t size = 0;
+  };
+  virtual bool shardable() const { return false; }
+  virtual void process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts);
 };
 
 // "djit" (the golden reference) or "fasttrack". Returns nullptr for other names.

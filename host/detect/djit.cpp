@@ -36,6 +36,26 @@ void DjitDetector::process(const Event& e, uint64_t index) {
   }
 }
 
+// Every byte is its own location here, so checking only some bytes of an
+// access leaves the others' verdicts to whoever checks them.
+void DjitDetector::process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) {
+  if (is_access(e.op)) {
+    const uint32_t t = sync_.thread(e.tid);
+    for (const ByteRange& p : parts) {
+      for (uint64_t i = 0; i < p.size; ++i) access(e, index, t, p.addr + i);
+    }
+  } else if (is_atomic(e.op)) {
+    const uint32_t t = sync_.thread(e.tid);
+    sync_.atomic_acquire(e);
+    for (const ByteRange& p : parts) {
+      for (uint64_t i = 0; i < p.size; ++i) atomic_access(e, index, t, p.addr + i);
+    }
+    sync_.atomic_release(e);
+  } else {
+    process(e, index);
+  }
+}
+
 void DjitDetector::SitedClock::set(uint32_t slot, uint64_t time, uint64_t site) {
   if (clock.get(slot) == time) return;  // a later access in the same epoch keeps the first site
   clock.set(slot, time);

@@ -19,6 +19,8 @@ class DjitDetector final : public Detector {
   std::string_view name() const override { return "djit"; }
   void process(const Event& event, uint64_t index) override;
   const std::vector<Race>& races() const override { return races_; }
+  bool shardable() const override { return true; }
+  void process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) override;
 
   // Inspection for tests. Clocks are indexed by slot (threads in order of first appearance).
   const ReferenceSyncState& sync() const { return sync_; }

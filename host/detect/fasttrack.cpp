@@ -55,6 +55,34 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
   }
 }
 
+// An access's parts are checked as accesses of their own: FastTrack's
+// verdicts are per byte, so checking [a, b) and then [b, c) in one epoch
+// gives each byte what checking [a, c) would (docs/detectors.md, "Sharded
+// checking").
+void FastTrackDetector::process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) {
+  if (is_access(e.op)) {
+    if (parts.empty()) sync_.thread(e.tid);  // the thread's slot, in first-sight order
+    for (const ByteRange& p : parts) {
+      Event piece = e;
+      piece.addr = p.addr;
+      piece.size = p.size;
+      access(piece, index);
+    }
+  } else if (is_atomic(e.op)) {
+    const uint32_t t = sync_.thread(e.tid);
+    sync_.atomic_acquire(e, t);
+    for (const ByteRange& p : parts) {
+      Event piece = e;
+      piece.addr = p.addr;
+      piece.size = p.size;
+      access(piece, index);
+    }
+    sync_.atomic_release(e, t);
+  } else {
+    process(e, index);
+  }
+}
+
 // Bytes [offset, offset+n) of the granule whose cell is `cell`, at addr.
 [[gnu::always_inline]] inline void FastTrackDetector::access_granule(ShadowCell& cell, uint64_t addr, unsigned offset,
                                                                      unsigned n, const Event& e, uint64_t index,

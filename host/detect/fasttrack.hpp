@@ -27,6 +27,8 @@ class FastTrackDetector final : public Detector {
   std::string_view name() const override { return "fasttrack"; }
   void process(const Event& event, uint64_t index) override;
   const std::vector<Race>& races() const override { return races_; }
+  bool shardable() const override { return true; }
+  void process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) override;
 
   // The shadow half alone, for a checker that keeps the synchronization
   // state itself and splits memory among several detectors (the runtime's
