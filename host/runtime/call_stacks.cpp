@@ -30,42 +30,29 @@ std::vector<uint64_t> StackTrie::frames(uint32_t node) {
   return out;
 }
 
-uint64_t SiteDepot::intern(const Site& s) {
-  size_t i = home(s);
-  for (;; i = (i + 1) & (slots_.size() - 1)) {
-    const uint32_t id = slots_[i];
-    if (id == 0) break;
-    const Site& known = sites_[id];
-    if (known.pc == s.pc && known.node == s.node && known.size_kind == s.size_kind) return id;
+uint32_t SiteDepot::code_of(uint64_t pc, uint32_t size_kind) {
+  const auto [it, fresh] = code_ids_.try_emplace(Code{pc, size_kind}, static_cast<uint32_t>(codes_.size()));
+  if (fresh) {
+    if (codes_.size() == kMaxCodes) {
+      code_ids_.erase(it);
+      return static_cast<uint32_t>(kMaxCodes);
+    }
+    codes_.push_back({pc, size_kind});
   }
-  const auto id = static_cast<uint32_t>(sites_.size());
-  sites_.push_back(s);
-  if (2 * sites_.size() > slots_.size()) {  // rebuild twice as large, from the ids
-    slots_.assign(2 * slots_.size(), 0);
-    for (uint32_t known = 1; known <= id; ++known) place(sites_[known], known);
-  } else {
-    slots_[i] = id;
-  }
-  return id;
+  return it->second;
 }
 
-uint64_t SiteDepot::intern(uint32_t node, uint32_t size_kind, const PcPattern& pattern) {
+uint32_t SiteDepot::pattern_code(uint32_t size_kind, const PcPattern& pattern) {
   const auto [it, fresh] = pattern_ids_.try_emplace(pattern, patterns_.size());
   if (fresh) patterns_.push_back(pattern);
-  return intern(Site{node, size_kind, kPatternPc | it->second});
+  return code_of(kPatternPc | it->second, size_kind);
 }
 
 uint64_t SiteDepot::at_byte(uint64_t site, uint64_t byte) {
-  if (site >= sites_.size() || (sites_[site].pc & kPatternPc) == 0) return site;
-  const Site s = sites_[site];  // a copy: interning below may move sites_
+  const Site s = get(site);
+  if ((s.pc & kPatternPc) == 0) return site;
   const PcPattern& p = patterns_[s.pc & ~kPatternPc];
   return intern(Site{s.node, s.size_kind, p.pcs[(byte - p.offset) / p.unit % p.period]});
-}
-
-void SiteDepot::place(const Site& s, uint32_t id) {
-  size_t i = home(s);
-  while (slots_[i] != 0) i = (i + 1) & (slots_.size() - 1);
-  slots_[i] = id;
 }
 
 }  // namespace raceaccel::rt

@@ -10,6 +10,7 @@
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/id_index.hpp"
@@ -84,33 +85,58 @@ struct PcPattern {
   auto operator<=>(const PcPattern&) const = default;
 };
 
-// Not locked: used under the checker's report lock only. Interning runs on every
-// drained access whose site misses the thread's site cache, which recursive
-// code (every call path a new stack node) does all the time, so the index
-// is open-addressed (linear probing, doubled at half load): one multiply and
-// usually one probe, no allocation per site.
+// Site ids name a (call stack, instruction, access size and kind): 0 is
+// "unknown", any other id is 1 + (node << kCodeBits | code), where node is
+// the StackTrie node and code indexes the depot's table of *code sites*,
+// the distinct (pc, size_kind) pairs (one per instruction and access size:
+// a program has few). Only code sites are interned, so an access in a new
+// call path (recursive code makes one at nearly every call) needs no new
+// entry anywhere: its id is composed, and the thread's cache of code
+// sites (Checker::site_of) nearly always knows the code. Interning every
+// (node, pc, size_kind) instead cost mergesort 73,584 entries and the CPU to
+// probe for them.
+// Not locked: used under the checker's report lock only.
 class SiteDepot {
  public:
-  SiteDepot() : slots_(kInitialSlots) { sites_.push_back({}); }  // id 0: unknown
-  uint64_t intern(const Site& s);
-  // A pattern site (pc: kPatternPc | its pattern's index).
-  uint64_t intern(uint32_t node, uint32_t size_kind, const PcPattern& pattern);
+  static constexpr unsigned kCodeBits = 24;
+  static constexpr uint64_t kMaxCodes = uint64_t{1} << kCodeBits;
+  static_assert(StackTrie::kMaxNodes <= (uint64_t{1} << (63 - kCodeBits)));
+
+  static uint64_t id_of(uint32_t node, uint32_t code) { return 1 + ((uint64_t{node} << kCodeBits) | code); }
+  // The code site of (pc, size_kind), or kMaxCodes when the table is full
+  // (then its accesses' sites are unknown: id 0).
+  uint32_t code_of(uint64_t pc, uint32_t size_kind);
+  uint64_t intern(const Site& s) {
+    const uint32_t code = code_of(s.pc, s.size_kind);
+    return code == kMaxCodes ? 0 : id_of(s.node, code);
+  }
+  // The code site of a pattern (pc: kPatternPc | its pattern's index).
+  uint32_t pattern_code(uint32_t size_kind, const PcPattern& pattern);
   // The plain site of the access under `site` that touched `byte`: site
   // itself, or for a pattern site, the site of its pc at that byte.
   uint64_t at_byte(uint64_t site, uint64_t byte);
-  const Site& get(uint64_t id) const { return id < sites_.size() ? sites_[id] : sites_[0]; }
-  size_t size() const { return sites_.size(); }
+  Site get(uint64_t id) const {
+    if (id == 0) return {};
+    const uint64_t code = (id - 1) & (kMaxCodes - 1);
+    if (code >= codes_.size()) return {};
+    return {static_cast<uint32_t>((id - 1) >> kCodeBits), codes_[code].size_kind, codes_[code].pc};
+  }
+  // Distinct instructions and access sizes met (code sites).
+  size_t size() const { return codes_.size(); }
 
  private:
-  static constexpr size_t kInitialSlots = 1024;
-  size_t home(const Site& s) const {
-    const uint64_t h =
-        (s.pc * 0x9E3779B97F4A7C15ull) ^ (((uint64_t{s.node} << 32) | s.size_kind) * 0xC2B2AE3D27D4EB4Full);
-    return static_cast<size_t>(h ^ (h >> 29)) & (slots_.size() - 1);
-  }
-  void place(const Site& s, uint32_t id);
-  std::vector<Site> sites_;
-  std::vector<uint32_t> slots_;  // site ids; 0: empty (4 bytes a slot: recursive code interns millions)
+  struct Code {
+    uint64_t pc;
+    uint32_t size_kind;
+    bool operator==(const Code&) const = default;
+  };
+  struct CodeHash {
+    size_t operator()(const Code& c) const {
+      return static_cast<size_t>(mix64(c.pc ^ (uint64_t{c.size_kind} * 0x9E3779B97F4A7C15ull)));
+    }
+  };
+  std::vector<Code> codes_;
+  std::unordered_map<Code, uint32_t, CodeHash> code_ids_;
   // Patterns are few (one per unrolled loop and start offset): a tree will do.
   std::vector<PcPattern> patterns_;
   std::map<PcPattern, uint64_t> pattern_ids_;

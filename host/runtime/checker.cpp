@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 
 #include "common/exit_codes.hpp"
@@ -74,7 +75,7 @@ void Checker::link(ThreadState* ts) {
 void Checker::unlink(ThreadState* ts) {
   Serialized serialized(*this);
   {
-    InternalLock drain_lock(ts->drain_mu);
+    OwnerLockGuard drain_lock(ts->drain_mu);
     drain_locked(ts, true);
   }
   // Not under the drain lock: the exit path takes live_mu_ before drain locks.
@@ -96,7 +97,7 @@ void Checker::unlink(ThreadState* ts) {
 
 void Checker::drain(ThreadState* ts) {
   Serialized serialized(*this);
-  InternalLock drain_lock(ts->drain_mu);
+  OwnerLockGuard drain_lock(ts->drain_mu);
   drain_locked(ts, true);
 }
 
@@ -112,7 +113,7 @@ void Checker::emit(ThreadState* ts, const Event& e) {
   // History about to be discarded ends every thread's region (region_filter.hpp).
   if (e.op == Op::Free) g_forget_epoch.value.fetch_add(1, std::memory_order_seq_cst);
   Serialized serialized(*this);
-  InternalLock drain_lock(ts->drain_mu);
+  OwnerLockGuard drain_lock(ts->drain_mu);
   drain_locked(ts, true);
   ts->new_region();
   if (parallel()) {
@@ -156,16 +157,17 @@ void Checker::fail(const std::exception& err) {
 
 uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
   if ((b.pc & kPatternPc) != 0) return pattern_site_of(ts, b);
-  // Every field is multiplied before the shift, so that the call stack
-  // (node) and the access size also pick the slot, not the pc alone.
-  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.node} * 0xC2B2AE3D27D4EB4Full) ^
-                       (uint64_t{b.size_kind} * 0x165667B19E3779F9ull)) >>
-                      56;
+  // The cache holds code sites, which do not depend on the call stack: a
+  // loop's instruction hits it under every stack (SiteDepot).
+  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.size_kind} * 0x165667B19E3779F9ull)) >> 56;
   ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
-  if (c.site != 0 && c.pc == b.pc && c.node == b.node && c.size_kind == b.size_kind) return c.site;
+  if (RACEACCEL_LIKELY(c.code_plus_1 != 0 && c.pc == b.pc && c.size_kind == b.size_kind))
+    return SiteDepot::id_of(b.node, c.code_plus_1 - 1);
   InternalLock lock(report_mu_);
-  c = {b.pc, b.node, b.size_kind, sites_.intern(Site{b.node, b.size_kind, b.pc})};
-  return c.site;
+  const uint32_t code = sites_.code_of(b.pc, b.size_kind);
+  if (code == SiteDepot::kMaxCodes) return 0;
+  c = {b.pc, b.size_kind, code + 1};
+  return SiteDepot::id_of(b.node, code);
 }
 
 Event Checker::access_event(ThreadState* ts, const BufferedEvent& b) {
@@ -210,13 +212,16 @@ uint64_t Checker::pattern_site_of(ThreadState* ts, const BufferedEvent& b) {
   p.period = run.period;
   const uint64_t first = (b.addr - p.offset) / unit % run.period;  // the first unit's position
   for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
-  const uint64_t hash = (p.pcs[0] * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.node} * 0xC2B2AE3D27D4EB4Full) ^
+  const uint64_t hash = (p.pcs[0] * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.size_kind} * 0xC2B2AE3D27D4EB4Full) ^
                         ((uint64_t{p.offset} << 32 | p.period) * 0x165667B19E3779F9ull);
   ThreadState::PatternSiteEntry& c = ts->pattern_cache[(hash >> 60) % ThreadState::kPatternCacheSlots];
-  if (c.site != 0 && c.node == b.node && c.size_kind == b.size_kind && c.pattern == p) return c.site;
+  if (c.code_plus_1 != 0 && c.size_kind == b.size_kind && c.pattern == p)
+    return SiteDepot::id_of(b.node, c.code_plus_1 - 1);
   InternalLock lock(report_mu_);
-  c = {p, b.node, b.size_kind, sites_.intern(b.node, b.size_kind, p)};
-  return c.site;
+  const uint32_t code = sites_.pattern_code(b.size_kind, p);
+  if (code == SiteDepot::kMaxCodes) return 0;
+  c = {p, b.size_kind, code + 1};
+  return SiteDepot::id_of(b.node, code);
 }
 
 // The plain site of the first access of entry b (a run is recorded as it).
@@ -428,7 +433,7 @@ void Checker::drain_all_and_stop() {
   {
     InternalLock lock(live_mu_);
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
-      InternalLock drain_lock(ts->drain_mu);
+      std::lock_guard<OwnerLock> drain_lock(ts->drain_mu);
       drain_locked(ts, false);
       stats_.filtered += ts->take_decided(false);  // once: a later unlink adds only what came after
       stats_.absorbed += ts->take_absorbed(false);
@@ -492,7 +497,7 @@ CheckerStats Checker::stats() {
     InternalLock lock(live_mu_);
     ThreadState::Counts sum = unlinked_counts_;
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
-      InternalLock drain_lock(ts->drain_mu);
+      std::lock_guard<OwnerLock> drain_lock(ts->drain_mu);
       sum.drains += ts->counts.drains;
       sum.accesses += ts->counts.accesses;
       sum.events += ts->counts.events;
@@ -506,7 +511,7 @@ CheckerStats Checker::stats() {
     s.absorbed += sum.absorbed;
   }
   InternalLock lock(report_mu_);
-  s.sites = sites_.size() - 1;  // id 0 is "unknown"
+  s.sites = sites_.size();
   return s;
 }
 
@@ -542,15 +547,16 @@ void Checker::adopt_after_fork_child(ThreadState* self) {
     parallel_->unlock_all();
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.reset_after_fork();
   }
+  OwnerLock::enable_bias();  // the child's address space is not registered yet
   for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
     if (ts == self) continue;
     if (parallel()) {
       {
-        InternalLock drain_lock(ts->drain_mu);
+        std::lock_guard<OwnerLock> drain_lock(ts->drain_mu);
         drain_locked(ts, false);
       }
       parallel_->finish(ts->view);  // its clocks, for the join
-      InternalLock drain_lock(self->drain_mu);
+      std::lock_guard<OwnerLock> drain_lock(self->drain_mu);
       apply_parallel(self, Event::sync(Op::Join, self->tid, ts->tid));
     } else {
       drain_locked(ts, false);

@@ -183,7 +183,7 @@ class Checker {
   template <typename Step>
   auto at_atomic_location(ThreadState* ts, uint64_t addr, Step&& step) {
     Serialized serialized(*this);
-    InternalLock drain_lock(ts->drain_mu);
+    OwnerLockGuard drain_lock(ts->drain_mu);
     start_view(ts);
     std::vector<Race> found;
     auto result = [&] {

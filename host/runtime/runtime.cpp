@@ -265,6 +265,7 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 Runtime::Runtime(const RuntimeOptions& options)
     : options_(options), reporter_(options_, stacks_, threads_, heap_), checker_(make_checker(options_, reporter_)) {
   if (options_.verbosity >= 3) checker_->keep_racy_bytes();
+  OwnerLock::enable_bias();
 }
 
 ThreadState* Runtime::attach_thread(ThreadId tid) {
@@ -338,8 +339,8 @@ int Runtime::finalize(int program_status) {
         s.events, s.accesses, s.drains, s.filtered, s.absorbed, threads_.count(), s.races, reporter_.reports()));
   }
   if (options_.verbosity >= 2) {
-    reporter_.message(
-        fmt::format("raceaccel: {} call-stack nodes, {} access sites\n", stacks_.size(), checker_->stats().sites));
+    reporter_.message(fmt::format("raceaccel: {} call-stack nodes, {} code sites (instruction, access size)\n",
+                                  stacks_.size(), checker_->stats().sites));
   }
   if (options_.verbosity >= 3) {
     std::string line = "raceaccel: racy bytes:";

@@ -17,6 +17,7 @@
 #include "core/event.hpp"
 #include "runtime/call_stacks.hpp"
 #include "runtime/internal_mutex.hpp"
+#include "runtime/owner_lock.hpp"
 #include "runtime/region_filter.hpp"
 #include "runtime/sharded_fasttrack.hpp"
 
@@ -107,8 +108,10 @@ struct ThreadState {
   ThreadState* prev = nullptr;
   ThreadState* next = nullptr;
   // Parallel checking: held while the buffer is drained and while the
-  // thread's synchronization event is applied (which changes `view`).
-  InternalMutex drain_mu;
+  // thread's synchronization event is applied (which changes `view`). The
+  // thread itself takes it at every drain and synchronization event
+  // (OwnerLockGuard, no locked instruction), other threads rarely (lock()).
+  OwnerLock drain_mu;
   ClockView view;
   struct Counts {  // statistics of parallel checking (under drain_mu)
     uint64_t drains = 0;
@@ -124,11 +127,10 @@ struct ThreadState {
     uint32_t parent;
     uint32_t child;  // 0: empty (the root is nobody's child)
   };
-  struct SiteCacheEntry {
+  struct SiteCacheEntry {  // a code site (SiteDepot): the same for every call stack
     uint64_t pc;
-    uint32_t node;
     uint32_t size_kind;
-    uint64_t site;  // 0: empty
+    uint32_t code_plus_1;  // 0: empty
   };
   // The sync-free region filter (region_filter.hpp): the current region's
   // generation (a synchronization event of the thread starts a new one), the
@@ -165,13 +167,13 @@ struct ThreadState {
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
   SiteCacheEntry site_cache[kCacheSlots];
-  // Pattern sites (Checker::pattern_site_of) met lately, so that a loop's
-  // runs do not take the report lock to intern their pattern at every drain.
+  // Pattern code sites (Checker::pattern_site_of) met lately, so that a
+  // loop's runs do not take the report lock to intern their pattern at
+  // every drain.
   struct PatternSiteEntry {
     PcPattern pattern;
-    uint32_t node;
     uint32_t size_kind;
-    uint64_t site;  // 0: empty
+    uint32_t code_plus_1;  // 0: empty
   };
   static constexpr uint32_t kPatternCacheSlots = 16;
   PatternSiteEntry pattern_cache[kPatternCacheSlots];
