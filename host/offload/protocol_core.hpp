@@ -29,8 +29,10 @@
 // Verilated engine (sim/engine_transport.hpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -201,9 +203,14 @@ class ProtocolCore final : public RecordSink {
   // pool only while its line is on chip). `command` is the number of the
   // command whose record spilled it (a full free after that ends the
   // granule's history).
+  // Per byte: with several clocks per line each reason-5 record names the
+  // bytes its clock covers (escalation byte 18; 0: every byte).
   struct KeptReadClock {
-    VectorClock clock;
-    uint64_t command = 0;
+    std::array<std::shared_ptr<const VectorClock>, 8> bytes;
+    std::array<uint64_t, 8> command{};
+    bool empty() const {
+      return std::none_of(bytes.begin(), bytes.end(), [](const auto& c) { return c != nullptr; });
+    }
   };
 
   [[noreturn]] void protocol_error(const std::string& what) const;
@@ -216,8 +223,10 @@ class ProtocolCore final : public RecordSink {
   // A host line as the engine would hold it: the line, and the read clock
   // of its shared bytes (empty without shared bytes).
   struct DeviceLine {
-    driver::Line line;
+    driver::Line line;  // shared: the bytes of the first clock (op 7's mask)
     std::vector<uint64_t> read_clock;
+    // Several clocks per line: the other clocks and their bytes (op 8 each).
+    std::vector<std::pair<unsigned, std::vector<uint64_t>>> more_clocks;
   };
   std::optional<DeviceLine> device_line(const SoftLine& line) const;
   void promote_import_candidates(uint64_t next);
