@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "driver/rac_kernel_regs.hpp"
@@ -169,10 +170,10 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options, Cache
   const bool bucket_ways_ok =
       cache.bucket_ways >= 1 && cache.bucket_ways <= 8 && (cache.bucket_ways & (cache.bucket_ways - 1)) == 0;
   if (!power_of_two || !bucket_ways_ok || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
-      (cache.sets != 0 && options.software_read_vcs > cache.sets)) {
+      (cache.sets != 0 && options.software_read_vcs / std::max(1u, options.software_read_vc_ways) > cache.sets)) {
     throw DeviceError(DeviceErrorKind::BadOptions,
                       fmt::format("software device: a {} x {} cache is outside the kernel's limits (powers of two, "
-                                  "at most 64 ways, at least as many sets as read clocks)",
+                                  "at most 64 ways, at least as many sets as read-clock pool sets)",
                                   cache.sets, cache.ways));
   }
   return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache);

@@ -563,6 +563,7 @@ void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index)
     info.op = static_cast<uint8_t>(k.op);
     const uint64_t n = table_base_ + table_.size();
     table_.push_back(info);
+    ++stats_.reimported_more_clocks;
     transport_.send(k, n, clock);
   }
 }

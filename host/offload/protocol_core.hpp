@@ -95,6 +95,7 @@ struct ProtocolStats {
   // words each).
   uint64_t reimports = 0;
   uint64_t reimported_read_clocks = 0;        // of which with shared bytes (their clock took a pool entry)
+  uint64_t reimported_more_clocks = 0;        // further clocks of those lines (op 8, several clocks per line)
   uint64_t slot_recycles = 0;                 // threads that took the slot of a joined thread (LaneMap)
   uint64_t slotless_threads = 0;              // threads that got no slot when they appeared
   uint64_t slots_taken_later = 0;             // of which took one later (counted in slot_recycles too)
