@@ -71,9 +71,18 @@ awk -F, 'NR > 1 && $7 == 16 { exit !($28 == 0) }' "$work/grid.csv" && pass || fa
 
 # --jobs: the same rows (host_ns_per_event, a timing, left out), in the same order.
 expect_status 0 "2x2 sweep, 3 jobs, stdout" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --jobs 3 "$t"
-cut -d, -f1-21,23- "$work/out" >"$work/jobs.cut"
-cut -d, -f1-21,23- "$work/grid.csv" >"$work/grid.cut"
+cut -d, -f1-22,24- "$work/out" >"$work/jobs.cut"
+cut -d, -f1-22,24- "$work/grid.csv" >"$work/grid.cut"
 cmp -s "$work/jobs.cut" "$work/grid.cut" && pass || fail "--jobs 3 rows differ from --jobs 1"
+
+# Several read clocks per line (pool_ways, version 6): the same races, more
+# decided on chip; a way count that is not a power of two is no kernel shape.
+expect_status 0 "pool_ways sweep" "$bin" sweep --grid pool_ways=1,4 --csv "$work/ways.csv" "$t"
+[ "$(column "$work/ways.csv" races | sort -u | wc -l)" = 1 ] && pass || fail "races differ with pool_ways"
+[ "$(column "$work/ways.csv" on_chip | sed -n 2p)" -gt "$(column "$work/ways.csv" on_chip | sed -n 1p)" ] &&
+  pass || fail "4 read clocks per line do not decide more on chip than 1"
+expect_status 2 "pool_ways 3" "$bin" sweep --grid pool_ways=3 "$t"
+expect_grep "$work/err" "read-VC pool ways" "pool_ways message"
 
 # Bad grids: usage errors (2) with a message naming the problem.
 expect_status 2 "unknown knob" "$bin" sweep --grid colour=1,2 "$t"
