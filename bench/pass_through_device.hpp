@@ -51,6 +51,7 @@ class PassThroughDevice final : public driver::Device {
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
     reg(regs::kCapFeatures) = regs::kFeatureImportLine;
     reg(regs::kCapBucketWays) = 4;
+    reg(regs::kCapReadVcWays) = 1;
   }
   std::string_view backend() const override { return "pass-through"; }
   std::unique_ptr<driver::Buffer> allocate(size_t bytes) override {
@@ -76,7 +77,7 @@ class PassThroughDevice final : public driver::Device {
 
  private:
   static constexpr uint64_t kPage = 4096;
-  static constexpr size_t kRegisterWords = (regs::kCapBucketWays + 4) / 4;
+  static constexpr size_t kRegisterWords = (regs::kCapReadVcWays + 4) / 4;
   uint32_t& reg(uint32_t offset) { return regs_.at(offset / 4); }
 
   std::array<uint32_t, kRegisterWords> regs_{};

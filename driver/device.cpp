@@ -42,6 +42,7 @@ Capabilities Device::capabilities() {
   c.esc_record_bytes = read_register(regs::kCapEscRecordBytes);
   c.features = read_register(regs::kCapFeatures);
   c.bucket_ways = read_register(regs::kCapBucketWays);
+  c.read_vc_ways = read_register(regs::kCapReadVcWays);
   return c;
 }
 

@@ -74,6 +74,7 @@ struct Capabilities {
   uint32_t esc_record_bytes = 0;  // bytes per escalation record
   uint32_t features = 0;          // optional commands (regs::kFeature*: bit 0 import-line, op 7)
   uint32_t bucket_ways = 0;       // ways per metadata bucket (a bucket is bucket_ways × 128 bytes)
+  uint32_t read_vc_ways = 0;      // ways of the read-VC pool: read clocks a line may hold (1: one per line)
   bool imports_lines() const { return (features & regs::kFeatureImportLine) != 0; }
 };
 
@@ -108,7 +109,8 @@ struct DeviceOptions {
   unsigned software_slots = 64;
   unsigned software_clock_bits = 32;
   unsigned software_objects = 64;
-  unsigned software_read_vcs = 16;  // read-VC pool entries (0 or a power of two ≤ 65536)
+  unsigned software_read_vcs = 16;     // read-VC pool entries (0 or a power of two ≤ 65536)
+  unsigned software_read_vc_ways = 1;  // pool ways = read clocks per line (a power of two ≤ 8 and ≤ the entries)
 };
 
 class Device {

@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 5;
+inline constexpr uint32_t kRegMapVersion = 6;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -44,7 +44,7 @@ inline constexpr uint32_t kRaces = 0x20;
 inline constexpr uint32_t kRaceCapacity = 0x28;
 // device address of the escalation-record buffer (64-byte aligned)
 inline constexpr uint32_t kEscalations = 0x30;
-// escalation records the buffer holds; must be >= 2 * command_words
+// escalation records the buffer holds; must be >= 2 * command_words without a pool, >= (2 * cap_read_vc_ways + 1) * command_words with one
 inline constexpr uint32_t kEscCapacity = 0x38;
 // device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)
 inline constexpr uint32_t kBuckets = 0x40;
@@ -100,6 +100,8 @@ inline constexpr uint32_t kCapEscRecordBytes = 0x104;
 inline constexpr uint32_t kCapFeatures = 0x108;
 // ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
 inline constexpr uint32_t kCapBucketWays = 0x10c;
+// ways of the read-VC pool (cap_read_vcs / cap_read_vc_ways sets); a line holds up to this many read clocks, each for its own shared bytes (escalation byte 18, op 8); 1: one clock per line, direct-mapped (the version-5 rules)
+inline constexpr uint32_t kCapReadVcWays = 0x110;
 
 // Every register, in offset order.
 inline constexpr Register kRegisters[] = {
@@ -113,7 +115,7 @@ inline constexpr Register kRegisters[] = {
     {"races", 0x20, 64, Access::ReadWrite, Group::Argument, "m_axi_race", "device address of the race-record buffer (64-byte aligned)"},
     {"race_capacity", 0x28, 32, Access::ReadWrite, Group::Argument, "", "race records the buffer holds; must be >= command_words"},
     {"escalations", 0x30, 64, Access::ReadWrite, Group::Argument, "m_axi_esc", "device address of the escalation-record buffer (64-byte aligned)"},
-    {"esc_capacity", 0x38, 32, Access::ReadWrite, Group::Argument, "", "escalation records the buffer holds; must be >= 2 * command_words"},
+    {"esc_capacity", 0x38, 32, Access::ReadWrite, Group::Argument, "", "escalation records the buffer holds; must be >= 2 * command_words without a pool, >= (2 * cap_read_vc_ways + 1) * command_words with one"},
     {"buckets", 0x40, 64, Access::ReadWrite, Group::Argument, "m_axi_meta", "device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)"},
     {"bucket_bits", 0x48, 32, Access::ReadWrite, Group::Argument, "", "the bucket table has 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes (1..30)"},
     {"status", 0x80, 32, Access::ReadOnly, Group::Result, "", "0 ok; otherwise a status code (constants status_*) and the batch stopped"},
@@ -141,6 +143,7 @@ inline constexpr Register kRegisters[] = {
     {"cap_esc_record_bytes", 0x104, 32, Access::ReadOnly, Group::Capability, "", "bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)"},
     {"cap_features", 0x108, 32, Access::ReadOnly, Group::Capability, "", "optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them"},
     {"cap_bucket_ways", 0x10c, 32, Access::ReadOnly, Group::Capability, "", "ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst"},
+    {"cap_read_vc_ways", 0x110, 32, Access::ReadOnly, Group::Capability, "", "ways of the read-VC pool (cap_read_vcs / cap_read_vc_ways sets); a line holds up to this many read clocks, each for its own shared bytes (escalation byte 18, op 8); 1: one clock per line, direct-mapped (the version-5 rules)"},
 };
 
 inline constexpr uint32_t kCtrlStart = 1;  // ctrl bit: ap_start
@@ -152,6 +155,7 @@ inline constexpr uint32_t kCommandBytes = 16;  // bytes per command word
 inline constexpr uint32_t kRaceRecordBytes = 64;  // bytes per race record
 inline constexpr uint32_t kEscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
 inline constexpr uint32_t kEscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
+inline constexpr uint32_t kEscClockMaskByte = 18;  // escalation record byte: the shared bytes the read clock at byte 128 covers (0: every shared byte of the line, as on kernels with cap_read_vc_ways 1)
 inline constexpr uint32_t kBucketWayBytes = 128;  // bytes per way of a metadata bucket (a bucket is cap_bucket_ways ways)
 inline constexpr uint32_t kBucketFilterBits = 64;  // bits of a bucket's spill filter (way 0, bytes 8-15): bit h set when a granule whose filter hash is h was spilled from the bucket
 inline constexpr uint32_t kOpRead = 0;  // command op: read of mask bytes of granule
@@ -162,6 +166,7 @@ inline constexpr uint32_t kOpAcquire = 4;  // command op: the slot's clock row j
 inline constexpr uint32_t kOpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
 inline constexpr uint32_t kOpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
 inline constexpr uint32_t kOpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
+inline constexpr uint32_t kOpImportReadClock = 8;  // command op: the bytes in mask of granule's line (on chip, just imported) become shared with the read clock in the set-row data words that follow, which takes a way of the granule's pool set; only on kernels with cap_read_vc_ways > 1
 inline constexpr uint32_t kFeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
 inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host

@@ -282,6 +282,7 @@ void encode_escalation(const EscalationRecord& r, std::span<std::byte> out) {
   store64(out, 8, r.granule);
   out[16] = static_cast<std::byte>(r.reason);
   out[17] = static_cast<std::byte>(r.read_clock_valid ? 1 : 0);
+  out[regs::kEscClockMaskByte] = static_cast<std::byte>(r.clock_mask);
   std::memcpy(out.data() + 24, r.line.data(), kLineBytes);
   const size_t clock_bytes = std::min(r.read_clock.size(), out.size() > 128 ? out.size() - 128 : 0);
   if (clock_bytes > 0) std::memcpy(out.data() + 128, r.read_clock.data(), clock_bytes);
@@ -293,6 +294,7 @@ EscalationRecord decode_escalation(std::span<const std::byte> in) {
   r.granule = load64(in, 8);
   r.reason = static_cast<unsigned>(in[16]);
   r.read_clock_valid = (static_cast<unsigned>(in[17]) & 1u) != 0;
+  r.clock_mask = static_cast<uint8_t>(in[regs::kEscClockMaskByte]);
   std::memcpy(r.line.data(), in.data() + 24, kLineBytes);
   // Most records carry no clock: copy it only when it is there.
   if (r.read_clock_valid && in.size() > 128) r.read_clock.assign(in.begin() + 128, in.end());

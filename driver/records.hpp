@@ -22,12 +22,19 @@ struct LineShape {
   unsigned slots = 64;
   unsigned clock_bits = 32;
   unsigned read_vcs = 0;       // entries of the read-VC pool (0: none; lines then have no shared mask)
+  unsigned read_vc_ways = 1;   // pool ways: read clocks one line may hold (cap_read_vc_ways; 1: version-5 rules)
   unsigned slot_bits() const;  // ⌈log2 slots⌉, at least 1
   unsigned byte_bits() const { return regs::line_byte_bits(slot_bits(), clock_bits, read_vcs); }
   unsigned line_bits() const { return regs::line_bits(slot_bits(), clock_bits, read_vcs); }
   // Escalation records: 128 bytes, with a pool followed by the read clock
   // in whole 64-byte beats (cap_esc_record_bytes).
   unsigned esc_record_bytes() const { return read_vcs > 0 ? 128 + 64 * ((slots * clock_bits + 511) / 512) : 128; }
+  // Escalation records one command word may produce (esc_capacity ≥ this ×
+  // command_words): without a pool its own and its victim's bucket spill;
+  // with one also a read-clock spill per clock of the victim (up to
+  // read_vc_ways) and, for its own line, a read-clock spill per clock beyond
+  // the one its record carries (docs/kernel-interface.md).
+  unsigned esc_records_per_word() const { return read_vcs > 0 ? 2 * read_vc_ways + 1 : 2; }
   unsigned row_words() const { return (slots * clock_bits + 127) / 128; }  // data words after a set-row
   unsigned line_words() const { return (line_bits() + 127) / 128; }        // data words after an import-line
   uint64_t max_clock() const { return clock_bits >= 64 ? UINT64_MAX : (uint64_t{1} << clock_bits) - 1; }
@@ -89,6 +96,7 @@ struct EscalationRecord {
   unsigned reason = 0;  // regs::kReason*
   std::array<std::byte, kLineBytes> line{};
   bool read_clock_valid = false;      // byte 17 bit 0: the shared bytes' read clock comes with it
+  uint8_t clock_mask = 0;             // byte 18: the shared bytes that clock covers (0: all of them)
   std::vector<std::byte> read_clock;  // bytes 128.. (set-row layout; decode_row); decoded only when valid
 };
 // `out` / `in` is one whole record (cap_esc_record_bytes: 128, or more with

@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 5;
+  localparam int unsigned RegMapVersion = 6;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -16,7 +16,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrRaces = 12'h20;  // device address of the race-record buffer (64-byte aligned)
   localparam logic [11:0] AddrRaceCapacity = 12'h28;  // race records the buffer holds; must be >= command_words
   localparam logic [11:0] AddrEscalations = 12'h30;  // device address of the escalation-record buffer (64-byte aligned)
-  localparam logic [11:0] AddrEscCapacity = 12'h38;  // escalation records the buffer holds; must be >= 2 * command_words
+  localparam logic [11:0] AddrEscCapacity = 12'h38;  // escalation records the buffer holds; must be >= 2 * command_words without a pool, >= (2 * cap_read_vc_ways + 1) * command_words with one
   localparam logic [11:0] AddrBuckets = 12'h40;  // device address of the metadata bucket table (4 KB aligned; 2^bucket_bits * cap_bucket_ways * 128 bytes)
   localparam logic [11:0] AddrBucketBits = 12'h48;  // the bucket table has 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes (1..30)
   localparam logic [11:0] AddrStatus = 12'h80;  // 0 ok; otherwise a status code (constants status_*) and the batch stopped
@@ -44,6 +44,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapEscRecordBytes = 12'h104;  // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
   localparam logic [11:0] AddrCapFeatures = 12'h108;  // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
   localparam logic [11:0] AddrCapBucketWays = 12'h10c;  // ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
+  localparam logic [11:0] AddrCapReadVcWays = 12'h110;  // ways of the read-VC pool (cap_read_vcs / cap_read_vc_ways sets); a line holds up to this many read clocks, each for its own shared bytes (escalation byte 18, op 8); 1: one clock per line, direct-mapped (the version-5 rules)
 
   // Constants
   localparam int unsigned CtrlStart = 1;  // ctrl bit: ap_start
@@ -55,6 +56,7 @@ package rac_kernel_regs_pkg;
   localparam int unsigned RaceRecordBytes = 64;  // bytes per race record
   localparam int unsigned EscRecordBaseBytes = 128;  // bytes of an escalation record up to its read clock (the whole record when cap_read_vcs = 0; cap_esc_record_bytes)
   localparam int unsigned EscFlagReadClock = 1;  // escalation record byte 17 bit: the read clock at byte 128 is valid
+  localparam int unsigned EscClockMaskByte = 18;  // escalation record byte: the shared bytes the read clock at byte 128 covers (0: every shared byte of the line, as on kernels with cap_read_vc_ways 1)
   localparam int unsigned BucketWayBytes = 128;  // bytes per way of a metadata bucket (a bucket is cap_bucket_ways ways)
   localparam int unsigned BucketFilterBits = 64;  // bits of a bucket's spill filter (way 0, bytes 8-15): bit h set when a granule whose filter hash is h was spilled from the bucket
   localparam int unsigned OpRead = 0;  // command op: read of mask bytes of granule
@@ -65,6 +67,7 @@ package rac_kernel_regs_pkg;
   localparam int unsigned OpRelease = 5;  // command op: sync object granule joins the slot's row, then the slot ticks (V[obj] := V[obj] join C; C[slot] += 1)
   localparam int unsigned OpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
   localparam int unsigned OpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
+  localparam int unsigned OpImportReadClock = 8;  // command op: the bytes in mask of granule's line (on chip, just imported) become shared with the read clock in the set-row data words that follow, which takes a way of the granule's pool set; only on kernels with cap_read_vc_ways > 1
   localparam int unsigned FeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
   localparam int unsigned ReasonInSoftware = 0;  // escalation: the line is owned by the host
   localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host

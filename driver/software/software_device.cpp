@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "driver/rac_kernel_regs.hpp"
@@ -30,6 +31,7 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
     reg(regs::kCapFeatures) = regs::kFeatureImportLine;
     reg(regs::kCapBucketWays) = cache.bucket_ways;
+    reg(regs::kCapReadVcWays) = shape.read_vc_ways;
   }
   std::string_view backend() const override { return "software"; }
   std::unique_ptr<Buffer> allocate(size_t bytes) override { return std::make_unique<SoftwareBuffer>(memory_, bytes); }
@@ -39,7 +41,7 @@ class SoftwareDevice final : public Device {
   bool wait(std::chrono::milliseconds timeout) override;
 
  private:
-  static constexpr size_t kRegisterWords = (regs::kCapBucketWays + 4) / 4;
+  static constexpr size_t kRegisterWords = (regs::kCapReadVcWays + 4) / 4;
   uint32_t& reg(uint32_t offset) { return regs_[offset / 4]; }
   uint64_t reg64(uint32_t offset) { return uint64_t{reg(offset)} | uint64_t{reg(offset + 4)} << 32; }
   void check_offset(uint32_t offset) const;
@@ -136,7 +138,14 @@ LineShape shape_of(const DeviceOptions& o) {
                                   "(0 or a power of two up to 65536)",
                                   vcs));
   }
-  return {o.software_slots, o.software_clock_bits, vcs};
+  const unsigned ways = o.software_read_vc_ways;
+  if (ways < 1 || ways > 8 || (ways & (ways - 1)) != 0 || (vcs != 0 && ways > vcs)) {
+    throw DeviceError(DeviceErrorKind::BadOptions,
+                      fmt::format("software device: {} read-VC pool ways is outside the kernel's limits "
+                                  "(a power of two up to 8, at most the pool's entries)",
+                                  ways));
+  }
+  return {o.software_slots, o.software_clock_bits, vcs, vcs == 0 ? 1u : ways};
 }
 
 constexpr unsigned kMaxSoftwareObjects = 65536;
@@ -161,10 +170,10 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options, Cache
   const bool bucket_ways_ok =
       cache.bucket_ways >= 1 && cache.bucket_ways <= 8 && (cache.bucket_ways & (cache.bucket_ways - 1)) == 0;
   if (!power_of_two || !bucket_ways_ok || (cache.sets == 0) != (cache.ways == 0) || cache.ways > 64 ||
-      (cache.sets != 0 && options.software_read_vcs > cache.sets)) {
+      (cache.sets != 0 && options.software_read_vcs / std::max(1u, options.software_read_vc_ways) > cache.sets)) {
     throw DeviceError(DeviceErrorKind::BadOptions,
                       fmt::format("software device: a {} x {} cache is outside the kernel's limits (powers of two, "
-                                  "at most 64 ways, at least as many sets as read clocks)",
+                                  "at most 64 ways, at least as many sets as read-clock pool sets)",
                                   cache.sets, cache.ways));
   }
   return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include "driver/rac_kernel_regs.hpp"
 
@@ -24,7 +25,8 @@ void SoftwareKernel::reset_state() {
   rows_.assign(shape_.slots, std::vector<uint32_t>(shape_.slots, 0));
   for (auto& object : objects_) std::fill(object.begin(), object.end(), 0);
   lines_.clear();
-  pool_.assign(shape_.read_vcs, ReadClock{false, 0, std::vector<uint32_t>(shape_.slots, 0)});
+  pool_.assign(shape_.read_vcs, ReadClock{false, 0, std::vector<uint32_t>(shape_.slots, 0), 0});
+  pool_round_robin_.assign(shape_.read_vcs / shape_.read_vc_ways, 0);
   // clear_state resets the engine: the cache is swept and the round-robin
   // pointers restart.
   cache_tags_.assign(cache_.sets, std::vector<uint64_t>(cache_.ways, 0));  // the init sweep
@@ -92,11 +94,68 @@ uint64_t SoftwareKernel::set_of(uint64_t granule, unsigned sets) const {
 }
 
 // The engine's rvc_of: the low log2(read_vcs) bits of the granule's set
-// (without a modelled cache, of its set in a cache of read_vcs sets).
+// (without a modelled cache, of its set in a cache of read_vcs sets). With
+// several ways: the pool set, the low log2(read_vcs / ways) bits, so the
+// victim of a cache miss still maps to the missing command's pool set.
 size_t SoftwareKernel::pool_index(uint64_t granule) const {
-  if (shape_.read_vcs <= 1) return 0;
-  const unsigned sets = cache_.sets > 0 ? cache_.sets : shape_.read_vcs;
-  return static_cast<size_t>(set_of(granule, sets) & (shape_.read_vcs - 1));
+  const unsigned pool_sets = shape_.read_vcs / shape_.read_vc_ways;
+  if (pool_sets <= 1) return 0;
+  const unsigned sets = cache_.sets > 0 ? cache_.sets : pool_sets;
+  return static_cast<size_t>(set_of(granule, sets) & (pool_sets - 1));
+}
+
+// ---- several read clocks per line (read_vc_ways > 1) -------------------------
+//
+// Invariant: the entries of a granule lie in its pool set, cover disjoint
+// subsets of its line's shared bytes, and each holds the read clock of the
+// bytes it covers. A shared byte without an entry is LASTWRITE (its clock
+// went to the host in a reason-5 record that named the byte).
+
+std::span<SoftwareKernel::ReadClock> SoftwareKernel::pool_set(uint64_t granule) {
+  return std::span<ReadClock>(pool_).subspan(pool_index(granule) * shape_.read_vc_ways, shape_.read_vc_ways);
+}
+
+SoftwareKernel::ReadClock* SoftwareKernel::clock_of(uint64_t granule, unsigned byte) {
+  for (ReadClock& e : pool_set(granule)) {
+    if (e.valid && e.granule == granule && ((e.mask >> byte) & 1u)) return &e;
+  }
+  return nullptr;
+}
+
+// A new entry for `granule` needs a way that does not hold one of its own
+// clocks (a line never displaces itself).
+bool SoftwareKernel::can_take_way(uint64_t granule) {
+  const auto set = pool_set(granule);
+  return std::any_of(set.begin(), set.end(), [&](const ReadClock& e) { return !e.valid || e.granule != granule; });
+}
+
+// The lowest free way, else the set's round-robin victim among the other
+// granules' entries, whose clock goes to the host first (reason 5, with the
+// bytes it covered: those bytes of that line are LASTWRITE from now on).
+SoftwareKernel::ReadClock& SoftwareKernel::take_way(uint64_t granule, uint64_t word, Output& out) {
+  const auto set = pool_set(granule);
+  for (ReadClock& e : set) {
+    if (!e.valid) return e;
+  }
+  unsigned& next = pool_round_robin_[pool_index(granule)];
+  for (unsigned i = 0; i < shape_.read_vc_ways; ++i) {
+    ReadClock& e = set[(next + i) % shape_.read_vc_ways];
+    if (e.granule == granule) continue;
+    next = (next + i + 1) % shape_.read_vc_ways;
+    escalate(word, e.granule, regs::kReasonReadVcSpill, Line{}, &e, out);
+    e.valid = false;
+    return e;
+  }
+  throw std::logic_error("software kernel: no way for a new read clock (can_take_way was not asked)");
+}
+
+// Every clock of `granule` but `keep` leaves the pool in a reason-5 record.
+void SoftwareKernel::spill_clocks(uint64_t granule, uint64_t word, Output& out, const ReadClock* keep) {
+  for (ReadClock& e : pool_set(granule)) {
+    if (!e.valid || e.granule != granule || &e == keep) continue;
+    escalate(word, granule, regs::kReasonReadVcSpill, Line{}, &e, out);
+    e.valid = false;
+  }
 }
 
 // The cache lookup of an access (S1): on a miss the victim is the lowest
@@ -118,7 +177,9 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     next = (next + 1) % cache_.ways;
     const uint64_t leaving = ways[victim] - 1;
     const auto line = lines_.find(leaving);
-    if (!pool_.empty() && line != lines_.end() && line->second.shared != 0) {
+    if (multi()) {
+      spill_clocks(leaving, word, out);  // all of them: a clock is in the pool only while its line is cached
+    } else if (!pool_.empty() && line != lines_.end() && line->second.shared != 0) {
       ReadClock& entry = pool_[pool_index(leaving)];
       if (entry.valid && entry.granule == leaving) {
         escalate(word, leaving, regs::kReasonReadVcSpill, Line{}, &entry, out);
@@ -197,8 +258,8 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
   while (word < args.command_words) {
     const CommandWord c = decode_command(commands.subspan(size_t{word} * regs::kCommandBytes).first<16>());
     const bool on_object = c.op >= regs::kOpAcquire && c.op <= regs::kOpLoadObject;
-    if (c.op > regs::kOpImportLine || c.slot >= shape_.slots || c.reserved != 0 ||
-        (on_object && c.granule >= objects_.size())) {
+    const unsigned last_op = multi() ? regs::kOpImportReadClock : regs::kOpImportLine;
+    if (c.op > last_op || c.slot >= shape_.slots || c.reserved != 0 || (on_object && c.granule >= objects_.size())) {
       result.status = regs::kStatusBadOp;
       break;
     }
@@ -212,6 +273,21 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       const std::vector<uint64_t> lanes = decode_row(data, shape_);
       std::vector<uint32_t>& target = c.op == regs::kOpSetRow ? rows_[c.slot] : objects_[c.granule];
       for (unsigned lane = 0; lane < shape_.slots; ++lane) target[lane] = static_cast<uint32_t>(lanes[lane]);
+      ++stats_.commands;
+      word += 1 + row_words;
+      continue;
+    }
+    if (c.op == regs::kOpImportReadClock) {
+      if (word + 1 + row_words > args.command_words) {
+        result.status = regs::kStatusTruncated;
+        break;
+      }
+      const auto data =
+          commands.subspan(size_t{word + 1} * regs::kCommandBytes, size_t{row_words} * regs::kCommandBytes);
+      if (!import_read_clock(c.granule, c.mask, word, decode_row(data, shape_), out)) {
+        result.status = regs::kStatusBadOp;
+        break;
+      }
       ++stats_.commands;
       word += 1 + row_words;
       continue;
@@ -244,7 +320,11 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       release(c);
     } else {
       if (c.op != regs::kOpFree) ++stats_.accesses;
-      execute(c, word, out);
+      if (multi()) {
+        execute_multi(c, word, out);
+      } else {
+        execute(c, word, out);
+      }
     }
     ++word;
   }
@@ -264,7 +344,18 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
 void SoftwareKernel::import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
                                  const std::vector<uint64_t>& clock, Output& out) {
   look_up(granule, word, out);
-  if (!pool_.empty()) {
+  if (multi()) {
+    for (ReadClock& e : pool_set(granule)) {
+      if (e.valid && e.granule == granule) e.valid = false;  // (a host-owned line holds none)
+    }
+    if (shared != 0) {
+      ReadClock& e = take_way(granule, word, out);
+      e.valid = true;
+      e.granule = granule;
+      e.mask = shared;
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) e.lanes[lane] = static_cast<uint32_t>(clock[lane]);
+    }
+  } else if (!pool_.empty()) {
     ReadClock& entry = pool_[pool_index(granule)];
     if (entry.valid && entry.granule == granule) entry.valid = false;  // (a host-owned line holds none)
     if (shared != 0) {
@@ -295,12 +386,35 @@ void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, 
   const size_t bytes = shape_.esc_record_bytes();
   if (clock != nullptr) {
     r.read_clock_valid = true;
+    r.clock_mask = static_cast<uint8_t>(clock->mask);
     r.read_clock.resize(bytes - regs::kEscRecordBaseBytes);
     const std::vector<uint64_t> lanes(clock->lanes.begin(), clock->lanes.end());
     encode_row(lanes, shape_, r.read_clock);
   }
   encode_escalation(r, out.escalations.subspan(size_t{out.escalations_written} * bytes, bytes));
   ++out.escalations_written;
+}
+
+// Op 8 (several clocks per line): the bytes in `mask` of the line just
+// imported read `clock`, which takes a way of the granule's pool set. The
+// host sends it right after the op 7 of the same line, at most ways − 1 of
+// them; bytes already shared or no way left break the contract (false).
+bool SoftwareKernel::import_read_clock(uint64_t granule, unsigned mask, uint64_t word,
+                                       const std::vector<uint64_t>& clock, Output& out) {
+  look_up(granule, word, out);
+  Line& line = lines_[granule];
+  if (mask == 0 || (line.shared & mask) != 0 || line.in_software || !can_take_way(granule)) return false;
+  ReadClock& e = take_way(granule, word, out);
+  e.valid = true;
+  e.granule = granule;
+  e.mask = mask;
+  for (unsigned lane = 0; lane < shape_.slots; ++lane) e.lanes[lane] = static_cast<uint32_t>(clock[lane]);
+  line.shared |= mask;
+  for (unsigned b = 0; b < 8; ++b) {
+    if ((mask >> b) & 1u) line.bytes[b].r_slot = line.bytes[b].r_clock = 0;  // R is now the clock's
+  }
+  if (cache_.sets != 0) dirty_[granule] = true;
+  return true;
 }
 
 // rac_check_engine's S3 for ops 0–2, byte for byte: the FastTrack rules on
@@ -491,6 +605,226 @@ void SoftwareKernel::execute(const CommandWord& c, uint64_t word, Output& out) {
     entry->valid = false;
   } else if (rvc_touch) {
     entry->lanes[c.slot] = own;
+  }
+}
+
+// execute() with several read clocks per line: the same FastTrack rules per
+// byte, each shared byte against its own clock (or LASTWRITE without one).
+// A command makes at most one new clock — a READ SHARE of bytes with one
+// earlier read, or a partial read that splits a clock (the bytes read get a
+// copy with the reader's lane raised; the others keep the old one) — in a
+// way not holding another of the line's clocks; anything more escalates.
+void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& out) {
+  look_up(c.granule, word, out);
+  const auto found = lines_.find(c.granule);
+  const Line cur = found == lines_.end() ? Line{} : found->second;
+  const std::vector<uint32_t>& row = rows_[c.slot];
+  const uint32_t own = row[c.slot];
+  const unsigned shared = cur.shared;
+  const bool is_read = c.op == regs::kOpRead, is_write = c.op == regs::kOpWrite, is_free = c.op == regs::kOpFree;
+  Line next = cur;
+  RaceRecord race;
+  race.word = word;
+  race.granule = c.granule;
+  unsigned share_b = 0, unshare = 0, raced_before = 0;
+  std::vector<ReadClock*> touched;  // clocks whose reader's lane rises
+  bool lw_esc = false;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (cur.bytes[b].raced) raced_before |= 1u << b;
+    if (!((c.mask >> b) & 1u)) continue;
+    if (is_free) {
+      next.bytes[b] = ByteState{};
+      continue;
+    }
+    const ByteState& s = cur.bytes[b];
+    ByteState& n = next.bytes[b];
+    if (s.raced) continue;
+    const bool w_ok = covers(c.slot, s.w_slot, s.w_clock);
+    const bool r_ok = covers(c.slot, s.r_slot, s.r_clock);
+    const bool is_shared = (shared >> b) & 1u;
+    ReadClock* entry = is_shared ? clock_of(c.granule, b) : nullptr;
+    const auto report = [&](unsigned kind, uint32_t slot, uint32_t clock) {
+      race.mask |= 1u << b;
+      race.kind[b] = kind;
+      race.prev_slot[b] = slot;
+      race.prev_clock[b] = clock;
+      n.raced = true;
+    };
+    if (is_read) {
+      if (entry != nullptr) {
+        if (entry->lanes[c.slot] == own) {
+        } else if (!w_ok) {
+          report(1, s.w_slot, s.w_clock);
+        } else if (std::find(touched.begin(), touched.end(), entry) == touched.end()) {
+          touched.push_back(entry);  // [FT READ SHARED]
+        }
+      } else if (s.r_slot == c.slot && s.r_clock == own) {
+      } else if (!w_ok) {
+        report(1, s.w_slot, s.w_clock);
+      } else if (r_ok) {
+        n.r_slot = c.slot;  // [FT READ EXCLUSIVE] (LASTWRITE: the latest read since the spill)
+        n.r_clock = own;
+      } else if (is_shared) {
+        lw_esc = true;  // concurrent with a read since the spill: the host joins them
+      } else {
+        share_b |= 1u << b;  // [FT READ SHARE]
+      }
+    } else if (is_write) {
+      // The byte's clock against the thread: its lowest lane above C_t.
+      int greater = -1;
+      if (entry != nullptr) {
+        for (unsigned lane = 0; lane < shape_.slots && greater < 0; ++lane) {
+          if (entry->lanes[lane] > row[lane]) greater = static_cast<int>(lane);
+        }
+      }
+      if (s.w_slot == c.slot && s.w_clock == own) {
+      } else if (!w_ok) {
+        report(0, s.w_slot, s.w_clock);
+      } else if (is_shared && entry == nullptr) {
+        lw_esc = true;  // LASTWRITE: the earlier reads are with the host
+      } else if (is_shared && greater >= 0) {
+        report(2, static_cast<uint32_t>(greater), entry->lanes[static_cast<unsigned>(greater)]);
+      } else if (!is_shared && !r_ok) {
+        report(2, s.r_slot, s.r_clock);
+      } else {
+        n.w_slot = c.slot;  // [FT WRITE EXCLUSIVE] or [FT WRITE SHARED]
+        n.w_clock = own;
+        if (is_shared) {
+          unshare |= 1u << b;
+          n.r_slot = 0;
+          n.r_clock = 0;
+        }
+      }
+    }
+  }
+  // A new clock for bytes that start sharing: one earlier read for all.
+  bool share_same = true;
+  uint32_t share_r_slot = 0, share_r_clock = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if ((share_b >> b) & 1u) {
+      share_r_slot = cur.bytes[b].r_slot;
+      share_r_clock = cur.bytes[b].r_clock;
+      break;
+    }
+  }
+  for (unsigned b = 0; b < 8; ++b) {
+    if (((share_b >> b) & 1u) && (cur.bytes[b].r_slot != share_r_slot || cur.bytes[b].r_clock != share_r_clock)) {
+      share_same = false;
+    }
+  }
+  // A clock read on some of its live bytes only is split.
+  ReadClock* split = nullptr;
+  unsigned new_clocks = share_b != 0 ? 1 : 0;
+  for (ReadClock* e : touched) {
+    if ((e->mask & ~unsigned{c.mask} & ~raced_before & 0xFFu) != 0) {
+      split = e;
+      ++new_clocks;
+    }
+  }
+  const bool need_share =
+      (share_b != 0 && !share_same) || lw_esc || new_clocks > 1 || (new_clocks == 1 && !can_take_way(c.granule));
+
+  const bool full_free = is_free && c.mask == kFullMask;
+  bool escalated = false;
+  unsigned reason = regs::kReasonInSoftware;
+  if (full_free) {
+    escalated = cur.in_software;
+    reason = regs::kReasonReclaim;
+  } else if (c.force_sw) {
+    escalated = true;
+    reason = regs::kReasonForced;
+  } else if (cur.in_software) {
+    escalated = true;
+  } else if (need_share) {
+    escalated = true;
+    reason = regs::kReasonReadShare;
+  }
+
+  unsigned raced_after = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (next.bytes[b].raced) raced_after |= 1u << b;
+  }
+  unsigned shared_after = shared & ~unshare;
+  if (is_free) shared_after &= ~c.mask;
+  if (share_b != 0) shared_after |= share_b;
+  if ((shared_after & ~raced_after & 0xFFu) == 0) shared_after = 0;
+
+  if (escalated) {
+    // The line's clocks go with it: all but the first in reason-5 records
+    // (each naming its bytes), the first in the escalation record.
+    ReadClock* first = nullptr;
+    for (ReadClock& e : pool_set(c.granule)) {
+      if (e.valid && e.granule == c.granule && first == nullptr) first = &e;
+    }
+    spill_clocks(c.granule, word, out, first);
+    escalate(word, c.granule, reason, cur, first, out);
+    if (first != nullptr) first->valid = false;
+    ++stats_.escalations;
+  } else if (full_free) {
+    for (ReadClock& e : pool_set(c.granule)) {
+      if (e.valid && e.granule == c.granule) e.valid = false;
+    }
+  } else {
+    if (race.mask != 0) {
+      encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
+      ++out.races_written;
+      ++stats_.races;
+    }
+    // Clocks keep only the bytes still shared; the touched ones take the
+    // reader's lane (a split one gives the bytes read a copy first).
+    for (ReadClock& e : pool_set(c.granule)) {
+      if (!e.valid || e.granule != c.granule) continue;
+      e.mask &= shared_after;
+      if (e.mask == 0) e.valid = false;
+    }
+    for (ReadClock* e : touched) {
+      if (!e->valid) continue;
+      if (e == split) {
+        std::vector<uint32_t> lanes = e->lanes;
+        const unsigned read = e->mask & c.mask;
+        e->mask &= ~read;
+        ReadClock& n = take_way(c.granule, word, out);
+        n.valid = true;
+        n.granule = c.granule;
+        n.mask = read;
+        n.lanes = std::move(lanes);
+        n.lanes[c.slot] = own;
+      } else {
+        e->lanes[c.slot] = own;
+      }
+    }
+    if (share_b != 0) {
+      ReadClock& n = take_way(c.granule, word, out);
+      n.valid = true;
+      n.granule = c.granule;
+      n.mask = share_b;
+      std::fill(n.lanes.begin(), n.lanes.end(), 0);
+      n.lanes[share_r_slot] = share_r_clock;
+      n.lanes[c.slot] = own;
+    }
+  }
+
+  Line final_line;
+  if (full_free) {
+    final_line = Line{};
+  } else if (escalated) {
+    final_line = cur;
+    final_line.in_software = true;
+  } else {
+    final_line = next;
+    final_line.shared = shared_after;
+    for (unsigned b = 0; b < 8; ++b) {
+      if ((share_b >> b) & 1u) {
+        final_line.bytes[b].r_slot = 0;  // R is now the clock's
+        final_line.bytes[b].r_clock = 0;
+      }
+    }
+  }
+  if (cache_.sets != 0 && final_line != cur) dirty_[c.granule] = true;
+  if (final_line == Line{}) {
+    lines_.erase(c.granule);
+  } else {
+    lines_[c.granule] = final_line;
   }
 }
 

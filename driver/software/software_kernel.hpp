@@ -23,6 +23,14 @@
 // the table (docs/kernel-interface.md, "Metadata bucket table"). Without a
 // cache lines never leave the model (it still checks the table's
 // arguments). Op 7 (import-line) puts a line the host owned back on chip.
+//
+// With shape.read_vc_ways > 1 (version 6, software model only so far) the
+// pool is set-associative: read_vcs / read_vc_ways sets of read_vc_ways
+// ways, each entry tagged with a granule and the shared bytes it covers, so
+// a line may hold up to read_vc_ways clocks — bytes read by different
+// threads, and bytes of one clock split by a partial read — and op 8 adds
+// one to an imported line (docs/kernel-interface.md, "Several read clocks
+// per line"). With read_vc_ways 1 the model is the RTL's, byte for byte.
 #pragma once
 
 #include <cstdint>
@@ -82,11 +90,22 @@ class SoftwareKernel {
     bool valid = false;
     uint64_t granule = 0;
     std::vector<uint32_t> lanes;
+    unsigned mask = 0;  // several clocks per line: the shared bytes it covers (0 with one way)
   };
   // A read, write or free on one granule, exactly as the engine's S3 stage.
   void execute(const CommandWord& c, uint64_t word, Output& out);
   void import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
                    const std::vector<uint64_t>& clock, Output& out);
+  // The same with several read clocks per line (read_vc_ways > 1).
+  void execute_multi(const CommandWord& c, uint64_t word, Output& out);
+  bool import_read_clock(uint64_t granule, unsigned mask, uint64_t word, const std::vector<uint64_t>& clock,
+                         Output& out);
+  bool multi() const { return shape_.read_vcs > 0 && shape_.read_vc_ways > 1; }
+  std::span<ReadClock> pool_set(uint64_t granule);
+  ReadClock* clock_of(uint64_t granule, unsigned byte);
+  bool can_take_way(uint64_t granule);
+  ReadClock& take_way(uint64_t granule, uint64_t word, Output& out);
+  void spill_clocks(uint64_t granule, uint64_t word, Output& out, const ReadClock* keep = nullptr);
   void acquire(const CommandWord& c);
   void release(const CommandWord& c);
   void escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line, const ReadClock* clock,
@@ -107,7 +126,8 @@ class SoftwareKernel {
   std::vector<std::vector<uint32_t>> rows_;     // the slot clock rows
   std::vector<std::vector<uint32_t>> objects_;  // the sync-object store (zero after a clear)
   std::unordered_map<uint64_t, Line> lines_;    // absent: the zero line (fresh, on chip)
-  std::vector<ReadClock> pool_;                 // the read-VC pool (empty: none)
+  std::vector<ReadClock> pool_;                 // the read-VC pool (empty: none); set s is ways [s·W, s·W + W)
+  std::vector<unsigned> pool_round_robin_;      // several ways: per pool set, the next victim
   CacheShape cache_;
   std::vector<std::vector<uint64_t>> cache_tags_;  // per set, per way: granule + 1 (0: invalid)
   std::vector<unsigned> round_robin_;              // per set: the next victim when no way is free

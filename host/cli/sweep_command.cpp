@@ -51,6 +51,7 @@ driver::DeviceOptions device_options_of(const SweepPoint& p) {
   o.software_slots = static_cast<unsigned>(Knob::of(p, "slots"));
   o.software_clock_bits = static_cast<unsigned>(Knob::of(p, "clock_bits"));
   o.software_read_vcs = static_cast<unsigned>(Knob::of(p, "pool"));
+  o.software_read_vc_ways = static_cast<unsigned>(Knob::of(p, "pool_ways"));
   o.software_objects = static_cast<unsigned>(Knob::of(p, "objects"));
   return o;
 }

@@ -24,6 +24,8 @@ constexpr std::array kKnobs{
     SweepKnob{"bucket_bits", 16, 1, 20, "bucket table of 2^bits buckets in device memory"},
     SweepKnob{"batch_words", 64 * 1024, 1, kMaxBatchWords, "command words per launch"},
     SweepKnob{"reimport", 1, 0, 1, "1: host lines are handed back to the device (import-line); 0: ablation"},
+    SweepKnob{"pool_ways", 1, 1, 8,
+              "read-VC pool ways = read clocks per line, a power of two <= pool (cap_read_vc_ways)"},
 };
 
 }  // namespace

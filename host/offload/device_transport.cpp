@@ -20,7 +20,6 @@ constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
 // the line its miss evicts, that line's bucket spill, and its own
 // escalation or read-clock spill (docs/kernel-interface.md, the capacity
 // rule; the kernel checks only the 2 × words of a kernel without a pool).
-constexpr size_t kEscRecordsPerWord = 3;
 
 }  // namespace
 
@@ -36,7 +35,16 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
     protocol_error(fmt::format("capabilities outside the contract: {} slots, {}-bit clocks, {} sync objects",
                                caps_.slots, caps_.clock_bits, caps_.objects));
   }
-  shape_ = {caps_.slots, caps_.clock_bits, caps_.read_vcs};
+  shape_ = {caps_.slots, caps_.clock_bits, caps_.read_vcs, caps_.read_vc_ways};
+  if (caps_.read_vc_ways < 1 || caps_.read_vc_ways > 8 || (caps_.read_vc_ways & (caps_.read_vc_ways - 1)) != 0 ||
+      (caps_.read_vcs != 0 && caps_.read_vc_ways > caps_.read_vcs)) {
+    protocol_error(
+        fmt::format("cap_read_vc_ways is {}, not a power of two up to 8 and the pool's entries", caps_.read_vc_ways));
+  }
+  if (caps_.read_vcs == 0) shape_.read_vc_ways = 1;
+  // 3 records per word at least (the version-5 rule), more with several
+  // read clocks per line (LineShape::esc_records_per_word).
+  esc_records_per_word_ = std::max<size_t>(3, shape_.esc_records_per_word());
   if ((caps_.read_vcs & (caps_.read_vcs - 1)) != 0 || caps_.read_vcs > kMaxReadVcs) {
     protocol_error(fmt::format("cap_read_vcs is {}, not 0 or a power of two up to {}", caps_.read_vcs, kMaxReadVcs));
   }
@@ -61,11 +69,11 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
       1 + std::max(shape_.row_words(), shape_.line_words() + (shape_.read_vcs > 0 ? shape_.row_words() : 0)),
       size_t{1} << 30);
   const size_t batch_bytes =
-      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + kEscRecordsPerWord * shape_.esc_record_bytes());
+      batch_words_ * (regs::kCommandBytes + regs::kRaceRecordBytes + esc_records_per_word_ * shape_.esc_record_bytes());
   try {
     commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
     race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
-    esc_records_ = device_.allocate(kEscRecordsPerWord * batch_words_ * shape_.esc_record_bytes());
+    esc_records_ = device_.allocate(esc_records_per_word_ * batch_words_ * shape_.esc_record_bytes());
     command_starts_.reserve(batch_words_);
   } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
     throw DeviceError(DeviceErrorKind::BadOptions,
@@ -89,7 +97,9 @@ size_t DeviceTransport::reserve(uint64_t number, size_t data_words) {
 }
 
 void DeviceTransport::send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) {
-  const size_t row_words = word.op == regs::kOpSetRow || word.op == regs::kOpLoadObject ? shape_.row_words() : 0;
+  const bool has_row =
+      word.op == regs::kOpSetRow || word.op == regs::kOpLoadObject || word.op == regs::kOpImportReadClock;
+  const size_t row_words = has_row ? shape_.row_words() : 0;
   const size_t at = reserve(number, row_words);
   std::span<std::byte> host = commands_->host();
   driver::encode_command(word, host.subspan(at).first<16>());
@@ -126,7 +136,7 @@ void DeviceTransport::launch() {
   device_.write_register64(regs::kRaces, race_records_->device_address());
   device_.write_register(regs::kRaceCapacity, static_cast<uint32_t>(batch_words_));
   device_.write_register64(regs::kEscalations, esc_records_->device_address());
-  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(kEscRecordsPerWord * batch_words_));
+  device_.write_register(regs::kEscCapacity, static_cast<uint32_t>(esc_records_per_word_ * batch_words_));
   device_.write_register64(regs::kBuckets, buckets_->device_address());
   device_.write_register(regs::kBucketBits, options_.bucket_bits);
   device_.start();
@@ -142,7 +152,7 @@ void DeviceTransport::launch() {
   if (status != regs::kStatusOk || done != words) {
     protocol_error(fmt::format("batch ended with status {} after {} of {} command words", status, done, words));
   }
-  if (races > words || escalations > kEscRecordsPerWord * uint64_t{words}) {
+  if (races > words || escalations > esc_records_per_word_ * uint64_t{words}) {
     protocol_error(fmt::format("{} race and {} escalation records for {} command words", races, escalations, words));
   }
   const auto finished = std::chrono::steady_clock::now();

@@ -60,6 +60,7 @@ class DeviceTransport final : public Transport {
   driver::Capabilities caps_;
   driver::LineShape shape_;
   size_t batch_words_;
+  size_t esc_records_per_word_ = 3;  // esc_capacity per command word
   std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;
   bool first_launch_ = true;
   RecordSink* sink_ = nullptr;

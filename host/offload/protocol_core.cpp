@@ -374,7 +374,13 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
       }
       ++stats_.read_clock_spills;
       ++stats_.causes[static_cast<size_t>(EscalationCause::ReadClockSpill)];
-      kept_read_clocks_[r.granule] = KeptReadClock{read_clock_of(r), r.word};
+      const auto clock = std::make_shared<const VectorClock>(read_clock_of(r));
+      KeptReadClock& kept = kept_read_clocks_[r.granule];
+      for (unsigned b = 0; b < 8; ++b) {
+        if (r.clock_mask != 0 && !((r.clock_mask >> b) & 1u)) continue;
+        kept.bytes[b] = clock;
+        kept.command[b] = r.word;
+      }
       stats_.kept_read_clocks_peak = std::max(stats_.kept_read_clocks_peak, kept_read_clocks_.size());
       return;
     }
@@ -423,7 +429,9 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
 // effect between the last command the host applied and the one it precedes.
 
 std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine& soft) const {
-  const VectorClock* rvc = nullptr;  // the shared bytes' one clock
+  // The shared bytes' clocks, each with its bytes: one per line, or up to
+  // cap_read_vc_ways (each takes a way of the granule's pool set).
+  std::vector<std::pair<unsigned, const VectorClock*>> clocks;
   // The host's epochs are (thread, its own local time); the engine's are
   // (lane, lane clock) (LaneMap). An epoch made while its thread held no
   // lane, or beyond the clock width, has no lane clock: the line stays.
@@ -451,24 +459,41 @@ std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine
       if (!fits(s.r, d.r_slot, d.r_clock)) return std::nullopt;
       continue;
     }
-    // A shared byte: its reads are the line's read clock, R stays ⊥ (the
-    // host's r is already in rvc).
-    if (shape_.read_vcs == 0 || (rvc != nullptr && !(*rvc == s.rvc))) return std::nullopt;
-    rvc = &s.rvc;
-    line.shared |= 1u << b;
+    // A shared byte: its reads are one of the line's read clocks, R stays ⊥
+    // (the host's r is already in rvc). Bytes whose clocks are equal share one.
+    if (shape_.read_vcs == 0) return std::nullopt;
+    const auto same = std::find_if(clocks.begin(), clocks.end(), [&](const auto& k) { return *k.second == s.rvc; });
+    if (same != clocks.end()) {
+      same->first |= 1u << b;
+    } else if (clocks.size() < shape_.read_vc_ways) {
+      clocks.emplace_back(1u << b, &s.rvc);
+    } else {
+      return std::nullopt;  // more different clocks than the line can hold
+    }
   }
-  if (rvc != nullptr) {
-    // Every thread's read as a lane clock; several holders of one lane keep
-    // the latest holder's: each holder knew its predecessors' ends (the lane
-    // reads as one sequential thread), so a clock that knows the latest
-    // read knows the earlier ones, and one that does not races with it.
-    out.read_clock.assign(shape_.slots, 0);
-    for (uint32_t u = 0; u < rvc->size(); ++u) {
-      const uint64_t local = rvc->get(u);
+  // Every thread's read as a lane clock; several holders of one lane keep
+  // the latest holder's: each holder knew its predecessors' ends (the lane
+  // reads as one sequential thread), so a clock that knows the latest read
+  // knows the earlier ones, and one that does not races with it.
+  const auto lane_clock = [&](const VectorClock& rvc) -> std::optional<std::vector<uint64_t>> {
+    std::vector<uint64_t> row(shape_.slots, 0);
+    for (uint32_t u = 0; u < rvc.size(); ++u) {
+      const uint64_t local = rvc.get(u);
       if (local == 0) continue;
       const std::optional<Epoch> lane = lanes_.lane_epoch(Epoch{u, local});
       if (!lane || lane->slot >= shape_.slots || lane->clock > shape_.max_clock()) return std::nullopt;
-      out.read_clock[lane->slot] = std::max(out.read_clock[lane->slot], lane->clock);
+      row[lane->slot] = std::max(row[lane->slot], lane->clock);
+    }
+    return row;
+  };
+  for (size_t i = 0; i < clocks.size(); ++i) {
+    std::optional<std::vector<uint64_t>> row = lane_clock(*clocks[i].second);
+    if (!row) return std::nullopt;
+    if (i == 0) {
+      line.shared = clocks[i].first;
+      out.read_clock = std::move(*row);
+    } else {
+      out.more_clocks.emplace_back(clocks[i].first, std::move(*row));
     }
   }
   return out;
@@ -482,7 +507,9 @@ void ProtocolCore::promote_import_candidates(uint64_t next) {
   std::unordered_set<uint64_t> in_flight;
   for (uint64_t i = next > table_base_ ? next - table_base_ : 0; i < table_.size(); ++i) {
     const SentCommand& c = table_[i];
-    if (c.op <= regs::kOpFree || c.op == regs::kOpImportLine) in_flight.insert(c.granule);
+    if (c.op <= regs::kOpFree || c.op == regs::kOpImportLine || c.op == regs::kOpImportReadClock) {
+      in_flight.insert(c.granule);
+    }
   }
   for (auto it = import_candidates_.begin(); it != import_candidates_.end();) {
     if (!host_lines_.owns(*it)) {
@@ -527,6 +554,18 @@ void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index)
   const uint64_t number = table_base_ + table_.size();
   table_.push_back(info);
   transport_.send_line(w, number, line->line, line->read_clock);
+  // The line's other clocks right behind it (op 8), nothing in between.
+  for (const auto& [bytes, clock] : line->more_clocks) {
+    driver::CommandWord k;
+    k.op = regs::kOpImportReadClock;
+    k.granule = c.granule;
+    k.mask = bytes;
+    info.op = static_cast<uint8_t>(k.op);
+    const uint64_t n = table_base_ + table_.size();
+    table_.push_back(info);
+    ++stats_.reimported_more_clocks;
+    transport_.send(k, n, clock);
+  }
 }
 
 // The first cause of an access escalation, from the command and the line
@@ -602,12 +641,14 @@ SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const dri
       b.r_clock = static_cast<uint32_t>(rd.clock);
     }
   }
+  HostLines::ByteClocks read_clocks{};
   if (host_lines_.owns(r.granule)) {
     kept_read_clocks_.erase(r.granule);
-    return *host_lines_.adopt(r.granule, line, nullptr).first;
+    return *host_lines_.adopt(r.granule, line, read_clocks).first;
   }
+  // Each shared byte's clock: the record's when it covers the byte (byte
+  // 18: its bytes, 0 for all), else the latest reason-5 clock that named it.
   VectorClock from_record;
-  const VectorClock* read_clock = nullptr;
   const unsigned shared = shape_.read_vcs > 0 && !line.in_software ? line.shared : 0u;
   if (shared != 0) {
     const auto kept = kept_read_clocks_.find(r.granule);
@@ -616,20 +657,29 @@ SoftLine& ProtocolCore::import_line(const driver::EscalationRecord& r, const dri
         protocol_error(fmt::format("escalation record for command {}: its read clock is cut short", r.word));
       }
       from_record = read_clock_of(r);
-      read_clock = &from_record;
       ++stats_.read_clock_imports;
-    } else if (kept != kept_read_clocks_.end()) {
-      read_clock = &kept->second.clock;
+    }
+    bool lastwrite = false;
+    for (unsigned b = 0; b < 8; ++b) {
+      if (!((shared >> b) & 1u)) continue;
+      if (r.read_clock_valid && (r.clock_mask == 0 || ((r.clock_mask >> b) & 1u))) {
+        read_clocks[b] = &from_record;
+      } else if (kept != kept_read_clocks_.end() && kept->second.bytes[b] != nullptr) {
+        read_clocks[b] = kept->second.bytes[b].get();
+        lastwrite = true;
+      } else if (!line.bytes[b].raced) {  // a raced byte is never checked again: its reads do not matter
+        protocol_error(
+            fmt::format("{} for command {}: granule {:#x} has shared bytes but neither the record nor "
+                        "an earlier read-clock spill carried their read clock",
+                        r.reason == regs::kReasonSpill ? "bucket spill" : "escalation", r.word, r.granule));
+      }
+    }
+    if (lastwrite) {
       ++stats_.lastwrite_imports;
       if (r.reason == regs::kReasonSpill) ++stats_.lastwrite_spill_imports;
-    } else {
-      protocol_error(
-          fmt::format("{} for command {}: granule {:#x} has shared bytes but neither the record nor "
-                      "an earlier read-clock spill carried their read clock",
-                      r.reason == regs::kReasonSpill ? "bucket spill" : "escalation", r.word, r.granule));
     }
   }
-  SoftLine& soft = *host_lines_.adopt(r.granule, line, read_clock).first;
+  SoftLine& soft = *host_lines_.adopt(r.granule, line, read_clocks).first;
   kept_read_clocks_.erase(r.granule);
   return soft;
 }
@@ -646,7 +696,11 @@ void ProtocolCore::age_kept_read_clocks(uint64_t next) {
     const SentCommand& c = table_[i];
     if (c.op != regs::kOpFree || c.mask != 0xFF) continue;
     const auto kept = kept_read_clocks_.find(c.granule);
-    if (kept != kept_read_clocks_.end() && kept->second.command < n) kept_read_clocks_.erase(kept);
+    if (kept == kept_read_clocks_.end()) continue;
+    for (unsigned b = 0; b < 8; ++b) {
+      if (kept->second.command[b] < n) kept->second.bytes[b].reset();
+    }
+    if (kept->second.empty()) kept_read_clocks_.erase(kept);
   }
 }
 

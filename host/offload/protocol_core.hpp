@@ -29,8 +29,10 @@
 // Verilated engine (sim/engine_transport.hpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -93,6 +95,7 @@ struct ProtocolStats {
   // words each).
   uint64_t reimports = 0;
   uint64_t reimported_read_clocks = 0;        // of which with shared bytes (their clock took a pool entry)
+  uint64_t reimported_more_clocks = 0;        // further clocks of those lines (op 8, several clocks per line)
   uint64_t slot_recycles = 0;                 // threads that took the slot of a joined thread (LaneMap)
   uint64_t slotless_threads = 0;              // threads that got no slot when they appeared
   uint64_t slots_taken_later = 0;             // of which took one later (counted in slot_recycles too)
@@ -201,9 +204,14 @@ class ProtocolCore final : public RecordSink {
   // pool only while its line is on chip). `command` is the number of the
   // command whose record spilled it (a full free after that ends the
   // granule's history).
+  // Per byte: with several clocks per line each reason-5 record names the
+  // bytes its clock covers (escalation byte 18; 0: every byte).
   struct KeptReadClock {
-    VectorClock clock;
-    uint64_t command = 0;
+    std::array<std::shared_ptr<const VectorClock>, 8> bytes;
+    std::array<uint64_t, 8> command{};
+    bool empty() const {
+      return std::none_of(bytes.begin(), bytes.end(), [](const auto& c) { return c != nullptr; });
+    }
   };
 
   [[noreturn]] void protocol_error(const std::string& what) const;
@@ -216,8 +224,10 @@ class ProtocolCore final : public RecordSink {
   // A host line as the engine would hold it: the line, and the read clock
   // of its shared bytes (empty without shared bytes).
   struct DeviceLine {
-    driver::Line line;
+    driver::Line line;  // shared: the bytes of the first clock (op 7's mask)
     std::vector<uint64_t> read_clock;
+    // Several clocks per line: the other clocks and their bytes (op 8 each).
+    std::vector<std::pair<unsigned, std::vector<uint64_t>>> more_clocks;
   };
   std::optional<DeviceLine> device_line(const SoftLine& line) const;
   void promote_import_candidates(uint64_t next);

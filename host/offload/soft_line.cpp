@@ -2,7 +2,7 @@
 
 namespace raceaccel::offload {
 
-std::pair<SoftLine*, bool> HostLines::adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock) {
+std::pair<SoftLine*, bool> HostLines::adopt(uint64_t granule, const driver::Line& line, const ByteClocks& read_clocks) {
   auto [it, inserted] = lines_.try_emplace(granule);
   if (inserted) {
     for (unsigned b = 0; b < 8; ++b) {
@@ -11,9 +11,9 @@ std::pair<SoftLine*, bool> HostLines::adopt(uint64_t granule, const driver::Line
       sb.raced = s.raced;
       sb.w = {s.w_slot, s.w_clock};
       sb.r = {s.r_slot, s.r_clock};
-      if (((line.shared >> b) & 1u) && read_clock != nullptr) {
+      if (((line.shared >> b) & 1u) && read_clocks[b] != nullptr) {
         sb.shared = true;
-        sb.rvc = *read_clock;
+        sb.rvc = *read_clocks[b];
         if (sb.r.clock > sb.rvc.get(sb.r.slot)) sb.rvc.set(sb.r.slot, sb.r.clock);
         sb.r = Epoch{};
       }

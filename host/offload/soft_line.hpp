@@ -5,6 +5,7 @@
 // sends it back with an import-line command (ProtocolCore's re-import).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,12 +61,14 @@ class HostLines {
 
   bool owns(uint64_t granule) const { return lines_.count(granule) != 0; }
   // Takes the device's line unless the host already owns the granule (its
-  // copy is then the authoritative one). The line's shared bytes (read-VC
-  // pool) read `read_clock` — the clock the record carried, or the one the
-  // pool spilled earlier (LASTWRITE) — joined with the byte's R, the latest
-  // read since the spill; R becomes ⊥. Returns the host's line and whether
-  // it was imported now.
-  std::pair<SoftLine*, bool> adopt(uint64_t granule, const driver::Line& line, const VectorClock* read_clock);
+  // copy is then the authoritative one). Each shared byte b of the line
+  // (read-VC pool) reads `read_clocks[b]` — the clock the record carried
+  // for it, or the one the pool spilled earlier (LASTWRITE) — joined with
+  // the byte's R, the latest read since the spill; R becomes ⊥. A shared
+  // byte without a clock (a raced one) stays unshared. Returns the host's
+  // line and whether it was imported now.
+  using ByteClocks = std::array<const VectorClock*, 8>;
+  std::pair<SoftLine*, bool> adopt(uint64_t granule, const driver::Line& line, const ByteClocks& read_clocks);
   void drop(uint64_t granule) { lines_.erase(granule); }
   const SoftLine* find(uint64_t granule) const {
     const auto it = lines_.find(granule);

@@ -156,6 +156,7 @@ TYPED_TEST(DeviceRegisters, CapabilitiesDescribeAKernelWithinTheContract) {
   EXPECT_EQ(c.objects, std::string(TypeParam::kName) == "software" ? 64u : 16u);
   EXPECT_EQ(c.read_vcs, 16u);
   EXPECT_EQ(c.bucket_ways, 4u) << "version 5: buckets of 4 ways on both backends";
+  EXPECT_EQ(c.read_vc_ways, 1u) << "version 6: one read clock per line by default on both backends";
 }
 
 // Import-line (op 7) runs only on a kernel whose cap_features says so: the

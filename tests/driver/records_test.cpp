@@ -175,6 +175,26 @@ TEST(Records, PoolShapeLineAndReadClock) {
   EXPECT_TRUE(decode_escalation(bytes).read_clock.empty()) << "no clock without the flag";
 }
 
+// Version 6: byte 18 names the shared bytes the record's clock covers (0:
+// all of them), and the records one command word may need grow with the
+// pool's ways (2W + 1; 3 with one way, as in version 5).
+TEST(Records, ClockMaskAndRecordsPerWord) {
+  const LineShape shape{.slots = 8, .clock_bits = 32, .read_vcs = 8, .read_vc_ways = 4};
+  EscalationRecord e;
+  e.reason = regs::kReasonReadVcSpill;
+  e.read_clock_valid = true;
+  e.clock_mask = 0x30;
+  e.read_clock.resize(64);
+  std::vector<std::byte> bytes(shape.esc_record_bytes());
+  encode_escalation(e, bytes);
+  EXPECT_EQ(static_cast<unsigned>(bytes[regs::kEscClockMaskByte]), 0x30u);
+  EXPECT_EQ(regs::kEscClockMaskByte, 18u);
+  EXPECT_EQ(decode_escalation(bytes).clock_mask, 0x30u);
+  EXPECT_EQ(shape.esc_records_per_word(), 9u);
+  EXPECT_EQ((LineShape{.slots = 8, .clock_bits = 32, .read_vcs = 8}.esc_records_per_word()), 3u);
+  EXPECT_EQ((LineShape{.slots = 8, .clock_bits = 32}.esc_records_per_word()), 2u);
+}
+
 // The bucket hash of the contract, pinned to values computed independently
 // from its definition in docs/kernel-interface.md (a Python transcription):
 // a change of the JSON's rounds, rotations or key breaks these.
