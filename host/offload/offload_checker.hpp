@@ -76,7 +76,7 @@ class OffloadChecker final : public Detector {
   // Races of every launched batch; call finish() first for the whole trace.
   const std::vector<Race>& races() const override { return core_.races(); }
   // Launches the last, partial batch.
-  void finish();
+  void finish() override;
   OffloadStats stats();
   size_t batch_words() const { return transport_.batch_words(); }
 
