@@ -319,7 +319,7 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     }
     ts->consumed = 0;
     ts->merge_floor = 0;
-    ts->last_run = ~0u;
+    ts->recent_runs[0] = ts->recent_runs[1] = ~0u;
     ts->patterns_used = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {

@@ -176,12 +176,25 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
   // recording, not checked.
   const bool filtered = covered == size;
   const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
-  // One stream of accesses (a loop over an array) first, before the
-  // prologue of the general path.
-  if (RACEACCEL_LIKELY(covered == 0 && ts->coalesce && !ts->record_filtered)) {
+  // A loop's streams of accesses first, before the prologue of the general
+  // path (append_plain): the two runs the thread extended last.
+  if (RACEACCEL_LIKELY(!filtered && ts->coalesce && !ts->record_filtered)) {
     RuntimeScope scope;
-    const uint32_t run = extend_last_run(ts, addr, size_kind, pc, 0);
-    if (run != kNoRun) {
+    // One stream whose accesses are all uncovered (a byte-wise scan): the
+    // latest run, with lead 0 known to the compiler.
+    if (covered == 0 && extend_recent_run(ts, ts->recent_runs[0], addr, size_kind, pc, 0)) {
+      ts->count_absorbed();
+      return;
+    }
+    // Then a second stream (a stencil's stores between its loads), and
+    // half-covered 16-byte accesses.
+    const auto lead = static_cast<uint32_t>(covered);
+    if (lead != 0 && extend_recent_run(ts, ts->recent_runs[0], addr, size_kind, pc, lead)) {
+      ts->count_absorbed();
+      return;
+    }
+    if (const uint32_t other = ts->recent_runs[1]; extend_recent_run(ts, other, addr, size_kind, pc, lead)) {
+      ts->note_recent_run(other);
       ts->count_absorbed();
       return;
     }

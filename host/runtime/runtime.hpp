@@ -197,21 +197,21 @@ RACEACCEL_ALWAYS_INLINE uint32_t extend_run(ThreadState* ts, uint64_t addr, uint
   return kNoRun;
 }
 // The common case of coalescing, tried before the search of extend_run:
-// the access continues the run the thread last started or extended (a loop
-// over an array). The run is one of the open runs (runs[]) and is tested as
-// extend_run tests them, so this decides nothing extend_run would not; it
-// only spares the search when one stream of accesses is being coalesced.
-RACEACCEL_ALWAYS_INLINE uint32_t extend_last_run(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
-                                                 uint32_t lead) {
-  const uint32_t run = ts->last_run;
-  if (run < ts->merge_floor || run >= ts->count.load(std::memory_order_relaxed)) return kNoRun;
+// the access continues `run`, one of the two runs the thread last started
+// or extended (a loop's streams of accesses: a stencil's loads and its
+// stores). Those runs are open runs (runs[]) and are tested as extend_run
+// tests them, so this decides nothing extend_run would not; it only spares
+// the search and the call.
+RACEACCEL_ALWAYS_INLINE bool extend_recent_run(ThreadState* ts, uint32_t run, uint64_t addr, uint32_t size_kind,
+                                               uint64_t pc, uint32_t lead) {
+  if (run < ts->merge_floor || run >= ts->count.load(std::memory_order_relaxed)) return false;
   BufferedEvent& e = ts->buffer[run];
   const uint32_t unit = unpack_size(size_kind) - lead;
   if (e.addr + e.length != addr + lead || e.size_kind != size_kind || e.node != ts->node ||
       e.length > kMaxRunLength - unit || !run_takes(ts, e, pc, lead))
-    return kNoRun;
+    return false;
   e.length += unit;
-  return run;
+  return true;
 }
 
 // Inlined into its one caller, record_unfiltered (one call on the slow path, not two).
@@ -233,13 +233,14 @@ RACEACCEL_ALWAYS_INLINE void append_plain(ThreadState* ts, uint64_t addr, uint32
       if (run == kNoRun && lead == 0 && size == 16 && (addr & 7) == 0) run = extend_run(ts, addr, size_kind, pc, 8);
     }
     if (run != kNoRun) {
-      ts->last_run = run;
+      ts->note_recent_run(run);
       ts->count_absorbed();
       if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc, run + 1);
       return;
     }
-    ts->last_run = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);
-    ts->runs[ts->next_run++ % kRunSlots] = ts->last_run;
+    const uint32_t started = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);
+    ts->runs[ts->next_run++ % kRunSlots] = started;
+    ts->note_recent_run(started);
     return;
   }
   // Without coalescing the access is checked whole (lead: its bytes are

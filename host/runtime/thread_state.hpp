@@ -161,8 +161,16 @@ struct ThreadState {
   // drain cannot be extended).
   uint32_t merge_floor = 0;
   uint32_t runs[kRunSlots];
-  uint32_t next_run = 0;       // the slot the next run takes (round robin)
-  uint32_t last_run = ~0u;     // the run last started or extended (~0: none since the drain)
+  uint32_t next_run = 0;  // the slot the next run takes (round robin)
+  // The two runs last started or extended, latest first (~0: none since the
+  // drain): a loop's streams of accesses (record_unfiltered).
+  uint32_t recent_runs[2] = {~0u, ~0u};
+  void note_recent_run(uint32_t run) {
+    if (recent_runs[0] != run) {
+      recent_runs[1] = recent_runs[0];
+      recent_runs[0] = run;
+    }
+  }
   uint32_t patterns_used = 0;  // since the last drain by the owner
   RunPattern patterns[kPatternSlots];
   TrieCacheEntry trie_cache[kCacheSlots];
