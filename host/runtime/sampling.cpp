@@ -47,7 +47,8 @@ uint32_t Sampler::context_of(uint64_t key) {
     slot = (slot + 1) & (kKeySlots - 1);
   }
   const uint32_t n = contexts_.load(std::memory_order_relaxed);
-  if (n == kMaxContexts) return kMaxContexts - 1;  // full: the last context takes the rest (the table keeps its slots free)
+  if (n == kMaxContexts)
+    return kMaxContexts - 1;  // full: the last context takes the rest (the table keeps its slots free)
   keys_[slot] = key + 1;
   key_index_[slot] = n;
   contexts_.store(n + 1, std::memory_order_relaxed);

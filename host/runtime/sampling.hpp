@@ -75,7 +75,7 @@ class Sampler {
   // and thresholds read and added to without it.
   InternalMutex mu_;
   static constexpr uint32_t kKeySlots = 2 * kMaxContexts;
-  std::array<uint64_t, kKeySlots> keys_{};      // key + 1 (0: empty)
+  std::array<uint64_t, kKeySlots> keys_{};       // key + 1 (0: empty)
   std::array<uint32_t, kKeySlots> key_index_{};  // its context
   std::atomic<uint32_t> contexts_{0};
   std::array<std::atomic<uint64_t>, kMaxContexts> population_{};

@@ -39,8 +39,12 @@ uint64_t count_before(const std::string& err, const std::string& suffix) {
   return std::stoull(err.substr(start, at - start));
 }
 uint64_t sampled_out(const std::string& err) { return count_before(err, " accesses sampled out"); }
-// "(N accesses, ..." of the verbosity=1 line: the accesses checked.
-uint64_t checked(const std::string& err) { return count_before(err, " accesses, "); }
+// "events checked (N accesses, ..." of the verbosity=1 line: the accesses checked.
+uint64_t checked(const std::string& err) {
+  static const std::string kPrefix = " events checked (";
+  const size_t at = err.find(kPrefix);
+  return at == std::string::npos ? 0 : std::stoull(err.substr(at + kPrefix.size()));
+}
 
 // Every racy-bytes line of err (a forked child prints its own), united.
 ByteSet all_live_racy_bytes(const std::string& err) {
@@ -90,8 +94,8 @@ void run_sampled(const std::vector<std::string>& argv, const std::string& option
   ByteSet false_alarms;
   for (const uint64_t b : live)
     if (!golden.contains(b)) false_alarms.insert(b);
-  EXPECT_TRUE(false_alarms.empty()) << argv[0] << " " << options << ": racy bytes the full stream does not have:"
-                                    << difference(live, golden) << "\n"
+  EXPECT_TRUE(false_alarms.empty()) << argv[0] << " " << options
+                                    << ": racy bytes the full stream does not have:" << difference(live, golden) << "\n"
                                     << r.err;
   EXPECT_NE(r.err.find("raceaccel: sampled run (sample="), std::string::npos) << argv[0] << "\n" << r.err;
   ++totals.runs;
@@ -141,8 +145,8 @@ TEST(Sampling, RandomProgramsReportOnlyRealRaces) {
       run_sampled({program("random_mix"), std::to_string(seed + 5000), "4"}, rate_options(rate, seed), t);
     }
   }
-  EXPECT_GT(t.sampled_out, 0u);   // sampling dropped accesses...
-  EXPECT_GT(t.racy_runs, 20u);    // ...and still found races in many runs
+  EXPECT_GT(t.sampled_out, 0u);  // sampling dropped accesses...
+  EXPECT_GT(t.racy_runs, 20u);   // ...and still found races in many runs
   EXPECT_GT(t.golden_racy, t.racy_runs / 2);
 }
 
@@ -173,12 +177,13 @@ TEST(Sampling, RareSiteIsCheckedFullyHotSiteSampledDown) {
       EXPECT_EQ(r.status, 66) << "rate " << rate << " seed " << seed << "\n" << r.err;
       EXPECT_NE(r.err.find("SUMMARY: raceaccel: data race"), std::string::npos) << r.err;
       EXPECT_NE(r.err.find("in teller"), std::string::npos) << r.err;
-      const double share = static_cast<double>(checked(r.err)) /
-                           static_cast<double>(checked(r.err) + sampled_out(r.err));
+      const double share =
+          static_cast<double>(checked(r.err)) / static_cast<double>(checked(r.err) + sampled_out(r.err));
       // Far below all (the hot site alone makes ~50 K checks unsampled),
       // near the budget: the first 256 accesses and the rare site are
-      // checked whole, the rest at the hot site's rate, in whole blocks.
-      EXPECT_LT(share, 3 * rate + 0.02) << "rate " << rate << " seed " << seed << "\n" << r.err;
+      // checked whole, the rest at the hot site's falling rate, in whole
+      // 1 KiB blocks (64 of them: 5-27 % at 0.1, heap addresses vary).
+      EXPECT_LT(share, 4 * rate + 0.05) << "rate " << rate << " seed " << seed << "\n" << r.err;
       if (testing::Test::HasFailure()) return;
     }
   }
