@@ -497,7 +497,7 @@ CheckerStats Checker::stats() {
   s.absorbed = stats_.absorbed;
   s.drains = stats_.drains;
   s.races = stats_.races;
-  if (sampler_) s.sampled_out = sampler_->dropped();
+  if (sampler_) s.dropped = sampler_->dropped();
   if (parallel()) {
     InternalLock lock(live_mu_);
     ThreadState::Counts sum = unlinked_counts_;

@@ -338,7 +338,7 @@ int Runtime::finalize(int program_status) {
         "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
         "accesses coalesced into runs, {} threads, {} per-byte races, {} reports\n",
         s.events, s.accesses, s.drains, s.filtered, s.absorbed, threads_.count(), s.races, reporter_.reports()));
-    if (options_.sample < 1.0) reporter_.message(sampling_statistics(options_.sample, s.accesses, s.sampled_out));
+    if (options_.sample < 1.0) reporter_.message(sampling_statistics(options_.sample, s.accesses, s.dropped));
   }
   if (options_.verbosity >= 2) {
     reporter_.message(
