@@ -40,6 +40,7 @@ done
 echo "sample_sites|$rt/sample_sites" >>"$list"
 echo "parallel_stress|$rt/parallel_stress^1^4" >>"$list"
 
+# (time -o writes "Command exited with non-zero status 66" first for racy runs.)
 # results: group rate found reports checked sampled_out cpu_seconds
 r=1
 while [ "$r" -le "$runs" ]; do
@@ -51,10 +52,11 @@ while [ "$r" -le "$runs" ]; do
       options="verbosity=1"
       [ "$rate" = 1 ] || options="$options sample=$rate"
       RACEACCEL_OPTIONS=$options /usr/bin/time -f "%U %S" -o "$out/time" "$@" >/dev/null 2>"$out/err" || true
-      reports=$(sed -n 's/^raceaccel: reported \([0-9]*\) data race.*/\1/p' "$out/err" | head -1)
+      # the largest count: a forked child prints its own summary (sampled: also with 0)
+      reports=$(sed -n 's/^raceaccel: reported \([0-9]*\) data race.*/\1/p' "$out/err" | sort -n | tail -1)
       checked=$(sed -n 's/.* events checked (\([0-9]*\) accesses.*/\1/p' "$out/err" | head -1)
       dropped=$(sed -n 's/.* \([0-9]*\) accesses sampled out.*/\1/p' "$out/err" | head -1)
-      cpu=$(awk '{ print $1 + $2 }' "$out/time")
+      cpu=$(tail -1 "$out/time" | awk '{ print $1 + $2 }')
       found=0
       [ "${reports:-0}" -gt 0 ] && found=1
       echo "$group $rate $found ${reports:-0} ${checked:-0} ${dropped:-0} $cpu" >>"$out/results"
