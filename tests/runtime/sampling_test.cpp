@@ -194,6 +194,16 @@ TEST(Sampling, RareSiteIsCheckedFullyHotSiteSampledDown) {
   EXPECT_EQ(full.err.find("sampled"), std::string::npos) << full.err;
 }
 
+// A bad rate stops the program before main with the usage status.
+TEST(Sampling, BadRateIsAUsageError) {
+  for (const char* bad : {"sample=0", "sample=1.5", "sample=ten"}) {
+    const ProcessResult r = run_process({program("sample_sites")}, {std::string("RACEACCEL_OPTIONS=") + bad});
+    EXPECT_EQ(r.status, 2) << bad << "\n" << r.err;
+    EXPECT_NE(r.err.find("'sample' must be a rate in (0, 1]"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << bad;  // main never ran
+  }
+}
+
 // sample=1 is no sampling: no notice, nothing dropped.
 TEST(Sampling, RateOneIsOff) {
   const ProcessResult r = run_process({program("sample_sites")}, {"RACEACCEL_OPTIONS=verbosity=1 sample=1"});
