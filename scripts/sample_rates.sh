@@ -27,7 +27,7 @@ trap 'rm -rf "$out"' EXIT
 
 # One line per program: group|command words separated by '^'.
 list=$out/programs
-while IFS='|' read -r name driver verdict source exe args; do
+while IFS='|' read -r _name _driver verdict _source exe args; do
   [ "$verdict" = race ] || continue
   echo "tests/programs|$exe^$args" >>"$list"
 done <"$manifest"
