@@ -265,8 +265,8 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 
 Runtime::Runtime(const RuntimeOptions& options)
     : options_(options), reporter_(options_, stacks_, threads_, heap_), checker_(make_checker(options_, reporter_)) {
-  if (options_.verbosity >= 3) checker_->keep_racy_bytes();
   if (options_.sample < 1.0) checker_->sample_with(make_sampler(options_, heap_));
+  if (options_.verbosity >= 3) checker_->keep_racy_bytes();
 }
 
 ThreadState* Runtime::attach_thread(ThreadId tid) {
