@@ -125,6 +125,12 @@ nlohmann::json sarif_log(const std::vector<SarifRace>& races, const SarifRunInfo
   nlohmann::json invocation = {{"executionSuccessful", run.execution_successful},
                                {"properties", {{"suppressed", run.suppressed}}}};
   if (!run.command_line.empty()) invocation["arguments"] = run.command_line;
+  if (run.sample_rate < 1.0) {
+    // Imprecise by choice: consumers must not read "no results" as "no race".
+    invocation["properties"]["sampleRate"] = run.sample_rate;
+    invocation["toolExecutionNotifications"] =
+        nlohmann::json::array({{{"level", "warning"}, {"message", {{"text", run.notice}}}}});
+  }
   nlohmann::json driver = {{"name", "raceaccel"},
                            {"version", run.version},
                            {"semanticVersion", run.version},

@@ -47,6 +47,8 @@ struct SarifRunInfo {
   uint64_t suppressed = 0;
   bool execution_successful = true;  // false: an input failed (malformed, unreadable, device)
   std::vector<std::string> command_line;
+  double sample_rate = 1.0;  // < 1: a sampled run (the runtime's sample=): races may be missing
+  std::string notice;        // sampled: the warning to attach to the invocation
 };
 
 // The key of results' partialFingerprints.

@@ -11,6 +11,7 @@
 
 #include "common/exit_codes.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/sampling.hpp"
 #include "trace/trace_error.hpp"
 
 namespace raceaccel::rt {
@@ -22,6 +23,8 @@ Checker::Checker(std::unique_ptr<ShardedFastTrack> parallel, Reporter& reporter)
     : parallel_(std::move(parallel)), reporter_(reporter) {}
 
 Checker::~Checker() = default;
+
+void Checker::sample_with(std::unique_ptr<Sampler> sampler) { sampler_ = std::move(sampler); }
 
 bool Checker::record_to(const std::string& path, std::string& error) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -251,6 +254,8 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
       if (cursor == nullptr) cursor = &own_cursor.emplace(*parallel_);
     }
     uint64_t accesses = 0;
+    uint64_t sampled_out = 0;
+    Sampler* const sampler = sampler_.get();
     for (uint32_t i = begin; i < end; ++i) {
       BufferedEvent b = ts->buffer[i];
       const bool record_only = (b.size_kind & kRecordOnly) != 0;
@@ -268,6 +273,12 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
         // An access a run absorbed was recorded right after the run's first.
         if (!recording_now || !absorbed_by_run(b, begin, i)) record_locked(access_event(ts, b));
         ++next_index_;  // keeps buffer positions and event indices in step (report_fresh_races)
+      } else if (sampler != nullptr && kind <= AccessKind::Write && !sampler->checks(b.addr)) {
+        // Sampled out (sample=, sampling.hpp): recorded as if checked, not
+        // checked. Allocation and free writes are always checked.
+        ++sampled_out;
+        if (!parallel()) ++next_index_;  // keeps buffer positions and event indices in step
+        if (recording_now) record_run(ts, b, i, access_event(ts, b));
       } else {
         const Event e = access_event(ts, b);
         ++accesses;
@@ -283,22 +294,11 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
         } else {
           check_locked(e);
         }
-        // A run of coalesced accesses is recorded as its first access, then
-        // the accesses it absorbed, in program order: the order the run was
-        // checked in (a report names the first access of a racy byte, so
-        // the recording must not move the run's later accesses after other
-        // accesses of the thread).
-        if (recording_now) {
-          record_locked(Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
-          for (uint32_t j = absorbed_head_[i]; j != kNoAbsorbed; j = absorbed_next_[j]) {
-            BufferedEvent a = ts->buffer[j];
-            a.size_kind &= ~kRecordOnly;
-            record_locked(access_event(ts, a));
-          }
-        }
+        if (recording_now) record_run(ts, b, i, e);
       }
     }
     if (own_cursor) own_cursor->release();
+    if (sampled_out != 0) sampler->add_dropped(sampled_out);
     if (parallel()) {
       ts->counts.accesses += accesses;
       report_found(ts, begin, end, found);
@@ -324,6 +324,15 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     ts->count.store(0, std::memory_order_relaxed);
   } else {
     ts->consumed = end;
+  }
+}
+
+void Checker::record_run(ThreadState* ts, const BufferedEvent& b, uint32_t i, const Event& e) {
+  record_locked(Event::range(e.op, e.tid, b.addr - b.lead, unpack_size(b.size_kind), first_site_of(b, e.site)));
+  for (uint32_t j = absorbed_head_[i]; j != kNoAbsorbed; j = absorbed_next_[j]) {
+    BufferedEvent a = ts->buffer[j];
+    a.size_kind &= ~kRecordOnly;
+    record_locked(access_event(ts, a));
   }
 }
 
@@ -493,6 +502,7 @@ CheckerStats Checker::stats() {
   s.absorbed = stats_.absorbed;
   s.drains = stats_.drains;
   s.races = stats_.races;
+  if (sampler_) s.dropped = sampler_->dropped();
   if (parallel()) {
     InternalLock lock(live_mu_);
     ThreadState::Counts sum = unlinked_counts_;

@@ -46,7 +46,10 @@ struct CheckerStats {
   uint64_t drains = 0;    // buffer drains
   uint64_t races = 0;     // per-byte races found
   uint64_t sites = 0;     // access sites interned (pattern sites included)
+  uint64_t dropped = 0;   // reads/writes sample= left unchecked (sampling.hpp)
 };
+
+class Sampler;
 
 class Checker {
  public:
@@ -56,6 +59,9 @@ class Checker {
   Checker(std::unique_ptr<ShardedFastTrack> parallel, Reporter& reporter);
   ~Checker();
   bool parallel() const { return parallel_ != nullptr; }
+  // sample=: plain accesses the sampler drops are not checked (still
+  // recorded). At start-up, before any thread drains.
+  void sample_with(std::unique_ptr<Sampler> sampler);
 
   // Records the stream to path; false (and why) if the file cannot be
   // created. The file is written from start_recording() on (main): no
@@ -228,6 +234,12 @@ class Checker {
   // keep: parallel, the caller's cursor, left holding the last shard
   // drained (an atomic operation next often needs the same one).
   void drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor* keep = nullptr);
+  // Records ts's entry i (b, checked as e): a run of coalesced accesses is
+  // recorded as its first access, then the accesses it absorbed, in program
+  // order: the order the run was checked in (a report names the first
+  // access of a racy byte, so the recording must not move the run's later
+  // accesses after other accesses of the thread).
+  void record_run(ThreadState* ts, const BufferedEvent& b, uint32_t i, const Event& e);
   // Checks e, then records it.
   void process_locked(const Event& e);
   // Checks e; false when checking has stopped or failed.
@@ -252,6 +264,7 @@ class Checker {
   InternalMutex report_mu_;                     // sites_, the reporter, racy_bytes_, record_error_ of halts
   std::unique_ptr<Detector> detector_;          // serial
   std::unique_ptr<ShardedFastTrack> parallel_;  // parallel
+  std::unique_ptr<Sampler> sampler_;            // sample=; null: every access is checked
   bool exclusive_ = false;                      // parallel, recording: every operation holds mu_ too
   Reporter& reporter_;
   SiteDepot sites_;

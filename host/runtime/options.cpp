@@ -50,6 +50,16 @@ bool parse_uint(std::string_view v, uint64_t max, uint64_t& out) {
   return true;
 }
 
+// A rate in (0, 1], as a decimal number ("0.1", "1", "1e-3").
+bool parse_rate(std::string_view v, double& out) {
+  if (v.empty()) return false;
+  double x = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc{} || end != v.data() + v.size() || !(x > 0.0) || !(x <= 1.0)) return false;
+  out = x;
+  return true;
+}
+
 bool parse_bool(std::string_view v, bool& out) {
   if (v == "1" || v == "true") return out = true, true;
   if (v == "0" || v == "false") return out = false, true;
@@ -120,6 +130,12 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "region_filter") return parse_bool(value, o.region_filter) ? "" : "must be 0 or 1";
   if (key == "coalesce") return parse_bool(value, o.coalesce) ? "" : "must be 0 or 1";
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
+  if (key == "sample") return parse_rate(value, o.sample) ? "" : "must be a rate in (0, 1], e.g. 0.1 (1: no sampling)";
+  if (key == "sample_seed") {
+    if (!parse_uint(value, UINT64_MAX, n)) return "must be a non-negative integer (0: a new seed per run)";
+    o.sample_seed = n;
+    return {};
+  }
   if (key == "exitcode") {
     if (!parse_uint(value, 255, n)) return "must be an integer in 0..255";
     o.exitcode = static_cast<int>(n);
@@ -136,7 +152,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, coalesce, parallel, sarif, suppressions)";
+         "record, verbosity, region_filter, coalesce, parallel, sample, sample_seed, sarif, suppressions)";
 }
 
 }  // namespace

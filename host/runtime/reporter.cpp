@@ -91,6 +91,13 @@ nlohmann::json stack_json(const std::vector<Frame>& stack) {
 
 }  // namespace
 
+std::string sampled_notice(double rate) {
+  return fmt::format(
+      "raceaccel: sampled run (sample={}): only part of the memory accesses were checked, so races may have been "
+      "missed; every race reported is real",
+      rate);
+}
+
 Reporter::Reporter(const RuntimeOptions& options, StackTrie& stacks, ThreadRegistry& threads, HeapRegistry& heap)
     : options_(options),
       stacks_(stacks),
@@ -293,6 +300,10 @@ void Reporter::write_sarif() {
   SarifRunInfo run;
   run.version = RACEACCEL_VERSION;
   run.suppressed = suppressed_;
+  if (options_.sample < 1.0) {
+    run.sample_rate = options_.sample;
+    run.notice = sampled_notice(options_.sample);
+  }
   const std::string text =
       sarif_log(sarif_races_, run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const std::string path = forked_child_ ? fmt::format("{}.{}", options_.sarif, getpid()) : options_.sarif;
@@ -370,12 +381,15 @@ std::string Reporter::render_json(const Access& cur, const Access& prev, const L
 void Reporter::print_summary(const nlohmann::json& accelerator) {
   write_sarif();
   const bool with_accelerator = options_.json && !accelerator.is_null();
-  if (reports() == 0 && suppressed_ == 0 && !with_accelerator) return;
+  // A sampled run always says so: its verdict, clean or not, is not exact.
+  const bool sampled = options_.sample < 1.0;
+  if (reports() == 0 && suppressed_ == 0 && !with_accelerator && !sampled) return;
   std::string s;
   if (options_.json) {
     nlohmann::json doc = {
         {"type", "summary"}, {"reports", reports()}, {"suppressed", suppressed_}, {"summaries", summaries_}};
     if (with_accelerator) doc["accelerator"] = accelerator;
+    if (sampled) doc["sample"] = options_.sample;
     s = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
     for (const std::string& line : summaries_) s += "SUMMARY: raceaccel: " + line + "\n";
@@ -383,6 +397,7 @@ void Reporter::print_summary(const nlohmann::json& accelerator) {
     if (over_limit_ != 0) s += fmt::format(" ({} beyond report_limit not printed)", over_limit_);
     if (suppressed_ != 0) s += fmt::format(" ({} suppressed)", suppressed_);
     s += "\n";
+    if (sampled) s += sampled_notice(options_.sample) + "\n";
   }
   output_.write(s);
 }

@@ -27,6 +27,10 @@
 
 namespace raceaccel::rt {
 
+// The line a sampled run (sample=) prints with its summary, and puts in its
+// SARIF log: races may have been missed.
+std::string sampled_notice(double rate);
+
 class Reporter {
  public:
   Reporter(const RuntimeOptions& options, StackTrie& stacks, ThreadRegistry& threads, HeapRegistry& heap);

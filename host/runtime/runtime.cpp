@@ -3,6 +3,7 @@
 #include "common/exit_codes.hpp"
 #include "runtime/device_backend.hpp"
 #include "runtime/internal_heap.hpp"
+#include "runtime/sampling.hpp"
 #include "runtime/signals.hpp"
 
 #include <dlfcn.h>
@@ -277,6 +278,7 @@ void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind,
 
 Runtime::Runtime(const RuntimeOptions& options)
     : options_(options), reporter_(options_, stacks_, threads_, heap_), checker_(make_checker(options_, reporter_)) {
+  if (options_.sample < 1.0) checker_->sample_with(make_sampler(options_, heap_));
   if (options_.verbosity >= 3) checker_->keep_racy_bytes();
   OwnerLock::enable_bias();
 }
@@ -350,6 +352,7 @@ int Runtime::finalize(int program_status) {
         "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
         "accesses coalesced into runs, {} threads, {} per-byte races, {} reports\n",
         s.events, s.accesses, s.drains, s.filtered, s.absorbed, threads_.count(), s.races, reporter_.reports()));
+    if (options_.sample < 1.0) reporter_.message(sampling_statistics(options_.sample, s.accesses, s.dropped));
   }
   if (options_.verbosity >= 2) {
     reporter_.message(fmt::format("raceaccel: {} call-stack nodes, {} code sites (instruction, access size)\n",

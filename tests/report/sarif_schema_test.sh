@@ -83,6 +83,11 @@ else
   printf 'race:^named_global$\n' >rt.supp
   RACEACCEL_OPTIONS="sarif=rt3.sarif suppressions=rt.supp" ./prog 2>/dev/null
   expect rt3.sarif "2 1 1 2"
+  # A sampled run (sample=): its rate and warning must fit the schema too.
+  RACEACCEL_OPTIONS="sarif=rt4.sarif sample=0.5" ./prog 2>/dev/null
+  validate rt4.sarif >/dev/null || fail "sampled runtime log invalid"
+  grep -q '"sampleRate": 0.5' rt4.sarif || fail "sampled runtime log: no sampleRate"
+  grep -q '"toolExecutionNotifications"' rt4.sarif || fail "sampled runtime log: no warning"
 fi
 
 [ $failures -eq 0 ] && echo "sarif_schema_test: all passed" && exit 0

@@ -25,6 +25,8 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_TRUE(p.options.region_filter);
   EXPECT_TRUE(p.options.coalesce);
   EXPECT_TRUE(p.options.parallel);
+  EXPECT_EQ(p.options.sample, 1.0);  // no sampling
+  EXPECT_EQ(p.options.sample_seed, 0u);
 }
 
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
@@ -88,6 +90,21 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
     EXPECT_NE(p.error.find(c.key), std::string::npos) << c.text << " -> " << p.error;
   }
   EXPECT_NE(parse_runtime_options("json").error.find("not key=value"), std::string::npos);
+}
+
+// sample=RATE: 0 < RATE <= 1 (1 is the same as no sampling).
+TEST(RuntimeOptions, SampleRate) {
+  EXPECT_EQ(parse_runtime_options("sample=0.1").options.sample, 0.1);
+  EXPECT_EQ(parse_runtime_options("sample=1").options.sample, 1.0);
+  EXPECT_EQ(parse_runtime_options("sample=1e-3").options.sample, 0.001);
+  EXPECT_EQ(parse_runtime_options("sample=0.25 sample_seed=42").options.sample_seed, 42u);
+  for (const char* bad : {"sample=0", "sample=-0.5", "sample=1.5", "sample=", "sample=10%", "sample=nan", "sample=inf",
+                          "sample=0.1x", "sample=.", "sample=1/10"}) {
+    const auto p = parse_runtime_options(bad);
+    EXPECT_NE(p.error.find("'sample' must be a rate in (0, 1]"), std::string::npos) << bad << " -> " << p.error;
+  }
+  EXPECT_NE(parse_runtime_options("sample_seed=-1").error.find("'sample_seed'"), std::string::npos);
+  EXPECT_NE(parse_runtime_options("sample_seed=x").error.find("'sample_seed'"), std::string::npos);
 }
 
 TEST(RuntimeOptions, SarifAndSuppressionsFiles) {
