@@ -34,8 +34,10 @@ namespace raceaccel::rt {
 class OwnerLock {
  public:
   // Registers the process for membarrier; false: owners take the mutex too.
-  // Called at start-up, and in a fork child before it creates threads (the
-  // registration is the address space's, and the child's is new).
+  // Called at start-up (before the checker is shared), and in a fork child
+  // before it creates threads (the registration is the address space's, and
+  // the child's is new): never while some OwnerLock is held, since a holder
+  // that locked without the bias would not be seen by an owner with it.
   static bool enable_bias() {
     const bool ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     bias_.store(ok, std::memory_order_relaxed);
