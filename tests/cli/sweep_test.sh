@@ -48,7 +48,7 @@ t=$work/t.rtrace
 
 # A 2 x 2 grid: pool (0: no read-VC pool) x slots (4: most threads slotless).
 expect_status 0 "2x2 sweep" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --csv "$work/grid.csv" "$t"
-header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
+header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
 [ "$(head -1 "$work/grid.csv")" = "$header" ] && pass || fail "CSV header: $(head -1 "$work/grid.csv")"
 [ "$(wc -l <"$work/grid.csv")" -eq 5 ] && pass || fail "rows: $(wc -l <"$work/grid.csv") lines, expected header + 4"
 # Rows in grid order: the first grid varies slowest.

@@ -159,7 +159,7 @@ TEST(Reimport, ImportedReadIsCheckedOnChip) {
   const uint64_t x = 0x1000;
   const std::vector<Event> events = {
       Event::sync(Op::Fork, 0, 1),
-      Event::atomic(Op::AtomicStore, 1, x, 8, MemoryOrder::Relaxed),  // forced: the host owns x
+      Event::atomic(Op::AtomicStore, 1, x, 8, MemoryOrder::Relaxed),  // forced (no ops 9-10): the host owns x
       Event::write(1, x, 8),                                          // on the host: every atomic access is before it
       Event::sync(Op::Release, 1, 7),
       Event::sync(Op::Acquire, 0, 7),
@@ -173,6 +173,7 @@ TEST(Reimport, ImportedReadIsCheckedOnChip) {
     options.software_slots = 4;
     options.software_clock_bits = 16;
     options.software_read_vcs = 0;
+    options.software_atomic_access = false;  // a kernel without ops 9-10: the atomic store is forced
     auto device = driver::make_software_device(options, {4, 2});
     offload::OffloadOptions oo;
     oo.batch_words = batch;
