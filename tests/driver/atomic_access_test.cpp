@@ -229,13 +229,15 @@ TEST(AtomicAccess, OpsNineAndTenDecideMoreOnChip) {
 
 // ---- directed traces --------------------------------------------------------
 
-GoldenRun directed(const std::vector<Event>& events, bool atomics = true) {
+GoldenRun directed(const std::vector<Event>& events, bool atomics = true, size_t batch = 64 * 1024) {
   driver::DeviceOptions o;
   o.software_slots = 4;
   o.software_atomic_access = atomics;
   auto device = driver::make_software_device(o);
+  offload::OffloadOptions oo;
+  oo.batch_words = batch;
   size_t i = 0;
-  return run_with_golden(*device, {}, [&](Event& e) {
+  return run_with_golden(*device, oo, [&](Event& e) {
     if (i == events.size()) return false;
     e = events[i++];
     return true;
@@ -332,6 +334,34 @@ TEST(AtomicAccess, PlainWriteChecksAtomicReadsAndFreeForgetsThem) {
   EXPECT_EQ(r.offload[0].addr, kX);
   EXPECT_EQ(r.offload[0].kind, RaceKind::ReadWrite);
   EXPECT_TRUE(r.offload[0].prev_atomic);
+}
+
+// A race learnt late (its batch is answered after later events were sent)
+// lets the host drop the raced byte's atomic history — but not history
+// recorded after a free of the byte that followed the race: here x races
+// (two unordered plain writes), is freed, and thread 1's atomic store of it
+// comes before the race is answered; thread 0's later plain read races with
+// that store. Paddings move the batch boundary over the events.
+TEST(AtomicAccess, ARaceLearntLateKeepsHistoryRecordedAfterAFree) {
+  uint64_t cases = 0;
+  for (const size_t batch : {size_t{8}, size_t{16}, size_t{32}}) {
+    for (unsigned pad = 0; pad < 24; ++pad) {
+      std::vector<Event> events{Event::sync(Op::Fork, 0, 1), Event::write(1, kX + 8, 8, 1)};
+      for (unsigned i = 0; i < pad; ++i) events.push_back(Event::write(1, 0x8000 + 8 * i, 8, 2));
+      events.push_back(Event::write(0, kX, 1, 3));
+      events.push_back(Event::write(1, kX, 1, 4));  // races
+      events.push_back(Event::range(Op::Free, 0, kX, 16, 5));
+      events.push_back(Event::range(Op::Alloc, 0, kX, 16, 6));
+      events.push_back(Event::atomic(Op::AtomicStore, 1, kX, 1, MemoryOrder::Relaxed, 7));
+      for (unsigned i = 0; i < 12; ++i) events.push_back(Event::write(0, 0x9000 + 8 * i, 8, 8));
+      events.push_back(Event::read(0, kX, 1, 9));  // races with the store
+      const GoldenRun r = directed(events, true, batch);
+      ASSERT_EQ(r.golden.size(), 2u);
+      expect_same_races(r, "batches of " + std::to_string(batch) + ", padding " + std::to_string(pad));
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 72u);
 }
 
 }  // namespace
