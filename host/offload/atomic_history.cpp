@@ -22,6 +22,8 @@ int64_t AtomicHistory::Clock::first_concurrent(const VectorClock& now) const {
 
 void AtomicHistory::record(uint64_t granule, unsigned mask, Epoch me, uint64_t site, bool reads, bool writes,
                            uint64_t event) {
+  const uint64_t h = filter_index(granule);
+  filter_[h >> 6] |= uint64_t{1} << (h & 63);
   Line& line = lines_[granule];
   for (unsigned b = 0; b < 8; ++b) {
     if (!((mask >> b) & 1u)) continue;
@@ -66,6 +68,7 @@ void AtomicHistory::forget_bytes(uint64_t granule, unsigned mask) {
     any = any || it->second.bytes[b].has_value();
   }
   if (!any) lines_.erase(it);
+  if (lines_.empty()) std::fill(filter_.begin(), filter_.end(), 0);
 }
 
 void AtomicHistory::forget_raced(uint64_t granule, unsigned mask, uint64_t event) {

@@ -57,6 +57,13 @@ class AtomicHistory {
   // were sent). Keeps later plain accesses of a raced byte on chip.
   void forget_raced(uint64_t granule, unsigned mask, uint64_t event);
   bool empty() const { return lines_.empty(); }
+  // False when `granule` has no atomic history, for certain (a bit filter:
+  // one multiply and one load, so plain accesses of granules without
+  // atomics, nearly all of them, skip the hash look-up).
+  bool may_have(uint64_t granule) const {
+    const uint64_t h = filter_index(granule);
+    return ((filter_[h >> 6] >> (h & 63)) & 1u) != 0;
+  }
   size_t granules() const { return lines_.size(); }
 
  private:
@@ -74,7 +81,12 @@ class AtomicHistory {
   struct Line {
     std::array<std::optional<Byte>, 8> bytes;
   };
+  static constexpr unsigned kFilterBits = 16;  // 8 KB: stays in the cache
+  static uint64_t filter_index(uint64_t granule) { return (granule * 0x9E3779B97F4A7C15ull) >> (64 - kFilterBits); }
   std::unordered_map<uint64_t, Line> lines_;
+  // Bit filter_index(g) set for every granule g recorded since the history
+  // was last empty (never cleared before: a stale bit only costs a look-up).
+  std::vector<uint64_t> filter_ = std::vector<uint64_t>(size_t{1} << (kFilterBits - 6), 0);
 };
 
 }  // namespace raceaccel::offload

@@ -215,7 +215,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     // the host decides it, with the conflict found now (atomic accesses
     // sent later are later in the trace and none of its business).
     const bool conflict =
-        access && !atomic_history_.empty() &&
+        access && atomic_history_.may_have(c.granule) &&
         atomic_history_.conflicts(c.granule, c.mask, op == regs::kOpWrite, now, scratch_conflicts_) != 0;
     if (conflict) {
       if (!slotless) info.atomic_forced = true;
@@ -264,8 +264,9 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     sync_.atomic_acquire(e);
     note_clock(t, index);
     // Checked on chip, the access needs the clock after the acquire in the
-    // engine's row (a relaxed load changes nothing: no set-row).
-    if (atomics_on_chip_) sync_row(t);
+    // engine's row (only an acquiring load or RMW changes C_t; a relaxed one
+    // joins P_t).
+    if (atomics_on_chip_ && e.op != Op::AtomicStore && acquires(e.order)) sync_row(t);
     send_granules(e, index, t, e.addr, e.size);
     sync_.atomic_release(e);
     note_clock(t, index + 1);
