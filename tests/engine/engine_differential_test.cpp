@@ -6,9 +6,10 @@
 // changes behaviour: default, a tiny cache, a direct-mapped cache, more
 // threads than hardware slots, and clocks narrow enough to overflow. Half
 // the traces mix atomic and plain accesses on the same variables: atomic
-// accesses are forced to the host, which checks them with the atomic
-// history of its lines (the protocol core's HostLines, as on the device
-// path), so plain-vs-atomic races must come out exactly too.
+// accesses are forced to the host (the engine has no ops 9-10), which
+// checks them on its lines (the protocol core's HostLines, as on the device
+// path) and checks plain accesses against its atomic history before
+// sending them, so plain-vs-atomic races must come out exactly too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -351,7 +352,8 @@ TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
 }
 
 // Atomic and plain accesses of the same bytes: the atomic ones are forced
-// to the host, which keeps their history on its line. A relaxed atomic
+// to the host, which keeps their history (and forces a plain access
+// concurrent with one of them). A relaxed atomic
 // store races with an earlier plain write and a later plain read; two
 // atomic accesses never race; a plain read of a line on chip that an
 // atomic read-modify-write later touches is handed over and found by it.
