@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <stdexcept>
 
 #include "driver/rac_kernel_regs.hpp"
@@ -505,19 +506,18 @@ void SoftwareKernel::execute_atomic(const CommandWord& c, uint64_t word, Output&
       report(2, s.r_slot, s.r_clock);
     }
   }
-  bool escalated = true;
-  unsigned reason = regs::kReasonInSoftware;
+  // rac_line_status_comb's order: forced, a host-owned line, then a
+  // LASTWRITE byte whose reads only the host has.
+  std::optional<unsigned> reason;
   if (c.force_sw) {
     reason = regs::kReasonForced;
   } else if (cur.in_software) {
     reason = regs::kReasonInSoftware;
   } else if (lw_esc) {
     reason = regs::kReasonReadShare;
-  } else {
-    escalated = false;
   }
-  if (escalated) {
-    escalate_line(word, c.granule, reason, cur, out);
+  if (reason) {
+    escalate_line(word, c.granule, *reason, cur, out);
     Line owned = cur;
     owned.in_software = true;
     if (cache_.sets != 0 && owned != cur) dirty_[c.granule] = true;

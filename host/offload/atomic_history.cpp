@@ -27,7 +27,7 @@ void AtomicHistory::record(uint64_t granule, unsigned mask, Epoch me, uint64_t s
   Line& line = lines_[granule];
   for (unsigned b = 0; b < 8; ++b) {
     if (!((mask >> b) & 1u)) continue;
-    if (!line.bytes[b]) line.bytes[b].emplace().since = event;
+    if (!line.bytes[b]) line.bytes[b].emplace(event);
     Byte& byte = *line.bytes[b];
     if (reads) byte.reads.set(me, site);
     if (writes) byte.writes.set(me, site);

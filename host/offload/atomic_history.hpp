@@ -74,8 +74,9 @@ class AtomicHistory {
     int64_t first_concurrent(const VectorClock& now) const;
   };
   struct Byte {
+    explicit Byte(uint64_t first) : since(first) {}
     Clock reads, writes;
-    uint64_t since = 0;  // the event of the first access recorded since the byte's last reset
+    uint64_t since;  // the event of the first access recorded since the byte's last reset
   };
   void forget_bytes(uint64_t granule, unsigned mask);
   struct Line {
