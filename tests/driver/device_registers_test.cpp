@@ -229,6 +229,50 @@ TYPED_TEST(DeviceRegisters, UnorderedWritesGiveOneWriteWriteRecord) {
   }
 }
 
+// Ops 9 and 10 (version 7, cap_features bit 1) on every backend: an atomic
+// write checks the last plain write and the plain reads, an atomic read the
+// last plain write; neither records anything, so atomic accesses of
+// unordered slots never race with each other or with a later plain access
+// on chip (the host checks those against its atomic history).
+TYPED_TEST(DeviceRegisters, AtomicOpsCheckOnlyThePlainHistoryOnEveryBackend) {
+  Harness h(*this->device_);
+  ASSERT_TRUE(h.caps_.checks_atomics()) << TypeParam::kName << " must advertise ops 9-10";
+  this->two_unordered_threads(h);
+  const uint32_t first = h.words();
+  h.access(regs::kOpWrite, 0, 0x2000, 0x01);        // byte 0: slot 0's write
+  h.access(regs::kOpRead, 0, 0x2000, 0x02);         // byte 1: slot 0's read
+  h.access(regs::kOpAtomicWrite, 1, 0x2000, 0x03);  // write-write on 0, read-write on 1
+  h.access(regs::kOpAtomicRead, 1, 0x2000, 0x01);   // byte 0 raced already: nothing
+  h.access(regs::kOpWrite, 0, 0x2008, 0x01);        //
+  h.access(regs::kOpAtomicRead, 1, 0x2008, 0x01);   // write-read
+  h.access(regs::kOpAtomicWrite, 1, 0x2010, 0xF0);  // nothing to check, nothing recorded
+  h.access(regs::kOpAtomicRead, 0, 0x2010, 0xF0);   // atomic vs atomic: no race
+  h.access(regs::kOpWrite, 0, 0x2010, 0xF0);        // the chip holds no atomic history: no race
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.words_done_, first + 9);
+  EXPECT_EQ(h.escalations_written_, 0u);
+  ASSERT_EQ(h.races_written_, 2u);
+  const driver::RaceRecord a = h.race(0);
+  EXPECT_EQ(a.word, first + 2);
+  EXPECT_EQ(a.mask, 0x03u);
+  EXPECT_EQ(a.kind[0], 0u);  // write-write
+  EXPECT_EQ(a.kind[1], 2u);  // read-write
+  EXPECT_EQ(a.prev_slot[1], 0u);
+  EXPECT_EQ(a.prev_clock[1], 1u);
+  const driver::RaceRecord b = h.race(1);
+  EXPECT_EQ(b.word, first + 5);
+  EXPECT_EQ(b.mask, 0x01u);
+  EXPECT_EQ(b.kind[0], 1u);  // write-read
+  // A forced atomic access escalates with the line, as a forced write does.
+  h.access(regs::kOpAtomicWrite, 1, 0x2018, 0x01, /*force=*/true);
+  ASSERT_EQ(h.launch(), regs::kStatusOk);
+  ASSERT_EQ(h.escalations_written_, 1u);
+  EXPECT_EQ(h.escalation(0).reason, regs::kReasonForced);
+  // Ops 11-15 stay reserved.
+  h.access(11, 0, 0x2020, 0x01);
+  EXPECT_EQ(h.launch(), regs::kStatusBadOp);
+}
+
 TYPED_TEST(DeviceRegisters, OrderedAccessesRaceNotAndStatePersistsAcrossLaunches) {
   Harness h(*this->device_);
   this->two_unordered_threads(h);
