@@ -114,7 +114,7 @@ struct DeviceOptions {
   unsigned software_read_vcs = 16;     // read-VC pool entries (0 or a power of two ≤ 65536)
   unsigned software_read_vc_ways = 1;  // pool ways = read clocks per line (a power of two ≤ 8 and ≤ the entries)
   // Ops 9 and 10 (atomic accesses checked on chip, cap_features bit 1); off
-  // models a kernel without them (the RTL's today): the host then checks
+  // models a kernel without them (a version-6 RTL): the host then checks
   // every atomic access itself.
   bool software_atomic_access = true;
 };

@@ -51,6 +51,9 @@ struct EngineConfig {
   // Host-owned lines go back to the engine with import-line commands (op 7;
   // ProtocolCore's `reimport`, as OffloadOptions::reimport on a device).
   bool reimport = true;
+  // Atomic accesses checked by the engine (ops 9-10 as cmd_atomic_i): the
+  // core's `atomics`, as OffloadOptions::atomics_on_chip on a device.
+  bool atomics = true;
 
   driver::LineShape shape() const { return {slots, clk_bits, read_vcs}; }
 };

@@ -34,8 +34,8 @@
 //
 // Version 7: ops 9 and 10 check the access part of an atomic operation
 // against the line's plain history (docs/kernel-interface.md, "Atomic
-// accesses on chip"); the RTL does not have them yet (cap_features bit 1
-// clear) and the model without them (`atomics` false) is the RTL's.
+// accesses on chip"), as the RTL does; without them (`atomics` false) it
+// models a kernel with cap_features bit 1 clear.
 #pragma once
 
 #include <cstdint>
