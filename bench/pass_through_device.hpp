@@ -49,7 +49,7 @@ class PassThroughDevice final : public driver::Device {
     reg(regs::kCapObjects) = objects;
     reg(regs::kCapReadVcs) = shape.read_vcs;
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
-    reg(regs::kCapFeatures) = regs::kFeatureImportLine;
+    reg(regs::kCapFeatures) = regs::kFeatureImportLine | regs::kFeatureAtomicAccess;
     reg(regs::kCapBucketWays) = 4;
     reg(regs::kCapReadVcWays) = 1;
   }

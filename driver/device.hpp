@@ -72,10 +72,12 @@ struct Capabilities {
   uint32_t objects = 0;           // entries of the sync-object store (ops 4–6 name them 0..objects-1)
   uint32_t read_vcs = 0;          // entries of the read-VC pool (0: none)
   uint32_t esc_record_bytes = 0;  // bytes per escalation record
-  uint32_t features = 0;          // optional commands (regs::kFeature*: bit 0 import-line, op 7)
+  uint32_t features = 0;          // optional commands (regs::kFeature*: bit 0 import-line, op 7; bit 1 ops 9-10)
   uint32_t bucket_ways = 0;       // ways per metadata bucket (a bucket is bucket_ways × 128 bytes)
   uint32_t read_vc_ways = 0;      // ways of the read-VC pool: read clocks a line may hold (1: one per line)
   bool imports_lines() const { return (features & regs::kFeatureImportLine) != 0; }
+  // Ops 9 and 10: the chip checks atomic accesses against plain history.
+  bool checks_atomics() const { return (features & regs::kFeatureAtomicAccess) != 0; }
 };
 
 // The stat_* registers (cumulative since the device was opened).
@@ -111,6 +113,10 @@ struct DeviceOptions {
   unsigned software_objects = 64;
   unsigned software_read_vcs = 16;     // read-VC pool entries (0 or a power of two ≤ 65536)
   unsigned software_read_vc_ways = 1;  // pool ways = read clocks per line (a power of two ≤ 8 and ≤ the entries)
+  // Ops 9 and 10 (atomic accesses checked on chip, cap_features bit 1); off
+  // models a kernel without them (a version-6 RTL): the host then checks
+  // every atomic access itself.
+  bool software_atomic_access = true;
 };
 
 class Device {

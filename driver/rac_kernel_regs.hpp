@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 6;
+inline constexpr uint32_t kRegMapVersion = 7;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -96,7 +96,7 @@ inline constexpr uint32_t kCapObjects = 0xfc;
 inline constexpr uint32_t kCapReadVcs = 0x100;
 // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
 inline constexpr uint32_t kCapEscRecordBytes = 0x104;
-// optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
+// optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line), bit1 atomic accesses (ops 9 and 10; constant feature_atomic_access); 0 on a kernel without them
 inline constexpr uint32_t kCapFeatures = 0x108;
 // ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
 inline constexpr uint32_t kCapBucketWays = 0x10c;
@@ -141,7 +141,7 @@ inline constexpr Register kRegisters[] = {
     {"cap_objects", 0xfc, 32, Access::ReadOnly, Group::Capability, "", "entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it"},
     {"cap_read_vcs", 0x100, 32, Access::ReadOnly, Group::Capability, "", "entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)"},
     {"cap_esc_record_bytes", 0x104, 32, Access::ReadOnly, Group::Capability, "", "bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)"},
-    {"cap_features", 0x108, 32, Access::ReadOnly, Group::Capability, "", "optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them"},
+    {"cap_features", 0x108, 32, Access::ReadOnly, Group::Capability, "", "optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line), bit1 atomic accesses (ops 9 and 10; constant feature_atomic_access); 0 on a kernel without them"},
     {"cap_bucket_ways", 0x10c, 32, Access::ReadOnly, Group::Capability, "", "ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst"},
     {"cap_read_vc_ways", 0x110, 32, Access::ReadOnly, Group::Capability, "", "ways of the read-VC pool (cap_read_vcs / cap_read_vc_ways sets); a line holds up to this many read clocks, each for its own shared bytes (escalation byte 18, op 8); 1: one clock per line, direct-mapped (the version-5 rules)"},
 };
@@ -167,7 +167,10 @@ inline constexpr uint32_t kOpRelease = 5;  // command op: sync object granule jo
 inline constexpr uint32_t kOpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
 inline constexpr uint32_t kOpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
 inline constexpr uint32_t kOpImportReadClock = 8;  // command op: the bytes in mask of granule's line (on chip, just imported) become shared with the read clock in the set-row data words that follow, which takes a way of the granule's pool set; only on kernels with cap_read_vc_ways > 1
+inline constexpr uint32_t kOpAtomicRead = 9;  // command op: the atomic read of mask bytes of granule (an atomic load): checked against the line's last plain write only, never recorded (the host keeps the atomic history); only on kernels with feature_atomic_access
+inline constexpr uint32_t kOpAtomicWrite = 10;  // command op: the atomic write of mask bytes of granule (an atomic store or RMW, which also reads): checked against the line's last plain write and its plain reads, never recorded; only on kernels with feature_atomic_access
 inline constexpr uint32_t kFeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
+inline constexpr uint32_t kFeatureAtomicAccess = 2;  // cap_features bit: ops 9 and 10 (atomic read, atomic write) are executed
 inline constexpr uint32_t kReasonInSoftware = 0;  // escalation: the line is owned by the host
 inline constexpr uint32_t kReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
 inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked for it (thread without a slot)

@@ -276,7 +276,7 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapObjects:           rd_value = Objects;
         rac_kernel_regs_pkg::AddrCapReadVcs:           rd_value = ReadVcs;
         rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
-        rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine;
+        rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine | rac_kernel_regs_pkg::FeatureAtomicAccess;
         rac_kernel_regs_pkg::AddrCapBucketWays:        rd_value = BucketWays;
         rac_kernel_regs_pkg::AddrCapReadVcWays:        rd_value = 32'd1;  // one read clock per line (version-5 pool rules)
         default: rd_value = '0;

@@ -82,6 +82,9 @@ module rac_check_engine #(
   output logic                 cmd_ready_o,
   input  logic [2:0]           cmd_op_i,
   input  logic                 cmd_force_sw_i,  // escalate regardless of state (thread without a slot)
+  input  logic                 cmd_atomic_i,    // OpRead/OpWrite: the access part of an atomic operation
+                                                // (ops 9-10): checked against the plain history only,
+                                                // nothing recorded but raced flags
   input  logic [SlotW-1:0]     cmd_slot_i,
   input  logic [7:0]           cmd_mask_i,
   input  logic [GranW-1:0]     cmd_granule_i,
@@ -242,6 +245,7 @@ module rac_check_engine #(
   logic                 s0_valid_q;
   logic [2:0]           s0_op_q;
   logic                 s0_force_q;
+  logic                 s0_atomic_q;
   logic [SlotW-1:0]     s0_slot_q;
   logic [7:0]           s0_mask_q;
   logic [GranW-1:0]     s0_gran_q;
@@ -262,6 +266,7 @@ module rac_check_engine #(
     if (cmd_ready_o && cmd_valid_i) begin
       s0_op_q    <= cmd_op_i;
       s0_force_q <= cmd_force_sw_i;
+      s0_atomic_q <= cmd_atomic_i;
       s0_slot_q  <= cmd_slot_i;
       s0_mask_q  <= cmd_mask_i;
       s0_gran_q  <= cmd_granule_i;
@@ -458,6 +463,7 @@ module rac_check_engine #(
   logic                 s1_valid_q;
   logic [2:0]           s1_op_q;
   logic                 s1_force_q;
+  logic                 s1_atomic_q;
   logic [SlotW-1:0]     s1_slot_q;
   logic [7:0]           s1_mask_q;
   logic [GranW-1:0]     s1_gran_q;
@@ -599,6 +605,7 @@ module rac_check_engine #(
     if (s1_ready && s0_valid_q) begin
       s1_op_q      <= s0_op_q;
       s1_force_q   <= s0_force_q;
+      s1_atomic_q  <= s0_atomic_q;
       s1_slot_q    <= s0_slot_q;
       s1_mask_q    <= s0_mask_q;
       s1_gran_q    <= s0_gran_q;
@@ -637,6 +644,7 @@ module rac_check_engine #(
   // ---------------------------------------------------------------------------
   logic [2:0]           s2_op_q;
   logic                 s2_force_q;
+  logic                 s2_atomic_q;
   logic [SlotW-1:0]     s2_slot_q;
   logic [7:0]           s2_mask_q;
   logic [GranW-1:0]     s2_gran_q;
@@ -770,6 +778,7 @@ module rac_check_engine #(
     if (s1_advance) begin
       s2_op_q      <= s1_op_q;
       s2_force_q   <= s1_force_q;
+      s2_atomic_q  <= s1_atomic_q;
       s2_slot_q    <= s1_slot_q;
       s2_mask_q    <= s1_mask_q;
       s2_gran_q    <= s1_gran_q;
@@ -813,6 +822,7 @@ module rac_check_engine #(
   // S3: FastTrack rules, status, sync joins; commit and records
   // ---------------------------------------------------------------------------
   logic                 s3_force_q;
+  logic                 s3_atomic_q;
   logic [SeqW-1:0]      s3_seq_q;
   logic [WayW-1:0]      s3_way_q;
   logic                 s3_dirty_q;
@@ -839,6 +849,7 @@ module rac_check_engine #(
     if (s2_advance) begin
       s3_op_q          <= s2_op_q;
       s3_force_q       <= s2_force_q;
+      s3_atomic_q      <= s2_atomic_q;
       s3_slot_q        <= s2_slot_q;
       s3_mask_q        <= s2_mask_q;
       s3_gran_q        <= s2_gran_q;
@@ -951,7 +962,15 @@ module rac_check_engine #(
         if (s3_op_q == OpFree) begin
           new_body[ByteLo + b * ByteW +: ByteW] = '0;
         end else if (!st[RacedBit]) begin
-          if (s3_op_q == OpRead) begin
+          if (s3_op_q == OpRead && s3_atomic_q) begin
+            // An atomic read: the last plain write only; no R update.
+            if (!w_ok) begin
+              raced[b] = 1'b1;
+              kinds[2*b +: 2] = KindWriteRead;
+              prev_slots[b*SlotW +: SlotW] = w_slot;
+              prev_clks[b*ClkW +: ClkW] = w_clk;
+            end
+          end else if (s3_op_q == OpRead) begin
             if (cur_shared[b] && has_rvc) begin
               if (s3_rvc_same_q) begin
                 // [FT READ SAME EPOCH]
@@ -982,7 +1001,10 @@ module rac_check_engine #(
               share_b[b] = 1'b1;  // [FT READ SHARE]
             end
           end else begin
-            if (same_w) begin
+            // An atomic write (a store or RMW) makes every check a write
+            // makes (its own earlier write passes the W check) and changes
+            // nothing but the raced flags.
+            if (same_w && !s3_atomic_q) begin
               // [FT WRITE SAME EPOCH]
             end else if (!w_ok) begin
               raced[b] = 1'b1;
@@ -1001,7 +1023,7 @@ module rac_check_engine #(
               kinds[2*b +: 2] = KindReadWrite;
               prev_slots[b*SlotW +: SlotW] = r_slot;
               prev_clks[b*ClkW +: ClkW] = r_clk;
-            end else begin
+            end else if (!s3_atomic_q) begin
               // [FT WRITE EXCLUSIVE], or [FT WRITE SHARED] (R := ⊥)
               w_upd[b] = 1'b1;
               new_body[ByteLo + b * ByteW + WSlotLo +: SlotW] = s3_slot_q;

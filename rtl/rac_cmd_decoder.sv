@@ -59,6 +59,7 @@ module rac_cmd_decoder #(
   input  logic               cmd_ready_i,
   output logic [2:0]         cmd_op_o,
   output logic               cmd_force_sw_o,
+  output logic               cmd_atomic_o,   // ops 9-10: cmd_op_o is 0 (atomic read) or 1 (atomic write)
   output logic [SlotW-1:0]   cmd_slot_o,
   output logic [7:0]         cmd_mask_o,
   output logic [GranW-1:0]   cmd_granule_o,  // ops 4-6: the object index
@@ -75,6 +76,8 @@ module rac_cmd_decoder #(
   localparam logic [3:0] OpAcquire = 4'(rac_kernel_regs_pkg::OpAcquire);
   localparam logic [3:0] OpLoadObject = 4'(rac_kernel_regs_pkg::OpLoadObject);
   localparam logic [3:0] OpImportLine = 4'(rac_kernel_regs_pkg::OpImportLine);
+  localparam logic [3:0] OpAtomicRead = 4'(rac_kernel_regs_pkg::OpAtomicRead);
+  localparam logic [3:0] OpAtomicWrite = 4'(rac_kernel_regs_pkg::OpAtomicWrite);
   localparam int unsigned RowBits = RowWords * 128;
   localparam int unsigned LineBits = LineWords * 128;
   localparam int unsigned CntW = $clog2(((RowWords > LineWords) ? RowWords : LineWords) + 1);
@@ -105,14 +108,17 @@ module rac_cmd_decoder #(
   logic [3:0]  w_op;
   logic [7:0]  w_slot;
   logic [63:0] w_granule;
-  logic        w_sync, w_with_row, w_import, w_bad;
+  logic        w_sync, w_with_row, w_import, w_atomic, w_bad;
   assign w_op       = word_i[3:0];
   assign w_slot     = word_i[15:8];
   assign w_granule  = word_i[127:64];
   assign w_sync     = w_op >= OpAcquire && w_op <= OpLoadObject;  // ops on the sync-object store
   assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject;
   assign w_import   = w_op == OpImportLine;
-  assign w_bad      = w_op > OpImportLine || {24'd0, w_slot} >= NumSlots ||
+  // Ops 9 and 10 (version 7): the access part of an atomic operation, handed
+  // to the engine as a read or write with cmd_atomic_o set.
+  assign w_atomic   = w_op == OpAtomicRead || w_op == OpAtomicWrite;
+  assign w_bad      = (w_op > OpImportLine && !w_atomic) || {24'd0, w_slot} >= NumSlots ||
                       (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0);
 
   assign busy_o = state_q != DIdle;
@@ -168,6 +174,7 @@ module rac_cmd_decoder #(
             cmd_zeroing_o <= 1'b1;
             cmd_op_o <= OpSetRow[2:0];
             cmd_force_sw_o <= 1'b0;
+            cmd_atomic_o <= 1'b0;
             cmd_slot_o <= zero_slot_q;
             cmd_mask_o <= '0;
             cmd_granule_o <= '0;
@@ -184,6 +191,7 @@ module rac_cmd_decoder #(
             cmd_zeroing_o <= 1'b1;
             cmd_op_o <= OpLoadObject[2:0];
             cmd_force_sw_o <= 1'b0;
+            cmd_atomic_o <= 1'b0;
             cmd_slot_o <= '0;
             cmd_mask_o <= '0;
             cmd_granule_o <= GranW'(zero_obj_q);
@@ -224,8 +232,9 @@ module rac_cmd_decoder #(
             end else begin
               cmd_valid_o <= 1'b1;
               cmd_zeroing_o <= 1'b0;
-              cmd_op_o <= w_op[2:0];
+              cmd_op_o <= w_atomic ? {2'b00, w_op == OpAtomicWrite} : w_op[2:0];
               cmd_force_sw_o <= word_i[4];
+              cmd_atomic_o <= w_atomic;
               cmd_slot_o <= w_slot[SlotW-1:0];
               cmd_mask_o <= word_i[23:16];
               cmd_granule_o <= w_granule[GranW-1:0];
@@ -257,6 +266,7 @@ module rac_cmd_decoder #(
               cmd_zeroing_o <= 1'b0;
               cmd_op_o <= row_op_q;
               cmd_force_sw_o <= 1'b0;
+              cmd_atomic_o <= 1'b0;
               cmd_mask_o <= (row_op_q == OpImportLine[2:0]) ? row_mask_q : '0;
               cmd_granule_o <= row_gran_q;  // ignored by set-row
               cmd_seq_o <= SeqW'(row_idx_q);

@@ -298,7 +298,7 @@ module rac_kernel #(
   assign m_axi_cmd_arsize  = Size64Bytes;
   assign m_axi_cmd_arburst = BurstIncr;
 
-  logic             cmd_valid, cmd_ready, cmd_force, cmd_zeroing;
+  logic             cmd_valid, cmd_ready, cmd_force, cmd_atomic, cmd_zeroing;
   logic [2:0]       cmd_op;
   logic [SlotW-1:0] cmd_slot;
   logic [7:0]       cmd_mask;
@@ -316,6 +316,7 @@ module rac_kernel #(
     .done_o(dec_done), .status_o(dec_status), .words_done_o(dec_words_done), .stop_o(dec_stop),
     .word_valid_i(word_valid), .word_ready_o(word_ready), .word_i(word),
     .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_force_sw_o(cmd_force),
+    .cmd_atomic_o(cmd_atomic),
     .cmd_slot_o(cmd_slot), .cmd_mask_o(cmd_mask), .cmd_granule_o(cmd_granule), .cmd_seq_o(cmd_seq),
     .cmd_row_o(cmd_row), .cmd_line_o(cmd_line), .cmd_zeroing_o(cmd_zeroing)
   );
@@ -349,6 +350,7 @@ module rac_kernel #(
   ) u_engine (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
+    .cmd_atomic_i(cmd_atomic),
     .cmd_slot_i(cmd_slot), .cmd_mask_i(cmd_mask), .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
     .cmd_row_i(cmd_row), .cmd_line_i(cmd_line),
     .race_valid_o(race_valid), .race_ready_i(race_ready), .race_seq_o(race_seq), .race_granule_o(race_granule),

@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 6;
+  localparam int unsigned RegMapVersion = 7;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -42,7 +42,7 @@ package rac_kernel_regs_pkg;
   localparam logic [11:0] AddrCapObjects = 12'hfc;  // entries of the sync-object clock store (Objects); object indices of ops 4-6 must be below it
   localparam logic [11:0] AddrCapReadVcs = 12'h100;  // entries of the read-VC pool (ReadVcs; 0: none, every READ SHARE goes to the host)
   localparam logic [11:0] AddrCapEscRecordBytes = 12'h104;  // bytes per escalation record: 128 without a pool, else 128 + 64 * ceil(slots * clock_bits / 512) (the read clock at byte 128)
-  localparam logic [11:0] AddrCapFeatures = 12'h108;  // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line); 0 on a kernel without them
+  localparam logic [11:0] AddrCapFeatures = 12'h108;  // optional commands the kernel executes: bit0 import-line (op 7; constant feature_import_line), bit1 atomic accesses (ops 9 and 10; constant feature_atomic_access); 0 on a kernel without them
   localparam logic [11:0] AddrCapBucketWays = 12'h10c;  // ways (128-byte entries) per metadata bucket, a power of two <= 8; a bucket is cap_bucket_ways * 128 bytes, read in one burst
   localparam logic [11:0] AddrCapReadVcWays = 12'h110;  // ways of the read-VC pool (cap_read_vcs / cap_read_vc_ways sets); a line holds up to this many read clocks, each for its own shared bytes (escalation byte 18, op 8); 1: one clock per line, direct-mapped (the version-5 rules)
 
@@ -68,7 +68,10 @@ package rac_kernel_regs_pkg;
   localparam int unsigned OpLoadObject = 6;  // command op: sync object granule := the data words that follow (as set-row)
   localparam int unsigned OpImportLine = 7;  // command op: granule's line := the line in the ceil(LineW / 128) data words that follow (INSOFTWARE clear); mask = the line's shared bytes, and when nonzero (a kernel with a pool) the line's read clock follows in set-row layout and takes the granule's pool entry; only on kernels with feature_import_line
   localparam int unsigned OpImportReadClock = 8;  // command op: the bytes in mask of granule's line (on chip, just imported) become shared with the read clock in the set-row data words that follow, which takes a way of the granule's pool set; only on kernels with cap_read_vc_ways > 1
+  localparam int unsigned OpAtomicRead = 9;  // command op: the atomic read of mask bytes of granule (an atomic load): checked against the line's last plain write only, never recorded (the host keeps the atomic history); only on kernels with feature_atomic_access
+  localparam int unsigned OpAtomicWrite = 10;  // command op: the atomic write of mask bytes of granule (an atomic store or RMW, which also reads): checked against the line's last plain write and its plain reads, never recorded; only on kernels with feature_atomic_access
   localparam int unsigned FeatureImportLine = 1;  // cap_features bit: op 7 import-line is executed
+  localparam int unsigned FeatureAtomicAccess = 2;  // cap_features bit: ops 9 and 10 (atomic read, atomic write) are executed
   localparam int unsigned ReasonInSoftware = 0;  // escalation: the line is owned by the host
   localparam int unsigned ReasonReadShare = 1;  // escalation: reads became concurrent; the line goes to the host
   localparam int unsigned ReasonForced = 2;  // escalation: the command asked for it (thread without a slot)

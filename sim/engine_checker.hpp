@@ -26,7 +26,8 @@ template <typename Model>
 class EngineChecker final : public Detector {
  public:
   explicit EngineChecker(const EngineConfig& config)
-      : transport_(config), core_(transport_, config.shape(), config.objects, config.reimport) {}
+      : transport_(config),
+        core_(transport_, config.shape(), config.objects, config.reimport, /*recycle_slots=*/true, config.atomics) {}
   std::string_view name() const override { return "engine"; }
   void process(const Event& e, uint64_t index) override { core_.process(e, index); }
   const std::vector<Race>& races() const override { return core_.races(); }

@@ -51,6 +51,9 @@ struct EngineConfig {
   // Host-owned lines go back to the engine with import-line commands (op 7;
   // ProtocolCore's `reimport`, as OffloadOptions::reimport on a device).
   bool reimport = true;
+  // Atomic accesses checked by the engine (ops 9-10 as cmd_atomic_i): the
+  // core's `atomics`, as OffloadOptions::atomics_on_chip on a device.
+  bool atomics = true;
 
   driver::LineShape shape() const { return {slots, clk_bits, read_vcs}; }
 };
@@ -189,7 +192,11 @@ class EngineTransport final : public offload::Transport {
     // while S1 is busy.
     while (std::uniform_int_distribution<unsigned>(0, 299)(rng_) < cfg_.stall_percent) tick();
     m_->cmd_valid_i = 1;
-    m_->cmd_op_i = c.op;
+    // Ops 9-10 (atomic accesses) reach the engine as a read or write with
+    // cmd_atomic_i set, as rac_cmd_decoder hands them over.
+    const bool atomic = c.op == regs::kOpAtomicRead || c.op == regs::kOpAtomicWrite;
+    m_->cmd_op_i = atomic ? (c.op == regs::kOpAtomicWrite ? regs::kOpWrite : regs::kOpRead) : c.op;
+    m_->cmd_atomic_i = atomic;
     m_->cmd_force_sw_i = c.force_sw;
     m_->cmd_slot_i = c.slot;
     m_->cmd_mask_i = c.mask;

@@ -17,7 +17,8 @@ namespace {
 
 class SoftwareDevice final : public Device {
  public:
-  SoftwareDevice(const LineShape& shape, unsigned objects, CacheShape cache) : kernel_(shape, objects, cache) {
+  SoftwareDevice(const LineShape& shape, unsigned objects, CacheShape cache, bool atomics)
+      : kernel_(shape, objects, cache, atomics) {
     // The capability registers are constants of the "bitstream".
     reg(regs::kCapMagic) = regs::kMagic;
     reg(regs::kCapVersion) = regs::kRegMapVersion;
@@ -29,7 +30,7 @@ class SoftwareDevice final : public Device {
     reg(regs::kCapObjects) = objects;
     reg(regs::kCapReadVcs) = shape.read_vcs;
     reg(regs::kCapEscRecordBytes) = shape.esc_record_bytes();
-    reg(regs::kCapFeatures) = regs::kFeatureImportLine;
+    reg(regs::kCapFeatures) = regs::kFeatureImportLine | (atomics ? regs::kFeatureAtomicAccess : 0u);
     reg(regs::kCapBucketWays) = cache.bucket_ways;
     reg(regs::kCapReadVcWays) = shape.read_vc_ways;
   }
@@ -162,7 +163,8 @@ unsigned objects_of(const DeviceOptions& o) {
 }  // namespace
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options) {
-  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), CacheShape{});
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), CacheShape{},
+                                          options.software_atomic_access);
 }
 
 std::unique_ptr<Device> make_software_device(const DeviceOptions& options, CacheShape cache) {
@@ -176,7 +178,8 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options, Cache
                                   "at most 64 ways, at least as many sets as read-clock pool sets)",
                                   cache.sets, cache.ways));
   }
-  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache);
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache,
+                                          options.software_atomic_access);
 }
 
 DeviceInfo software_device_info(const DeviceOptions& options) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <stdexcept>
 
 #include "driver/rac_kernel_regs.hpp"
@@ -15,8 +16,8 @@ bool aligned(uint64_t address, uint64_t alignment) { return address % alignment 
 
 }  // namespace
 
-SoftwareKernel::SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache)
-    : shape_(shape), objects_(objects, std::vector<uint32_t>(shape.slots, 0)), cache_(cache) {
+SoftwareKernel::SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache, bool atomics)
+    : shape_(shape), atomics_(atomics), objects_(objects, std::vector<uint32_t>(shape.slots, 0)), cache_(cache) {
   reset_state();
 }
 
@@ -259,7 +260,9 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
     const CommandWord c = decode_command(commands.subspan(size_t{word} * regs::kCommandBytes).first<16>());
     const bool on_object = c.op >= regs::kOpAcquire && c.op <= regs::kOpLoadObject;
     const unsigned last_op = multi() ? regs::kOpImportReadClock : regs::kOpImportLine;
-    if (c.op > last_op || c.slot >= shape_.slots || c.reserved != 0 || (on_object && c.granule >= objects_.size())) {
+    const bool atomic = c.op == regs::kOpAtomicRead || c.op == regs::kOpAtomicWrite;
+    if ((c.op > last_op && !(atomic && atomics_)) || c.slot >= shape_.slots || c.reserved != 0 ||
+        (on_object && c.granule >= objects_.size())) {
       result.status = regs::kStatusBadOp;
       break;
     }
@@ -320,7 +323,9 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       release(c);
     } else {
       if (c.op != regs::kOpFree) ++stats_.accesses;
-      if (multi()) {
+      if (atomic) {
+        execute_atomic(c, word, out);
+      } else if (multi()) {
         execute_multi(c, word, out);
       } else {
         execute(c, word, out);
@@ -415,6 +420,130 @@ bool SoftwareKernel::import_read_clock(uint64_t granule, unsigned mask, uint64_t
   }
   if (cache_.sets != 0) dirty_[granule] = true;
   return true;
+}
+
+// ---- atomic accesses (ops 9 and 10, version 7) --------------------------------
+//
+// An atomic operation reaches the chip split in two: its synchronization
+// (acquire and release of the location's clock) stays with the host, which
+// sends the resulting clock rows as for any synchronization, and its access
+// part comes here. Atomic accesses never race with each other, so the
+// access only has to be checked against the plain history, which the line
+// holds exactly as FastTrack keeps it: an atomic read against the last
+// plain write, an atomic write (a store, or an RMW, which reads too) against
+// the last plain write and then the plain reads (docs/event-model.md). The
+// line does not change but for the raced flags of bytes that raced: the
+// host keeps the atomic history and checks later plain accesses against it
+// before it sends them (docs/kernel-interface.md, "Atomic accesses on
+// chip").
+
+// The read clock of shared byte `byte` of `line`, if the pool holds it (a
+// shared byte without one is LASTWRITE: its clock is with the host).
+SoftwareKernel::ReadClock* SoftwareKernel::clock_for(uint64_t granule, const Line& line, unsigned byte) {
+  if (pool_.empty() || !((line.shared >> byte) & 1u)) return nullptr;
+  if (multi()) return clock_of(granule, byte);
+  ReadClock& entry = pool_[pool_index(granule)];
+  return entry.valid && entry.granule == granule ? &entry : nullptr;
+}
+
+// An escalation of `line` with its clocks, as ops 0–2 escalate: every
+// clock but the first in a reason-5 record, the first in the record itself.
+void SoftwareKernel::escalate_line(uint64_t word, uint64_t granule, unsigned reason, const Line& line, Output& out) {
+  ReadClock* first = nullptr;
+  if (multi()) {
+    for (ReadClock& e : pool_set(granule)) {
+      if (e.valid && e.granule == granule && first == nullptr) first = &e;
+    }
+    spill_clocks(granule, word, out, first);
+  } else if (!pool_.empty() && line.shared != 0) {
+    ReadClock& entry = pool_[pool_index(granule)];
+    if (entry.valid && entry.granule == granule) first = &entry;
+  }
+  escalate(word, granule, reason, line, first, out);
+  if (first != nullptr) first->valid = false;
+  ++stats_.escalations;
+}
+
+void SoftwareKernel::execute_atomic(const CommandWord& c, uint64_t word, Output& out) {
+  look_up(c.granule, word, out);
+  const auto found = lines_.find(c.granule);
+  const Line cur = found == lines_.end() ? Line{} : found->second;
+  const std::vector<uint32_t>& row = rows_[c.slot];
+  const bool writes = c.op == regs::kOpAtomicWrite;
+  Line next = cur;
+  RaceRecord race;
+  race.word = word;
+  race.granule = c.granule;
+  bool lw_esc = false;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (!((c.mask >> b) & 1u) || cur.bytes[b].raced) continue;
+    const ByteState& s = cur.bytes[b];
+    const auto report = [&](unsigned kind, uint32_t slot, uint32_t clock) {
+      race.mask |= 1u << b;
+      race.kind[b] = kind;
+      race.prev_slot[b] = slot;
+      race.prev_clock[b] = clock;
+      next.bytes[b].raced = true;
+    };
+    if (!covers(c.slot, s.w_slot, s.w_clock)) {
+      report(writes ? 0 : 1, s.w_slot, s.w_clock);  // write-write or write-read
+      continue;
+    }
+    if (!writes) continue;
+    if (!pool_.empty() && ((cur.shared >> b) & 1u)) {
+      const ReadClock* clock = clock_for(c.granule, cur, b);
+      if (clock == nullptr) {
+        lw_esc = true;  // LASTWRITE: the earlier reads are with the host
+        continue;
+      }
+      for (unsigned lane = 0; lane < shape_.slots; ++lane) {
+        if (clock->lanes[lane] > row[lane]) {
+          report(2, lane, clock->lanes[lane]);  // the lowest lane that is not covered
+          break;
+        }
+      }
+    } else if (!covers(c.slot, s.r_slot, s.r_clock)) {
+      report(2, s.r_slot, s.r_clock);
+    }
+  }
+  // rac_line_status_comb's order: forced, a host-owned line, then a
+  // LASTWRITE byte whose reads only the host has.
+  std::optional<unsigned> reason;
+  if (c.force_sw) {
+    reason = regs::kReasonForced;
+  } else if (cur.in_software) {
+    reason = regs::kReasonInSoftware;
+  } else if (lw_esc) {
+    reason = regs::kReasonReadShare;
+  }
+  if (reason) {
+    escalate_line(word, c.granule, *reason, cur, out);
+    Line owned = cur;
+    owned.in_software = true;
+    if (cache_.sets != 0 && owned != cur) dirty_[c.granule] = true;
+    lines_[c.granule] = owned;
+    return;
+  }
+  if (race.mask == 0) return;  // nothing changes
+  encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
+  ++out.races_written;
+  ++stats_.races;
+  // A line whose shared bytes all raced has none left (as ops 0–2 keep it):
+  // its clocks are freed.
+  unsigned raced_after = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (next.bytes[b].raced) raced_after |= 1u << b;
+  }
+  if (next.shared != 0 && (next.shared & ~raced_after & 0xFFu) == 0) {
+    next.shared = 0;
+    if (!pool_.empty()) {
+      for (ReadClock& e : multi() ? pool_set(c.granule) : std::span<ReadClock>(&pool_[pool_index(c.granule)], 1)) {
+        if (e.valid && e.granule == c.granule) e.valid = false;
+      }
+    }
+  }
+  if (cache_.sets != 0) dirty_[c.granule] = true;
+  lines_[c.granule] = next;
 }
 
 // rac_check_engine's S3 for ops 0–2, byte for byte: the FastTrack rules on

@@ -31,6 +31,11 @@
 // threads, and bytes of one clock split by a partial read — and op 8 adds
 // one to an imported line (docs/kernel-interface.md, "Several read clocks
 // per line"). With read_vc_ways 1 the model is the RTL's, byte for byte.
+//
+// Version 7: ops 9 and 10 check the access part of an atomic operation
+// against the line's plain history (docs/kernel-interface.md, "Atomic
+// accesses on chip"), as the RTL does; without them (`atomics` false) it
+// models a kernel with cap_features bit 1 clear.
 #pragma once
 
 #include <cstdint>
@@ -71,12 +76,14 @@ struct BatchResult {
 
 class SoftwareKernel {
  public:
-  SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache = {});
+  // atomics: the kernel executes ops 9 and 10 (cap_features bit 1).
+  SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache = {}, bool atomics = true);
   BatchResult run(const BatchArguments& args, SoftwareMemory& memory);
   const Statistics& statistics() const { return stats_; }
   const LineShape& shape() const { return shape_; }
   const CacheShape& cache() const { return cache_; }
   unsigned objects() const { return static_cast<unsigned>(objects_.size()); }
+  bool checks_atomics() const { return atomics_; }
 
  private:
   struct Output {
@@ -96,6 +103,11 @@ class SoftwareKernel {
   void execute(const CommandWord& c, uint64_t word, Output& out);
   void import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,
                    const std::vector<uint64_t>& clock, Output& out);
+  // Ops 9 and 10: an atomic read or write checked against the line's plain
+  // history, recorded nowhere (the host keeps atomic history).
+  void execute_atomic(const CommandWord& c, uint64_t word, Output& out);
+  void escalate_line(uint64_t word, uint64_t granule, unsigned reason, const Line& line, Output& out);
+  ReadClock* clock_for(uint64_t granule, const Line& line, unsigned byte);
   // The same with several read clocks per line (read_vc_ways > 1).
   void execute_multi(const CommandWord& c, uint64_t word, Output& out);
   bool import_read_clock(uint64_t granule, unsigned mask, uint64_t word, const std::vector<uint64_t>& clock,
@@ -123,6 +135,7 @@ class SoftwareKernel {
   void reset_state();
 
   LineShape shape_;
+  bool atomics_ = true;
   std::vector<std::vector<uint32_t>> rows_;     // the slot clock rows
   std::vector<std::vector<uint32_t>> objects_;  // the sync-object store (zero after a clear)
   std::unordered_map<uint64_t, Line> lines_;    // absent: the zero line (fresh, on chip)

@@ -24,12 +24,15 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
       ->check(unsigned_in(1, kMaxBatchWords));
   app.add_flag("!--no-reimport", o.reimport,
                "Keep lines the host took over on the host (no import-line commands; for measurements)");
+  app.add_flag("!--no-atomics-on-chip", o.atomics_on_chip,
+               "Check atomic accesses on the host, not with the device's ops 9-10 (for measurements)");
 }
 
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {
   offload::OffloadOptions options;
   options.batch_words = o.batch_words;
   options.reimport = o.reimport;
+  options.atomics_on_chip = o.atomics_on_chip;
   return std::make_unique<offload::OffloadChecker>(device, options);
 }
 

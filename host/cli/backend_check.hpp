@@ -23,7 +23,8 @@ struct BackendOptions {
   std::string xclbin;
   unsigned device = 0;
   size_t batch_words = 64 * 1024;
-  bool reimport = true;  // --no-reimport: host-owned lines stay on the host (ablation)
+  bool reimport = true;         // --no-reimport: host-owned lines stay on the host (ablation)
+  bool atomics_on_chip = true;  // --no-atomics-on-chip: the host checks atomic accesses (ablation)
 };
 
 // --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.

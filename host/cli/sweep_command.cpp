@@ -65,6 +65,7 @@ offload::OffloadOptions offload_options_of(const SweepPoint& p) {
   o.bucket_bits = static_cast<unsigned>(Knob::of(p, "bucket_bits"));
   o.batch_words = Knob::of(p, "batch_words");
   o.reimport = Knob::of(p, "reimport") != 0;
+  o.atomics_on_chip = Knob::of(p, "atomics") != 0;
   return o;
 }
 

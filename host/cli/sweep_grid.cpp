@@ -26,6 +26,7 @@ constexpr std::array kKnobs{
     SweepKnob{"reimport", 1, 0, 1, "1: host lines are handed back to the device (import-line); 0: ablation"},
     SweepKnob{"pool_ways", 1, 1, 8,
               "read-VC pool ways = read clocks per line, a power of two <= pool (cap_read_vc_ways)"},
+    SweepKnob{"atomics", 1, 0, 1, "1: atomic accesses are checked on chip (ops 9-10); 0: on the host (ablation)"},
 };
 
 }  // namespace

@@ -8,7 +8,8 @@ OffloadChecker::OffloadChecker(driver::Device& device, const OffloadOptions& opt
     : device_(device),
       transport_(device, {options.batch_words, options.bucket_bits, options.timeout}),
       core_(transport_, transport_.shape(), std::min(transport_.capabilities().objects, options.sync_objects),
-            options.reimport && transport_.capabilities().imports_lines(), options.recycle_slots) {
+            options.reimport && transport_.capabilities().imports_lines(), options.recycle_slots,
+            options.atomics_on_chip && transport_.capabilities().checks_atomics()) {
   // The stat_* registers count since the device was opened, and one device
   // may serve several traces (check TRACE...): this checker's share only.
   device_at_start_ = device_.statistics();

@@ -33,6 +33,10 @@ struct OffloadOptions {
   // A joined thread's slot goes to a thread forked after it (docs/driver.md,
   // "Slots and their recycling"); off only to measure what it buys.
   bool recycle_slots = true;
+  // Send the access part of atomic operations to the chip (ops 9 and 10, on
+  // devices whose cap_features has them; docs/kernel-interface.md, "Atomic
+  // accesses on chip"); off for ablation: the host checks them itself.
+  bool atomics_on_chip = true;
 };
 
 // The core's counts (ProtocolStats) and the batched transport's.

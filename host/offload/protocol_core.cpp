@@ -33,12 +33,13 @@ void Transport::send_line(const driver::CommandWord&, uint64_t, const driver::Li
 }
 
 ProtocolCore::ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport,
-                           bool recycle_slots)
+                           bool recycle_slots, bool atomics)
     : transport_(transport),
       shape_(shape),
       lanes_(shape.slots, recycle_slots, shape.max_clock()),
       mirror_(shape.slots, std::vector<uint64_t>(shape.slots, 0)),
       objects_(objects, shape.slots, shape.clock_bits),
+      atomics_on_chip_(atomics),
       reimport_(reimport) {
   objects_.use_lanes(&lanes_);
   transport_.connect(*this);
@@ -171,33 +172,65 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
   const bool atomic = is_atomic(e.op);
   const uint32_t lane = lanes_.lane_of(t);
   const bool slotless = lane >= shape_.slots;
-  const bool forced = atomic || (access && slotless);
+  // An atomic access goes to the engine as op 9 or 10 when it has them
+  // (and the thread a slot); otherwise forced, as every access of a thread
+  // without a slot.
+  const bool atomic_on_chip = atomic && atomics_on_chip_ && !slotless;
+  const bool atomic_reads = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
+  const bool atomic_writes = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
+  const VectorClock& now = sync_.clock(t);
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;
     const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
     driver::CommandWord c;
+    // The op the host reasons with (SentCommand): an atomic load reads, a
+    // store or RMW writes. The wire op may be the atomic one.
+    uint8_t op = 0;
     if (atomic) {
-      c.op = e.op == Op::AtomicLoad ? regs::kOpRead : regs::kOpWrite;
+      op = e.op == Op::AtomicLoad ? regs::kOpRead : regs::kOpWrite;
+      c.op = !atomic_on_chip ? op : op == regs::kOpRead ? regs::kOpAtomicRead : regs::kOpAtomicWrite;
     } else {
-      c.op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+      op = e.op == Op::Read ? regs::kOpRead : e.op == Op::Write ? regs::kOpWrite : regs::kOpFree;
+      c.op = op;
     }
-    c.force_sw = forced;
     c.slot = slotless ? 0 : lane;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
-    SentCommand info{index, c.granule, e.site, t, static_cast<uint8_t>(c.op), static_cast<uint8_t>(c.mask)};
-    info.atomic_read = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
-    info.atomic_write = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
+    SentCommand info{index, c.granule, e.site, t, op, static_cast<uint8_t>(c.mask)};
+    info.atomic_read = atomic_reads;
+    info.atomic_write = atomic_writes;
     info.fell_back = lanes_.evicted(t);
     info.slotless = slotless;
+    c.force_sw = (access || atomic) && slotless;
+    if (atomic) {
+      // Recorded as sent: later commands are later in the trace.
+      atomic_history_.record(c.granule, c.mask, Epoch{t, now.get(t)}, e.site, atomic_reads, atomic_writes, index);
+      if (!atomic_on_chip && !slotless) {
+        c.force_sw = true;
+        info.atomic_forced = true;
+      }
+    }
+    // A plain access concurrent with an atomic access of one of its bytes:
+    // the host decides it, with the conflict found now (atomic accesses
+    // sent later are later in the trace and none of its business).
+    const bool conflict =
+        access && atomic_history_.may_have(c.granule) &&
+        atomic_history_.conflicts(c.granule, c.mask, op == regs::kOpWrite, now, scratch_conflicts_) != 0;
+    if (conflict) {
+      if (!slotless) info.atomic_forced = true;
+      c.force_sw = true;
+      ++stats_.atomic_conflicts;
+    }
+    const bool forced = c.force_sw;
     if (access || atomic) ++stats_.access_commands;
     if (access) sites_.record(t, sync_.local_time(t), c.granule, e.op == Op::Write, c.mask, index, e.site);
-    if (access || atomic) touched_.touch(addr, n);  // atomic sites stay with the host's line
+    if (access || atomic) touched_.touch(addr, n);
     if (atomic) ++stats_.atomic_commands;
     if (forced) ++stats_.forced;
     if (c.op == regs::kOpFree) ++stats_.free_commands;
     reimport_before(c, index);
+    if (conflict) conflicts_[table_base_ + table_.size()] = scratch_conflicts_;  // the number send() gives it
     send(c, info);
     addr += n;
     remaining -= n;
@@ -230,6 +263,10 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     // the acquire, and later events see the clock after the release.
     sync_.atomic_acquire(e);
     note_clock(t, index);
+    // Checked on chip, the access needs the clock after the acquire in the
+    // engine's row (only an acquiring load or RMW changes C_t; a relaxed one
+    // joins P_t).
+    if (atomics_on_chip_ && e.op != Op::AtomicStore && acquires(e.order)) sync_row(t);
     send_granules(e, index, t, e.addr, e.size);
     sync_.atomic_release(e);
     note_clock(t, index + 1);
@@ -239,6 +276,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
   }
   if (e.op == Op::Alloc || e.op == Op::Free) {
     sync_.forget_atomics(e.addr, e.size);
+    atomic_history_.forget(e.addr, e.size);
     sites_.record_reset(index, e.addr, e.size);
     free_touched(e, index, t);
     return;
@@ -365,6 +403,15 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
     case regs::kReasonSpill:  // the host keeps the evicted line from now on
       ++stats_.spills;
       ++stats_.causes[static_cast<size_t>(EscalationCause::BucketSpill)];
+      // The INSOFTWARE placeholder of a granule the host no longer owns: a
+      // command sent before the host re-imported the granule evicted it,
+      // and the import replaced it on chip. The record says nothing (the
+      // host owned the line then); adopting it would make a second owner
+      // with no history.
+      if (line.in_software && !host_lines_.owns(r.granule)) {
+        ++stats_.stale_placeholder_spills;
+        return;
+      }
       import_line(r, line);
       return;
     case regs::kReasonReadVcSpill: {  // the granule's line is LASTWRITE from now on
@@ -404,7 +451,7 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
     host_lines_.free_bytes(r.granule, c.mask);
     return;
   }
-  check_on_host(soft, c);
+  check_on_host(soft, c, r.word);
 }
 
 // ---- re-import ---------------------------------------------------------------
@@ -420,8 +467,8 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
 //    granule out of the ready set);
 //  - the state is one the engine holds exactly: every epoch made while its
 //    thread held a slot and translated to that slot's lane clock
-//    (LaneMap::lane_epoch, slot recycling) within the width, no atomic
-//    history, and read vector clocks only on a device with a pool and only
+//    (LaneMap::lane_epoch, slot recycling) within the width (atomic
+//    history is not the line's: the host keeps it), and read vector clocks only on a device with a pool and only
 //    one per line (the engine's shared bytes share the line's pool entry),
 //    each entry translated the same way (device_line).
 //    Anything else stays with the host.
@@ -451,7 +498,6 @@ std::optional<ProtocolCore::DeviceLine> ProtocolCore::device_line(const SoftLine
   for (unsigned b = 0; b < 8; ++b) {
     const SoftByte& s = soft.bytes[b];
     driver::ByteState& d = line.bytes[b];
-    if (s.atomics) return std::nullopt;
     d.raced = s.raced;
     if (!fits(s.w, d.w_slot, d.w_clock)) return std::nullopt;
     if (s.raced) continue;  // never checked again: its reads do not matter
@@ -573,7 +619,7 @@ void ProtocolCore::reimport_before(const driver::CommandWord& c, uint64_t index)
 EscalationCause ProtocolCore::cause_of(const driver::EscalationRecord& r, const driver::Line& line,
                                        const SentCommand& c) const {
   if (r.reason == regs::kReasonForced) {
-    if (c.atomic_read || c.atomic_write) return EscalationCause::Atomic;
+    if (c.atomic_forced) return EscalationCause::Atomic;
     if (c.fell_back) return EscalationCause::Overflow;  // evicted: slotless because of its clock
     if (c.slotless) return EscalationCause::Slotless;
     return EscalationCause::Other;
@@ -704,7 +750,7 @@ void ProtocolCore::age_kept_read_clocks(uint64_t next) {
   }
 }
 
-void ProtocolCore::check_on_host(SoftLine& line, const SentCommand& c) {
+void ProtocolCore::check_on_host(SoftLine& line, const SentCommand& c, uint64_t number) {
   SoftAccess a;
   a.slot = c.slot;
   a.write = c.op == regs::kOpWrite;
@@ -712,9 +758,13 @@ void ProtocolCore::check_on_host(SoftLine& line, const SentCommand& c) {
   a.clock = &clock_at(c.slot, c.event);
   a.atomic_read = c.atomic_read;
   a.atomic_write = c.atomic_write;
-  a.site = c.site;
+  if (!c.atomic_read && !c.atomic_write && !conflicts_.empty()) {
+    const auto k = conflicts_.find(number);
+    if (k != conflicts_.end()) a.conflicts = &k->second;
+  }
   HostLines::check(line, a, [&](unsigned byte, RaceKind kind, Epoch prev, std::optional<uint64_t> prev_atomic_site) {
     ++stats_.host_races;
+    atomic_history_.forget_raced(c.granule, 1u << byte, c.event);
     pending_races_.push_back(make_race(c, byte, kind, prev, prev_atomic_site));
   });
 }
@@ -750,6 +800,7 @@ void ProtocolCore::on_race(const driver::RaceRecord& r) {
       protocol_error(fmt::format("race record for command {}: kind {} slot {}", r.word, r.kind[b], r.prev_slot[b]));
     }
     ++stats_.device_races;
+    atomic_history_.forget_raced(c.granule, 1u << b, c.event);
     const Epoch prev = thread_epoch(r.prev_slot[b], r.prev_clock[b], r.word);
     pending_races_.push_back(make_race(c, b, static_cast<RaceKind>(r.kind[b]), prev));
   }
@@ -761,6 +812,7 @@ void ProtocolCore::answered(uint64_t next) {
     const uint64_t done = std::min<uint64_t>(next - table_base_, table_.size());
     table_.erase(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(done));
     table_base_ += done;
+    std::erase_if(conflicts_, [&](const auto& k) { return k.first < table_base_; });
   }
   promote_import_candidates(next);
   std::sort(pending_races_.begin(), pending_races_.end(),

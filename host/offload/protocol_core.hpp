@@ -12,8 +12,15 @@
 //  - threads get engine slots (lanes) through LaneMap, which recycles the
 //    slot of a joined thread for a thread forked after it;
 //  - threads without a slot (a thread whose clock outgrows the clock width
-//    leaves its slot) and every atomic access are sent as forced
-//    escalations (the engine keeps no atomic history);
+//    leaves its slot) are sent as forced escalations;
+//  - atomic operations are split: their synchronization is done here (and
+//    mirrored in the clock rows), their access part goes to the engine as
+//    an atomic read or write (ops 9 and 10) that it checks against the plain
+//    history, when the engine has them; the atomic history is the host's
+//    alone (AtomicHistory), and each plain access is checked against it
+//    before it is sent: one concurrent with an atomic access goes forced,
+//    with that conflict, so the host reports DJIT+'s race. An engine
+//    without ops 9 and 10 gets every atomic access forced;
 //  - every command gets a number; the sent-command table keeps what a
 //    record needs about it (event, thread, site, op, mask) until every
 //    record of it has come back, and the clock history keeps each thread's
@@ -46,6 +53,7 @@
 #include "detect/race.hpp"
 #include "detect/sync_state.hpp"
 #include "driver/records.hpp"
+#include "offload/atomic_history.hpp"
 #include "offload/lane_map.hpp"
 #include "offload/site_log.hpp"
 #include "offload/soft_line.hpp"
@@ -58,14 +66,14 @@ namespace raceaccel::offload {
 // state left it): the first cause the host can tell from the command and
 // the line the record carries (docs/driver.md, "Statistics").
 enum class EscalationCause : uint8_t {
-  Slotless,        // forced: the thread has no hardware slot
-  Atomic,          // forced: atomic accesses are always checked on the host
-  Overflow,        // forced: a clock outgrew the device's width (fallback)
-  HostOwned,       // the line was already the host's (a consequence of an earlier cause)
-  NoPool,          // READ SHARE on a device without a read-VC pool
-  SecondShare,     // READ SHARE on a line whose shared bytes already hold a clock
-  PartialRead,     // a read of some, not all, of a line's shared bytes
-  LastWrite,       // a LASTWRITE line (its clock was spilled) needed its reads
+  Slotless,     // forced: the thread has no hardware slot
+  Atomic,       // forced: an atomic access on an engine without ops 9-10, or a plain one concurrent with an atomic one
+  Overflow,     // forced: a clock outgrew the device's width (fallback)
+  HostOwned,    // the line was already the host's (a consequence of an earlier cause)
+  NoPool,       // READ SHARE on a device without a read-VC pool
+  SecondShare,  // READ SHARE on a line whose shared bytes already hold a clock
+  PartialRead,  // a read of some, not all, of a line's shared bytes
+  LastWrite,    // a LASTWRITE line (its clock was spilled) needed its reads
   DifferentReads,  // READ SHARE of bytes whose earlier reads differ
   BucketSpill,     // an evicted line found its bucket taken (reason 4 record)
   ReadClockSpill,  // a read clock left the pool (reason 5 record)
@@ -90,6 +98,7 @@ struct ProtocolStats {
   uint64_t lastwrite_spill_imports = 0;  // of which from a bucket spill (reason 4)
   size_t kept_read_clocks_peak = 0;      // most spilled clocks held at once
   uint64_t reclaims = 0;
+  uint64_t stale_placeholder_spills = 0;  // spills of a placeholder evicted before its granule was re-imported
   // Re-import (docs/kernel-interface.md, "Re-import"): host-owned lines
   // handed back to the device with import-line commands (1 + line_words
   // words each).
@@ -100,7 +109,8 @@ struct ProtocolStats {
   uint64_t slotless_threads = 0;              // threads that got no slot when they appeared
   uint64_t slots_taken_later = 0;             // of which took one later (counted in slot_recycles too)
   uint64_t forced = 0;                        // commands sent with force_sw
-  uint64_t atomic_commands = 0;               // of which for atomic accesses (always forced)
+  uint64_t atomic_commands = 0;               // access commands for atomic accesses (ops 9-10, or forced without them)
+  uint64_t atomic_conflicts = 0;              // plain access commands forced: concurrent with an atomic access
   uint64_t set_rows = 0;                      // set-row commands (each 1 + row_words words)
   uint64_t sync_commands = 0;                 // acquire and release commands (one word each)
   uint64_t object_loads = 0;                  // load-object commands (1 + row_words words)
@@ -160,8 +170,9 @@ class ProtocolCore final : public RecordSink {
   // `reimport`: hand host-owned lines back with import-line commands (the
   // engine has the command, and the policy is on); `recycle_slots`: joined
   // threads' slots go to threads forked later.
+  // `atomics`: the engine checks atomic accesses (ops 9 and 10).
   ProtocolCore(Transport& transport, const driver::LineShape& shape, unsigned objects, bool reimport = false,
-               bool recycle_slots = true);
+               bool recycle_slots = true, bool atomics = false);
   ProtocolCore(const ProtocolCore&) = delete;
   ProtocolCore& operator=(const ProtocolCore&) = delete;
 
@@ -174,6 +185,7 @@ class ProtocolCore final : public RecordSink {
   const ProtocolStats& stats() const { return stats_; }
   bool fell_back() const { return stats_.fell_back; }
   bool reimports() const { return reimport_; }
+  bool atomics_on_chip() const { return atomics_on_chip_; }
   const driver::LineShape& shape() const { return shape_; }
   const SyncObjectStore& objects() const { return objects_; }
 
@@ -194,6 +206,9 @@ class ProtocolCore final : public RecordSink {
     // An atomic access, sent as a forced read (load) or write (store, RMW):
     // what it reads and writes, for the host's check.
     bool atomic_read : 1 = false, atomic_write : 1 = false;
+    // Forced because of atomics: an atomic access the engine cannot check,
+    // or a plain one with an atomic conflict (conflicts_ has it).
+    bool atomic_forced : 1 = false;
     bool fell_back : 1 = false;  // sent after the thread's clock outgrew the device (evicted)
     bool slotless : 1 = false;   // the thread had no engine slot
   };
@@ -220,7 +235,7 @@ class ProtocolCore final : public RecordSink {
   void free_touched(const Event& e, uint64_t index, uint32_t t);
   SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
   void age_kept_read_clocks(uint64_t next);
-  void check_on_host(SoftLine& line, const SentCommand& c);
+  void check_on_host(SoftLine& line, const SentCommand& c, uint64_t number);
   // A host line as the engine would hold it: the line, and the read clock
   // of its shared bytes (empty without shared bytes).
   struct DeviceLine {
@@ -272,6 +287,13 @@ class ProtocolCore final : public RecordSink {
   std::vector<SentCommand> table_;
   uint64_t table_base_ = 0;
   HostLines host_lines_;
+  // Atomic accesses: whether the engine checks them, the history of every
+  // byte as of the last command sent, and the conflicts of the plain
+  // commands in flight that were forced for one (by command number).
+  bool atomics_on_chip_ = false;
+  AtomicHistory atomic_history_;
+  std::unordered_map<uint64_t, AtomicConflicts> conflicts_;
+  AtomicConflicts scratch_conflicts_;
   std::unordered_map<uint64_t, KeptReadClock> kept_read_clocks_;
   // Re-import: granules whose escalated command the host has applied
   // (candidates), and of those the ones with no command in flight when

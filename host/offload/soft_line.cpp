@@ -40,21 +40,16 @@ int64_t first_concurrent(const VectorClock& c, const VectorClock& now) {
   return -1;
 }
 
-void record(VectorClock& c, std::vector<uint64_t>& sites, Epoch me, uint64_t site) {
-  if (c.get(me.slot) == me.clock) return;  // the same epoch keeps the first site
-  c.set(me.slot, me.clock);
-  if (sites.size() <= me.slot) sites.resize(me.slot + 1, 0);
-  sites[me.slot] = site;
-}
-
 // An atomic access: checks the plain history only (two atomic accesses
-// never race), in the order of docs/event-model.md.
-void check_atomic(SoftByte& s, const SoftAccess& a, Epoch me, const std::function<void(RaceKind, Epoch)>& race) {
+// never race), in the order of docs/event-model.md, and records nothing
+// here (the atomic history is the host's AtomicHistory). DJIT+'s [SAME
+// EPOCH] rule for atomics is not needed: when t made an atomic access of
+// the same kind in this epoch, a plain access since then by another thread
+// was concurrent with it (t has not released since) and raced, so the byte
+// is raced, and t's own plain accesses are covered by t's clock: the
+// checks below pass exactly when the rule would skip them.
+void check_atomic(SoftByte& s, const SoftAccess& a, const std::function<void(RaceKind, Epoch)>& race) {
   const VectorClock& now = *a.clock;
-  if (s.atomics && (!a.atomic_read || s.atomics->reads.get(me.slot) == me.clock) &&
-      (!a.atomic_write || s.atomics->writes.get(me.slot) == me.clock)) {
-    return;  // [SAME EPOCH]
-  }
   if (!now.covers(s.w)) return race(a.atomic_write ? RaceKind::WriteWrite : RaceKind::WriteRead, s.w);
   if (a.atomic_write) {
     if (s.shared) {
@@ -66,9 +61,6 @@ void check_atomic(SoftByte& s, const SoftAccess& a, Epoch me, const std::functio
       return race(RaceKind::ReadWrite, s.r);
     }
   }
-  if (!s.atomics) s.atomics = std::make_unique<SoftAtomics>();
-  if (a.atomic_read) record(s.atomics->reads, s.atomics->read_sites, me, a.site);
-  if (a.atomic_write) record(s.atomics->writes, s.atomics->write_sites, me, a.site);
 }
 
 }  // namespace
@@ -84,17 +76,17 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
       s.raced = true;
       sink(b, kind, prev, std::nullopt);
     };
-    // An earlier atomic access of this byte concurrent with `now`.
-    const auto atomic_race = [&](RaceKind kind, const VectorClock& c, const std::vector<uint64_t>& sites) {
-      const int64_t u = first_concurrent(c, now);
-      if (u < 0) return false;
-      const auto slot = static_cast<uint32_t>(u);
+    // An earlier atomic access of this byte concurrent with `now` (found
+    // when the command was sent, against the history of that moment).
+    const auto atomic_race = [&] {
+      if (a.conflicts == nullptr || !(*a.conflicts)[b]) return false;
+      const AtomicConflict& k = *(*a.conflicts)[b];
       s.raced = true;
-      sink(b, kind, {slot, c.get(slot)}, sites[slot]);
+      sink(b, k.kind, k.prev, k.site);
       return true;
     };
     if (a.atomic()) {
-      check_atomic(s, a, me, race);
+      check_atomic(s, a, race);
       continue;
     }
     if (!a.write) {
@@ -102,7 +94,7 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
       if (same_epoch) continue;
       if (!now.covers(s.w)) {
         race(RaceKind::WriteRead, s.w);
-      } else if (s.atomics && atomic_race(RaceKind::WriteRead, s.atomics->writes, s.atomics->write_sites)) {
+      } else if (atomic_race()) {
         continue;
       } else if (s.shared) {
         s.rvc.set(a.slot, me.clock);
@@ -121,10 +113,7 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
       race(RaceKind::WriteWrite, s.w);
       continue;
     }
-    if (s.atomics && (atomic_race(RaceKind::WriteWrite, s.atomics->writes, s.atomics->write_sites) ||
-                      atomic_race(RaceKind::ReadWrite, s.atomics->reads, s.atomics->read_sites))) {
-      continue;
-    }
+    if (atomic_race()) continue;
     if (s.shared) {
       uint32_t racing = UINT32_MAX;
       for (uint32_t u = 0; u < s.rvc.size() && racing == UINT32_MAX; ++u) {
@@ -142,10 +131,6 @@ void HostLines::check(SoftLine& line, const SoftAccess& a, const RaceSink& sink)
       continue;
     }
     s.w = me;
-    // Every atomic access of the byte happens before this write: a later
-    // access concurrent with one of them is concurrent with this write,
-    // which is checked first.
-    s.atomics.reset();
   }
 }
 

@@ -16,23 +16,17 @@
 #include "core/vector_clock.hpp"
 #include "detect/race.hpp"
 #include "driver/records.hpp"
+#include "offload/atomic_history.hpp"
 
 namespace raceaccel::offload {
-
-// The atomic history of a byte (docs/event-model.md, "Atomic accesses"):
-// full clocks of its atomic reads and writes with each entry's site. Only
-// the host has it: atomic accesses are always checked here.
-struct SoftAtomics {
-  VectorClock reads, writes;
-  std::vector<uint64_t> read_sites, write_sites;  // by slot
-};
 
 struct SoftByte {
   bool raced = false;
   Epoch w, r;
   bool shared = false;  // r is superseded by rvc (concurrent reads)
   VectorClock rvc;
-  std::unique_ptr<SoftAtomics> atomics;  // none until an atomic access
+  // No atomic history: the host keeps it apart (AtomicHistory), since it
+  // must outlive the line's stay with the host.
 };
 
 struct SoftLine {
@@ -45,10 +39,12 @@ struct SoftAccess {
   bool write = false;
   unsigned mask = 0;
   const VectorClock* clock = nullptr;  // the thread's clock at the access
-  // An atomic access (AtomicLoad reads, AtomicStore writes, AtomicRmw both),
-  // with its site; `write` is then unused.
+  // An atomic access (AtomicLoad reads, AtomicStore writes, AtomicRmw both);
+  // `write` is then unused. It is checked against the plain history only.
   bool atomic_read = false, atomic_write = false;
-  uint64_t site = 0;
+  // A plain access: the bytes' first atomic access it is concurrent with,
+  // found against the host's atomic history when it was sent (null: none).
+  const AtomicConflicts* conflicts = nullptr;
   bool atomic() const { return atomic_read || atomic_write; }
 };
 
@@ -75,8 +71,10 @@ class HostLines {
     return it == lines_.end() ? nullptr : &it->second;
   }
   void free_bytes(uint64_t granule, unsigned mask);
-  // FastTrack on the line, with the atomic access kind as FastTrackDetector
-  // has it; reports first races per byte through `sink`.
+  // FastTrack on the line, in DJIT+'s order of checks (docs/event-model.md):
+  // a plain access against the last write, then its atomic conflicts, then
+  // the reads; an atomic one against the plain history only. Reports first
+  // races per byte through `sink`.
   static void check(SoftLine& line, const SoftAccess& access, const RaceSink& sink);
   size_t size() const { return lines_.size(); }
 

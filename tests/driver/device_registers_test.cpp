@@ -173,7 +173,7 @@ TYPED_TEST(DeviceRegisters, ImportLineRunsOnEveryBackend) {
   for (unsigned b = 0; b < 4; ++b) line.bytes[b] = {false, 0, 1, 0, 0};
   h.import_line(0x40, line, 0xF0, {1, 0});
   ASSERT_TRUE(h.caps_.imports_lines()) << TypeParam::kName << " must advertise import-line";
-  EXPECT_EQ(h.caps_.features, regs::kFeatureImportLine);
+  EXPECT_TRUE(h.caps_.features & regs::kFeatureImportLine);
   h.access(regs::kOpWrite, 1, 0x40, 0x11);  // byte 0 races with slot 0's write, byte 4 with its read
   ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
   ASSERT_EQ(h.escalations_written_, 1u) << "only the forced write; the import and the write stay on chip";
@@ -227,6 +227,50 @@ TYPED_TEST(DeviceRegisters, UnorderedWritesGiveOneWriteWriteRecord) {
     EXPECT_EQ(r.prev_slot[b], 0u);
     EXPECT_EQ(r.prev_clock[b], 1u);
   }
+}
+
+// Ops 9 and 10 (version 7, cap_features bit 1) on every backend: an atomic
+// write checks the last plain write and the plain reads, an atomic read the
+// last plain write; neither records anything, so atomic accesses of
+// unordered slots never race with each other or with a later plain access
+// on chip (the host checks those against its atomic history).
+TYPED_TEST(DeviceRegisters, AtomicOpsCheckOnlyThePlainHistoryOnEveryBackend) {
+  Harness h(*this->device_);
+  ASSERT_TRUE(h.caps_.checks_atomics()) << TypeParam::kName << " must advertise ops 9-10";
+  this->two_unordered_threads(h);
+  const uint32_t first = h.words();
+  h.access(regs::kOpWrite, 0, 0x2000, 0x01);        // byte 0: slot 0's write
+  h.access(regs::kOpRead, 0, 0x2000, 0x02);         // byte 1: slot 0's read
+  h.access(regs::kOpAtomicWrite, 1, 0x2000, 0x03);  // write-write on 0, read-write on 1
+  h.access(regs::kOpAtomicRead, 1, 0x2000, 0x01);   // byte 0 raced already: nothing
+  h.access(regs::kOpWrite, 0, 0x2008, 0x01);        //
+  h.access(regs::kOpAtomicRead, 1, 0x2008, 0x01);   // write-read
+  h.access(regs::kOpAtomicWrite, 1, 0x2010, 0xF0);  // nothing to check, nothing recorded
+  h.access(regs::kOpAtomicRead, 0, 0x2010, 0xF0);   // atomic vs atomic: no race
+  h.access(regs::kOpWrite, 0, 0x2010, 0xF0);        // the chip holds no atomic history: no race
+  ASSERT_EQ(h.launch({.clear = true}), regs::kStatusOk);
+  EXPECT_EQ(h.words_done_, first + 9);
+  EXPECT_EQ(h.escalations_written_, 0u);
+  ASSERT_EQ(h.races_written_, 2u);
+  const driver::RaceRecord a = h.race(0);
+  EXPECT_EQ(a.word, first + 2);
+  EXPECT_EQ(a.mask, 0x03u);
+  EXPECT_EQ(a.kind[0], 0u);  // write-write
+  EXPECT_EQ(a.kind[1], 2u);  // read-write
+  EXPECT_EQ(a.prev_slot[1], 0u);
+  EXPECT_EQ(a.prev_clock[1], 1u);
+  const driver::RaceRecord b = h.race(1);
+  EXPECT_EQ(b.word, first + 5);
+  EXPECT_EQ(b.mask, 0x01u);
+  EXPECT_EQ(b.kind[0], 1u);  // write-read
+  // A forced atomic access escalates with the line, as a forced write does.
+  h.access(regs::kOpAtomicWrite, 1, 0x2018, 0x01, /*force=*/true);
+  ASSERT_EQ(h.launch(), regs::kStatusOk);
+  ASSERT_EQ(h.escalations_written_, 1u);
+  EXPECT_EQ(h.escalation(0).reason, regs::kReasonForced);
+  // Ops 11-15 stay reserved.
+  h.access(11, 0, 0x2020, 0x01);
+  EXPECT_EQ(h.launch(), regs::kStatusBadOp);
 }
 
 TYPED_TEST(DeviceRegisters, OrderedAccessesRaceNotAndStatePersistsAcrossLaunches) {
@@ -317,7 +361,7 @@ TYPED_TEST(DeviceRegisters, ReservedOpStopsTheBatchAtThatWord) {
   h.access(regs::kOpWrite, 0, 0x10, 0x01);
   h.access(regs::kOpWrite, 1, 0x10, 0x01);  // races: its record is complete
   const uint32_t bad = h.words();
-  h.access(9, 0, 0x10, 0x01);
+  h.access(11, 0, 0x10, 0x01);  // reserved (9 and 10 are the atomic accesses of version 7)
   h.access(regs::kOpWrite, 1, 0x11, 0x01);
   EXPECT_EQ(h.launch({.clear = true}), regs::kStatusBadOp);
   EXPECT_EQ(h.words_done_, bad);

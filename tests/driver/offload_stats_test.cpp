@@ -55,12 +55,15 @@ TYPED_TEST(OffloadStatsTest, DeviceCountsAreThisCheckersOwn) {
 }
 
 // The accelerator's honest measure: accesses decided on chip, and every
-// escalated access counted once under its first cause. On 2 slots: T2 has
-// no slot (slotless), an atomic store is forced (atomic), and a later
-// plain read of the atomic's granule finds the line host-owned.
+// escalated access counted once under its first cause. On 2 slots of a
+// kernel without ops 9-10 (the RTL's today): T2 has no slot (slotless), an
+// atomic store is forced (atomic), and a later plain read of the atomic's
+// bytes, concurrent with it, is forced for that conflict (atomic too: the
+// host checks plain accesses against the atomic history it keeps).
 TEST(AcceleratorStats, EscalationsByFirstCause) {
   driver::DeviceOptions o;
   o.software_slots = 2;
+  o.software_atomic_access = false;
   auto device = driver::open_device(o);
   offload::OffloadChecker checker(*device);
   const std::vector<Event> events = {
@@ -70,7 +73,7 @@ TEST(AcceleratorStats, EscalationsByFirstCause) {
       Event::write(1, 0x200, 8),                                          // on chip
       Event::write(2, 0x300, 4),                                          // slotless
       Event::atomic(Op::AtomicStore, 0, 0x400, 4, MemoryOrder::Release),  // atomic
-      Event::read(1, 0x400, 4),                                           // host_owned (races with the store)
+      Event::read(1, 0x400, 4),                                           // atomic (races with the store)
       Event::read(0, 0x100, 8),                                           // on chip
   };
   for (uint64_t i = 0; i < events.size(); ++i) checker.process(events[i], i);
@@ -81,13 +84,48 @@ TEST(AcceleratorStats, EscalationsByFirstCause) {
   EXPECT_EQ(s.on_chip(), 3u);
   const auto cause = [&](offload::EscalationCause c) { return s.causes[static_cast<size_t>(c)]; };
   EXPECT_EQ(cause(offload::EscalationCause::Slotless), 1u);
-  EXPECT_EQ(cause(offload::EscalationCause::Atomic), 1u);
-  EXPECT_EQ(cause(offload::EscalationCause::HostOwned), 1u);
+  EXPECT_EQ(cause(offload::EscalationCause::Atomic), 2u);
+  EXPECT_EQ(cause(offload::EscalationCause::HostOwned), 0u);
   uint64_t total = 0;
   for (const uint64_t n : s.causes) total += n;
   EXPECT_EQ(total, 3u);
   EXPECT_EQ(checker.races().size(), 4u);
   EXPECT_GT(s.host_time.count(), 0);
+}
+
+// The same trace on a kernel with ops 9-10: the atomic store is decided on
+// chip, and the plain read that races with it is the one access escalated
+// for an atomic (cause atomic: the host found the conflict before sending
+// it); nothing is host-owned.
+TEST(AcceleratorStats, AtomicAccessesOnChipLeaveOnlyTheirConflictsToTheHost) {
+  driver::DeviceOptions o;
+  o.software_slots = 2;
+  auto device = driver::open_device(o);
+  offload::OffloadChecker checker(*device);
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::sync(Op::Fork, 0, 2),
+      Event::write(0, 0x100, 8),                                          // on chip
+      Event::write(1, 0x200, 8),                                          // on chip
+      Event::write(2, 0x300, 4),                                          // slotless
+      Event::atomic(Op::AtomicStore, 0, 0x400, 4, MemoryOrder::Release),  // on chip (op 10)
+      Event::read(1, 0x400, 4),                                           // atomic: concurrent with the store
+      Event::read(0, 0x100, 8),                                           // on chip
+  };
+  for (uint64_t i = 0; i < events.size(); ++i) checker.process(events[i], i);
+  checker.finish();
+  const offload::OffloadStats s = checker.stats();
+  EXPECT_EQ(s.access_commands, 6u);
+  EXPECT_EQ(s.escalated_accesses, 2u);
+  EXPECT_EQ(s.on_chip(), 4u);
+  EXPECT_EQ(s.atomic_commands, 1u);
+  EXPECT_EQ(s.atomic_conflicts, 1u);
+  const auto cause = [&](offload::EscalationCause c) { return s.causes[static_cast<size_t>(c)]; };
+  EXPECT_EQ(cause(offload::EscalationCause::Slotless), 1u);
+  EXPECT_EQ(cause(offload::EscalationCause::Atomic), 1u);
+  EXPECT_EQ(cause(offload::EscalationCause::HostOwned), 0u);
+  ASSERT_EQ(checker.races().size(), 4u);
+  EXPECT_TRUE(checker.races()[0].prev_atomic);
 }
 
 // On random traces the causes of escalated accesses add up to the

@@ -32,6 +32,7 @@ struct DeviceShape {
   size_t batch_words = 64;
   unsigned bucket_bits = 4;
   bool reimport = true, recycle = true;
+  bool atomics_on_chip = true;  // ops 9-10; off: an atomic access puts its line on the host
 };
 
 using Outcome = GoldenRun;
@@ -43,6 +44,7 @@ Outcome run(const DeviceShape& s, Source&& next_event) {
   options.software_clock_bits = s.clock_bits;
   options.software_read_vcs = s.read_vcs;
   options.software_objects = 2;
+  options.software_atomic_access = s.atomics_on_chip;
   auto device = driver::make_software_device(options, s.cache);
   offload::OffloadOptions oo;
   oo.batch_words = s.batch_words;
@@ -154,7 +156,7 @@ TEST(ReimportWithRecycling, AReadClockGoesBackInLaneClocks) {
       std::vector<Event> events = {
           Event::sync(Op::Fork, 0, 1),                                    // slot 1
           Event::sync(Op::Join, 0, 1),                                    // free again
-          Event::atomic(Op::AtomicStore, 0, x, 8, MemoryOrder::Relaxed),  // forced: the host owns x
+          Event::atomic(Op::AtomicStore, 0, x, 8, MemoryOrder::Relaxed),  // forced (no ops 9-10): the host owns x
       };
       for (unsigned i = 0; i < pad; ++i) events.push_back(Event::write(0, 0x2000 + 8 * i, 8));
       events.push_back(Event::write(0, x, 8));        // on the host; every atomic access is before it
@@ -166,6 +168,7 @@ TEST(ReimportWithRecycling, AReadClockGoesBackInLaneClocks) {
       DeviceShape s;
       s.slots = 2;
       s.batch_words = batch;
+      s.atomics_on_chip = false;  // the atomic store is how x reaches the host
       const Outcome r = run_events(s, events);
       const std::string what = fmt::format("batches of {} words, padding {}", batch, pad);
       ASSERT_EQ(r.golden.size(), 8u) << what;

@@ -159,7 +159,7 @@ TEST(Reimport, ImportedReadIsCheckedOnChip) {
   const uint64_t x = 0x1000;
   const std::vector<Event> events = {
       Event::sync(Op::Fork, 0, 1),
-      Event::atomic(Op::AtomicStore, 1, x, 8, MemoryOrder::Relaxed),  // forced: the host owns x
+      Event::atomic(Op::AtomicStore, 1, x, 8, MemoryOrder::Relaxed),  // forced (no ops 9-10): the host owns x
       Event::write(1, x, 8),                                          // on the host: every atomic access is before it
       Event::sync(Op::Release, 1, 7),
       Event::sync(Op::Acquire, 0, 7),
@@ -173,6 +173,7 @@ TEST(Reimport, ImportedReadIsCheckedOnChip) {
     options.software_slots = 4;
     options.software_clock_bits = 16;
     options.software_read_vcs = 0;
+    options.software_atomic_access = false;  // a kernel without ops 9-10: the atomic store is forced
     auto device = driver::make_software_device(options, {4, 2});
     offload::OffloadOptions oo;
     oo.batch_words = batch;
@@ -250,6 +251,67 @@ TEST(Reimport, LineWordsRoundTrip) {
     EXPECT_EQ(driver::decode_line_words(words, shape), line);
     EXPECT_THROW(driver::encode_line_words(line, shape, std::span<std::byte>(words).first(16)), std::invalid_argument);
   }
+}
+
+}  // namespace
+}  // namespace raceaccel::test
+
+namespace raceaccel::test {
+namespace {
+
+// A spill of a granule's INSOFTWARE placeholder whose record arrives after
+// the host re-imported the granule (the eviction came from a command on
+// another granule sent before the import, in the same batch) says nothing
+// and must be ignored: adopting it made the host a second owner with a
+// fresh line, which later kept its empty copy over the line the chip
+// escalated, and missed the race below. One-line cache, one-way buckets,
+// 2 slots: C fills A's bucket; thread 2 (no slot) writes A, forced, so the
+// host owns A; thread 0, ordered after it by a lock, writes A there (W is
+// thread 0's: the line fits the chip again); B's miss evicts A's
+// placeholder into the full bucket (spill), and the read of A re-imports
+// it right behind, in the same batch for some batch sizes; thread 2's
+// second write hands A to the host again and must race with thread 0's
+// write and read.
+TEST(Reimport, StalePlaceholderSpillAfterAnImportIsIgnored) {
+  constexpr unsigned kBucketBits = 1;
+  const uint64_t a = 0x40000;
+  uint64_t b = a + 8, c = a + 8;
+  while (driver::bucket_of(c >> 3, kBucketBits) != driver::bucket_of(a >> 3, kBucketBits)) c += 8;
+  b = c + 8;
+  while (driver::bucket_of(b >> 3, kBucketBits) != driver::bucket_of(a >> 3, kBucketBits)) b += 8;
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),    Event::sync(Op::Fork, 0, 2),  // no slot: its accesses are forced
+      Event::write(0, c, 8, 1),                                     // C will fill A's bucket
+      Event::write(2, a, 8, 2),                                     // forced: the host owns A
+      Event::sync(Op::Release, 2, 9),                               //
+      Event::sync(Op::Acquire, 0, 9),                               //
+      Event::write(0, a, 8, 3),                                     // on the host: W = thread 0's, the line fits again
+      Event::write(0, b, 8, 4),                                     // evicts A's placeholder: spill (bucket full)
+      Event::read(0, a, 8, 5),                                      // A goes back first (op 7)
+      Event::write(2, a, 8, 6),                                     // forced: A to the host again; races
+  };
+  uint64_t stale = 0;
+  for (size_t batch = 1; batch <= 48; ++batch) {
+    driver::DeviceOptions options;
+    options.software_slots = 2;
+    options.software_clock_bits = 16;
+    options.software_read_vcs = 0;
+    auto device = driver::make_software_device(options, {1, 1, 1});
+    offload::OffloadOptions oo;
+    oo.batch_words = batch;
+    oo.bucket_bits = kBucketBits;
+    offload::OffloadChecker checker(*device, oo);
+    DjitDetector golden;
+    for (uint64_t i = 0; i < events.size(); ++i) {
+      golden.process(events[i], i);
+      checker.process(events[i], i);
+    }
+    checker.finish();
+    ASSERT_EQ(golden.races().size(), 8u);
+    expect_exact({golden.races(), checker.races(), checker.stats()}, "batch " + std::to_string(batch));
+    stale += checker.stats().stale_placeholder_spills;
+  }
+  EXPECT_GT(stale, 0u) << "some batch size must put the spill and the import in one batch";
 }
 
 }  // namespace

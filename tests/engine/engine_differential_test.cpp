@@ -5,10 +5,12 @@
 // a write, the same earlier thread and clock — in every configuration that
 // changes behaviour: default, a tiny cache, a direct-mapped cache, more
 // threads than hardware slots, and clocks narrow enough to overflow. Half
-// the traces mix atomic and plain accesses on the same variables: atomic
-// accesses are forced to the host, which checks them with the atomic
-// history of its lines (the protocol core's HostLines, as on the device
-// path), so plain-vs-atomic races must come out exactly too.
+// the traces mix atomic and plain accesses on the same variables: the
+// engine checks the access part of atomics against the plain history (ops
+// 9-10, cmd_atomic_i), the host checks plain accesses against its atomic
+// history before sending them and decides the concurrent ones (the
+// protocol core, as on the device path), so plain-vs-atomic races must come
+// out exactly too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -350,8 +352,9 @@ TEST(EngineDirected, RecordsSurviveLongStretchesWithoutCommands) {
   EXPECT_EQ(engine.races().size(), 16u);
 }
 
-// Atomic and plain accesses of the same bytes: the atomic ones are forced
-// to the host, which keeps their history on its line. A relaxed atomic
+// Atomic and plain accesses of the same bytes: the engine checks the atomic
+// ones against the plain history; the host keeps their history and decides
+// a plain access concurrent with one of them. A relaxed atomic
 // store races with an earlier plain write and a later plain read; two
 // atomic accesses never race; a plain read of a line on chip that an
 // atomic read-modify-write later touches is handed over and found by it.

@@ -82,7 +82,7 @@ module rac_check_engine_props #(
     .NumSlots(2), .ClkW(2), .Sets(2), .Ways(2), .ReplPolicy(0), .GranW(5), .SeqW(4), .Objects(1), .ReadVcs(ReadVcs)
   ) dut (
     .clk_i, .rst_i,
-    .cmd_valid_i, .cmd_ready_o(cmd_ready), .cmd_op_i, .cmd_force_sw_i, .cmd_slot_i, .cmd_mask_i,
+    .cmd_valid_i, .cmd_ready_o(cmd_ready), .cmd_op_i, .cmd_force_sw_i, .cmd_atomic_i(1'b0), .cmd_slot_i, .cmd_mask_i,
     // Not '0: Yosys 0.23 then leaves the engine never ready for a command,
     // which makes every property here hold vacuously (formal.mutants_engine
     // caught it).

@@ -84,7 +84,8 @@ TEST(KernelRegisters, Capabilities) {
   EXPECT_EQ(k.read_register(regs::kCapObjects), 16u);
   EXPECT_EQ(k.read_register(regs::kCapReadVcs), 16u);
   EXPECT_EQ(k.read_register(regs::kCapEscRecordBytes), kShape.esc_record_bytes());
-  EXPECT_EQ(k.read_register(regs::kCapFeatures), regs::kFeatureImportLine) << "the RTL executes op 7 (import-line)";
+  EXPECT_EQ(k.read_register(regs::kCapFeatures), regs::kFeatureImportLine | regs::kFeatureAtomicAccess)
+      << "the RTL executes op 7 (import-line) and ops 9-10 (atomic accesses)";
   EXPECT_EQ(k.read_register(regs::kCapBucketWays), 4u) << "the built-in kernel's buckets have 4 ways";
   EXPECT_EQ(k.read_register(regs::kCapReadVcWays), 1u) << "one read clock per line in the RTL";
   EXPECT_EQ(k.read_register(regs::kCapReadVcWays + 4), 0u) << "unmapped offsets read 0";

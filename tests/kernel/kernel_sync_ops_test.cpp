@@ -327,7 +327,7 @@ TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
 // same epoch pattern, so READ SHARE allocates; the counts say how often the
 // pool's records (clock carried, clock spilled) occurred.
 struct PoolCounts {
-  uint64_t with_clock = 0, clock_spills = 0, imports = 0, spills = 0;
+  uint64_t with_clock = 0, clock_spills = 0, imports = 0, spills = 0, atomics = 0;
 };
 template <typename Model>
 void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShape cache, uint64_t seed0, int launches,
@@ -383,6 +383,11 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
             ++counts.imports;
             break;
           }
+          case 6:  // ops 9-10: the access part of an atomic operation
+            b.access(pick(2) != 0 ? regs::kOpAtomicWrite : regs::kOpAtomicRead, slot, 0x100 + pick(8),
+                     static_cast<unsigned>(1 + pick(255)), pick(20) == 0);
+            ++counts.atomics;
+            break;
           default:
             b.access(pick(2) != 0 ? regs::kOpWrite : regs::kOpRead, slot, 0x100 + pick(8),
                      static_cast<unsigned>(1 + pick(255)), pick(20) == 0);
@@ -425,6 +430,7 @@ TEST(KernelSyncOps, RandomBatchesMatchTheSoftwareModel) {
   random_batches_match<Vrac_kernel_default>(kObjects, kReadVcs, {256, 4}, 100, 12, c);
   EXPECT_GT(c.with_clock, 0u) << "escalations must carry read clocks from the pool";
   EXPECT_GT(c.imports, 100u);
+  EXPECT_GT(c.atomics, 100u) << "ops 9-10 must be compared too";
 }
 
 TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
@@ -442,6 +448,7 @@ TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.imports, 100u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
+  EXPECT_GT(c.atomics, 100u);
 }
 
 // Tiny bucket tables (2 and 4 buckets of the models' 4 and 1 ways) under
