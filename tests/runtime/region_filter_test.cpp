@@ -17,6 +17,7 @@
 using raceaccel::test::add_range;
 using raceaccel::test::ByteSet;
 using raceaccel::test::difference;
+using raceaccel::test::golden_racy_bytes;
 using raceaccel::test::live_racy_bytes;
 using raceaccel::test::ProcessResult;
 using raceaccel::test::run_process;
@@ -31,21 +32,6 @@ uint64_t filtered_accesses(const std::string& err) {
   if (at == std::string::npos) return 0;
   const size_t start = err.rfind(' ', at - 1) + 1;
   return std::stoull(err.substr(start, at - start));
-}
-
-ByteSet golden_racy_bytes(const std::string& trace) {
-  const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
-  EXPECT_TRUE(check.status == 0 || check.status == 66) << check.err;
-  ByteSet bytes;
-  const auto doc = nlohmann::json::parse(check.out, nullptr, false);
-  if (doc.is_discarded()) {
-    ADD_FAILURE() << "check --json printed no JSON: " << check.out << check.err;
-    return bytes;
-  }
-  for (const auto& race : doc["races"]) {
-    add_range(bytes, std::stoull(race["address"].get<std::string>(), nullptr, 16), race["size"].get<uint64_t>());
-  }
-  return bytes;
 }
 
 struct Totals {
@@ -63,7 +49,7 @@ Totals run_seeds(const std::string& name, int threads, int first, int runs, cons
                                         {"RACEACCEL_OPTIONS=verbosity=3 record=" + trace + " " + extra});
     EXPECT_TRUE(r.status == 0 || r.status == 66) << name << " seed " << seed << "\n" << r.err;
     const ByteSet live = live_racy_bytes(r.err);
-    const ByteSet golden = golden_racy_bytes(trace);
+    const ByteSet golden = golden_racy_bytes(RACEACCEL_CLI, trace);
     EXPECT_TRUE(live == golden) << name << " seed " << seed << " threads " << threads << " " << extra
                                 << "\n  only live:" << difference(live, golden)
                                 << "\n  only golden:" << difference(golden, live);
@@ -120,7 +106,7 @@ TEST(RegionFilter, AllocationByAnotherThreadEndsTheRegion) {
   EXPECT_EQ(r.status, 66) << r.err;
   const ByteSet live = live_racy_bytes(r.err);
   EXPECT_EQ(live.size(), 8u) << r.err;
-  EXPECT_EQ(live, golden_racy_bytes(trace));
+  EXPECT_EQ(live, golden_racy_bytes(RACEACCEL_CLI, trace));
   std::remove(trace.c_str());
 }
 
@@ -138,7 +124,7 @@ TEST(RegionFilter, RepeatedAtomicLoadsKeepTheirAcquires) {
     EXPECT_TRUE(live_racy_bytes(r.err).empty()) << options << "\n" << r.err;
     repeats += filtered_accesses(r.err);
   }
-  EXPECT_TRUE(golden_racy_bytes(trace).empty());
+  EXPECT_TRUE(golden_racy_bytes(RACEACCEL_CLI, trace).empty());
   EXPECT_GT(repeats, 0u);  // the fast path did decide loads
   std::remove(trace.c_str());
 }

@@ -25,6 +25,7 @@
 using raceaccel::test::add_range;
 using raceaccel::test::ByteSet;
 using raceaccel::test::difference;
+using raceaccel::test::golden_racy_bytes;
 using raceaccel::test::ProcessResult;
 using raceaccel::test::run_process;
 using raceaccel::test::slurp;
@@ -62,21 +63,6 @@ ByteSet all_live_racy_bytes(const std::string& err) {
   return bytes;
 }
 
-ByteSet golden_racy_bytes(const std::string& trace) {
-  const ProcessResult check = run_process({RACEACCEL_CLI, "check", "--json", "--detector", "djit", trace});
-  EXPECT_TRUE(check.status == 0 || check.status == 66) << check.err;
-  ByteSet bytes;
-  const auto doc = nlohmann::json::parse(check.out, nullptr, false);
-  if (doc.is_discarded()) {
-    ADD_FAILURE() << "check --json printed no JSON: " << check.out << check.err;
-    return bytes;
-  }
-  for (const auto& race : doc["races"]) {
-    add_range(bytes, std::stoull(race["address"].get<std::string>(), nullptr, 16), race["size"].get<uint64_t>());
-  }
-  return bytes;
-}
-
 struct Totals {
   size_t runs = 0;
   size_t racy_runs = 0;      // the sampled run reported races
@@ -92,7 +78,7 @@ void run_sampled(const std::vector<std::string>& argv, const std::string& option
   const ProcessResult r =
       run_process(argv, {"RACEACCEL_OPTIONS=verbosity=3 record=" + trace + " " + options, "TSAN_OPTIONS="});
   const ByteSet live = all_live_racy_bytes(r.err);
-  const ByteSet golden = golden_racy_bytes(trace);
+  const ByteSet golden = golden_racy_bytes(RACEACCEL_CLI, trace);
   ByteSet false_alarms;
   for (const uint64_t b : live)
     if (!golden.contains(b)) false_alarms.insert(b);
