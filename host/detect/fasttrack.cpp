@@ -60,23 +60,21 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
 // gives each byte what checking [a, c) would (docs/detectors.md, "Sharded
 // checking").
 void FastTrackDetector::process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) {
-  if (is_access(e.op)) {
-    if (parts.empty()) sync_.thread(e.tid);  // the thread's slot, in first-sight order
+  const auto check_parts = [&] {
     for (const ByteRange& p : parts) {
       Event piece = e;
       piece.addr = p.addr;
       piece.size = p.size;
       access(piece, index);
     }
+  };
+  if (is_access(e.op)) {
+    if (parts.empty()) sync_.thread(e.tid);  // the thread's slot, in first-sight order
+    check_parts();
   } else if (is_atomic(e.op)) {
     const uint32_t t = sync_.thread(e.tid);
     sync_.atomic_acquire(e, t);
-    for (const ByteRange& p : parts) {
-      Event piece = e;
-      piece.addr = p.addr;
-      piece.size = p.size;
-      access(piece, index);
-    }
+    check_parts();
     sync_.atomic_release(e, t);
   } else {
     process(e, index);
