@@ -107,25 +107,21 @@ void ShardedFastTrack::lock_event(const Event& e, ClockView& view) {
   Stripe& stripe = stripes_[stripe_of(e.addr)];
   InternalLock lock(stripe.mu);
   switch (e.op) {
-    case Op::Acquire: {  // [FT ACQUIRE]; a writer also orders after earlier readers
-      auto it = stripe.locks.find(e.addr);
-      if (it != stripe.locks.end()) {
-        acquire(view, it->second.exclusive);
-        if (it->second.shared) acquire(view, *it->second.shared);
+    case Op::Acquire:  // [FT ACQUIRE]; a writer also orders after earlier readers
+      if (const LockClocks* clocks = stripe.locks.find(e.addr); clocks != nullptr) {
+        acquire(view, clocks->exclusive);
+        if (clocks->shared) acquire(view, *clocks->shared);
       }
       break;
-    }
-    case Op::AcquireShared: {
-      auto it = stripe.locks.find(e.addr);
-      if (it != stripe.locks.end()) acquire(view, it->second.exclusive);
+    case Op::AcquireShared:
+      if (const LockClocks* clocks = stripe.locks.find(e.addr); clocks != nullptr) acquire(view, clocks->exclusive);
       break;
-    }
     case Op::Release:  // [FT RELEASE], as a join so unbalanced traces stay monotone
-      stripe.locks[e.addr].exclusive.join(view.own);
+      stripe.locks.get(e.addr).exclusive.join(view.own);
       tick(view);
       break;
     default: {  // ReleaseShared
-      std::unique_ptr<VectorClock>& shared = stripe.locks[e.addr].shared;
+      std::unique_ptr<VectorClock>& shared = stripe.locks.get(e.addr).shared;
       if (!shared) shared = std::make_unique<VectorClock>();
       shared->join(view.own);
       tick(view);

@@ -25,13 +25,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "core/vector_clock.hpp"
 #include "detect/fasttrack.hpp"
 #include "detect/fasttrack_sync.hpp"
 #include "runtime/internal_mutex.hpp"
+#include "runtime/lock_table.hpp"
 
 namespace raceaccel::rt {
 
@@ -127,10 +127,6 @@ class ShardedFastTrack {
   void unlock_all();
 
  private:
-  struct LockClocks {
-    VectorClock exclusive;
-    std::unique_ptr<VectorClock> shared;  // read-write locks only
-  };
   struct alignas(64) Shard {
     InternalMutex mu;
     FastTrackDetector memory;
@@ -138,7 +134,7 @@ class ShardedFastTrack {
   };
   struct alignas(64) Stripe {
     InternalMutex mu;
-    std::unordered_map<uint64_t, LockClocks> locks;
+    LockTable locks;
   };
   void lock_event(const Event& e, ClockView& view);
   void global_event(const Event& e, ClockView& view);
