@@ -46,13 +46,13 @@ RACEACCEL_EXPORT void WTFAnnotateBenignRaceSized(const char*, int, const volatil
 RACEACCEL_EXPORT void AnnotateBenignRace(const char*, int, const volatile void* addr, const char*) { benign(addr, 1); }
 
 RACEACCEL_EXPORT void AnnotateIgnoreReadsBegin(const char*, int) {
-  if (ThreadState* ts = traced_thread()) ++ts->ignore_reads;
+  if (ThreadState* ts = traced_thread()) ts->ignore_begin(true, false);
 }
 RACEACCEL_EXPORT void AnnotateIgnoreReadsEnd(const char*, int) {
   if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_reads != 0) --ts->ignore_reads;
 }
 RACEACCEL_EXPORT void AnnotateIgnoreWritesBegin(const char*, int) {
-  if (ThreadState* ts = traced_thread()) ++ts->ignore_writes;
+  if (ThreadState* ts = traced_thread()) ts->ignore_begin(false, true);
 }
 RACEACCEL_EXPORT void AnnotateIgnoreWritesEnd(const char*, int) {
   if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_writes != 0) --ts->ignore_writes;
@@ -106,7 +106,10 @@ constexpr unsigned kMutexReadLock = 1u << 3;
 constexpr unsigned kMutexTryLockFailed = 1u << 5;
 
 void ignore_mutex_internals_begin() {
-  if (ThreadState* ts = traced_thread()) ++ts->ignore_reads, ++ts->ignore_writes, ++ts->ignore_sync;
+  if (ThreadState* ts = traced_thread()) {
+    ts->ignore_begin(true, true);
+    ++ts->ignore_sync;
+  }
 }
 void ignore_mutex_internals_end() {
   if (ThreadState* ts = traced_thread()) {

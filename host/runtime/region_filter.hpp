@@ -33,7 +33,7 @@
 namespace raceaccel::rt {
 
 // One line (64 aligned bytes) seen in a region: which of its bytes were
-// read and which written (bit b: byte b of the line). 32 bytes, so the
+// accessed and which written (bit b: byte b of the line). 32 bytes, so the
 // table's 1 MiB covers 2 MiB of data (an entry per 8-byte granule covered
 // 512 KiB: a 300x300 matrix of doubles, 720 KiB, fell out of it on every
 // pass). The region's generation is valid when equal to the thread's.
@@ -43,7 +43,7 @@ struct alignas(32) RegionEntry {
   uint64_t line;  // address >> 6
   uint64_t generation;
   uint64_t written;
-  uint64_t read;
+  uint64_t accessed;  // read or written: what covers a read, in one load
 };
 inline constexpr unsigned kRegionLineShift = 6;
 inline constexpr uint32_t kRegionSlots = 1u << 15;

@@ -202,6 +202,21 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
   }
   append_plain(ts, addr, size_kind, pc, filtered ? 0 : static_cast<uint32_t>(covered));
 }
+void record_access_outside(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
+  if (ThreadState* ts = traced_thread()) record_access_full(ts, addr, size, write, pc);
+}
+
+void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc) {
+  if (RACEACCEL_UNLIKELY((write ? ts->ignore_writes : ts->ignore_reads) != 0)) return;
+  uint64_t covered = 0;
+  if (RACEACCEL_LIKELY(ts->region_filter) && size - 1 < kMaxFilteredRange) {
+    covered = covered_prefix(ts, addr, size, write);
+    if (RACEACCEL_UNLIKELY(ts->fast_epoch != ts->forget_epoch_seen))  // a new forget epoch, or the fast path off
+      ts->fast_epoch = ts->fast_path_allowed() ? ts->forget_epoch_seen : ThreadState::kFastPathOff;
+    if (RACEACCEL_LIKELY(covered == size && !ts->record_filtered)) return;
+  }
+  record_unfiltered(ts, addr, size, write, pc, covered);
+}
 
 bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   // Every line is tested (and marked), so that a repeat of the whole

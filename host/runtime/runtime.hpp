@@ -261,28 +261,38 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, ui
   RegionEntry& e = ts->region[l & (kRegionSlots - 1)];
   const uint64_t generation = ts->region_generation;
   if (RACEACCEL_LIKELY(e.line == l && e.generation == generation)) {
-    const uint64_t covered = (write ? e.written : e.written | e.read) & mask;
+    const uint64_t covered = (write ? e.written : e.accessed) & mask;
     if (RACEACCEL_LIKELY(covered == mask)) return covered;
-    (write ? e.written : e.read) |= mask;
+    if (write) e.written |= mask;
+    e.accessed |= mask;
     return covered;
   }
   e.line = l;
   e.generation = generation;
   e.written = write ? mask : 0;
-  e.read = write ? 0 : mask;
+  e.accessed = mask;
   return 0;
 }
 // Whether the whole access (up to kMaxFilteredRange bytes, over more lines
 // than two) is covered; every line is tested and marked.
 RACEACCEL_NOINLINE bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
 
-// How many leading bytes of the access are already covered in the region:
-// all of them (size) when the access is covered (then it is dropped), the
-// first half of an aligned 16-byte access when just it is (only the rest is
-// checked: a vectorized stencil's overlapping loads), else 0. A Free or an
-// allocation since the thread last looked ends the region first (the hazard
-// of region_filter.hpp). Accesses within one or two lines (all of the
-// compiler's 1..16-byte callbacks) are decided inline.
+// The covered prefix of an access within one line, from the bits of its
+// bytes `seen` in the region (covered_in_line): all of it (size) when the
+// access is covered (then it is dropped), the first half of an aligned
+// 16-byte access when just it is (only the rest is checked: a vectorized
+// stencil's overlapping loads; the unit of pattern runs, thread_state.hpp),
+// else 0: other partial covers are not left out.
+RACEACCEL_ALWAYS_INLINE uint64_t covered_in_one_line(uint64_t seen, uint64_t mask, uint64_t addr, uint64_t size) {
+  if (RACEACCEL_LIKELY(seen == mask)) return size;
+  const uint64_t first_half = line_mask(addr & 63, 8);
+  return size == 16 && (addr & 7) == 0 && (seen & first_half) == first_half ? 8 : 0;
+}
+
+// How many leading bytes of the access are already covered in the region
+// (covered_in_one_line, and for an access over two lines the same of both).
+// A Free or an allocation since the thread last looked ends the region
+// first (the hazard of region_filter.hpp).
 RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
   const uint64_t epoch = g_forget_epoch.value.load(std::memory_order_seq_cst);
   if (RACEACCEL_UNLIKELY(epoch != ts->forget_epoch_seen)) {
@@ -294,12 +304,7 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
   uint64_t covered;
   if (RACEACCEL_LIKELY(offset + size <= 64)) {
     const uint64_t mask = line_mask(offset, size);
-    const uint64_t seen = covered_in_line(ts, l, mask, write);
-    covered = seen == mask ? size : 0;
-    // A covered first half of an aligned 16-byte access is left out (the
-    // unit of pattern runs, thread_state.hpp); other partial covers are not.
-    if (covered == 0 && size == 16 && (addr & 7) == 0 && (seen & line_mask(offset, 8)) == line_mask(offset, 8))
-      covered = 8;
+    covered = covered_in_one_line(covered_in_line(ts, l, mask, write), mask, addr, size);
   } else if (size <= 64) {
     // Both lines are tested (and marked), whatever the first says.
     const uint64_t first_mask = line_mask(offset, 64 - offset);
@@ -320,22 +325,42 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
 RACEACCEL_NOINLINE void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc,
                                           uint64_t covered);
 
+// record_access for a thread in the runtime or not yet known (a signal
+// handler, start-up): out of line, so that the fast path calls nothing but
+// in tail position.
+RACEACCEL_NOINLINE void record_access_outside(uint64_t addr, uint64_t size, bool write, uint64_t pc);
+
+// Everything record_access's inline test does not decide: the ignore
+// annotations, region_filter=0, recording, ranges, accesses over two lines,
+// bytes not yet covered. Sets ts->fast_epoch again (thread_state.hpp).
+RACEACCEL_NOINLINE void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc);
+
 // Reads and writes by the program, honouring the ignore annotations. The
 // fast path: an access its thread already made in the current sync-free
-// region returns here, without a buffer entry or a lock.
+// region returns here, without a buffer entry or a lock. Its one test of
+// ts->fast_epoch stands for all the conditions record_access_full tests
+// (no ignore annotation, the region filter on, not recording, no Free or
+// allocation since the region began), so a covered access costs a line
+// look-up and three compares; one not covered is marked and buffered
+// (record_unfiltered) with its size still a constant; anything else is
+// record_access_full. Both are tail calls: the fast path saves no register.
 RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
   ThreadState* ts = t_thread;
-  if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) {
-    ts = traced_thread();
-    if (ts == nullptr) return;
+  if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) return record_access_outside(addr, size, write, pc);
+  const uint64_t offset = addr & 63;
+  // size - 1 < 64 - offset: 0 < size and the access within one line.
+  if (RACEACCEL_LIKELY(g_forget_epoch.value.load(std::memory_order_seq_cst) == ts->fast_epoch &&
+                       size - 1 < 64 - offset)) {
+    const uint64_t mask = line_mask(offset, size);
+    const uint64_t covered =
+        covered_in_one_line(covered_in_line(ts, addr >> kRegionLineShift, mask, write), mask, addr, size);
+    if (RACEACCEL_LIKELY(covered == size)) {
+      ts->count_decided(1);
+      return;
+    }
+    return record_unfiltered(ts, addr, size, write, pc, covered);
   }
-  if (RACEACCEL_UNLIKELY((write ? ts->ignore_writes : ts->ignore_reads) != 0)) return;
-  uint64_t covered = 0;
-  if (RACEACCEL_LIKELY(ts->region_filter) && size - 1 < kMaxFilteredRange) {
-    covered = covered_prefix(ts, addr, size, write);
-    if (RACEACCEL_LIKELY(covered == size && !ts->record_filtered)) return;
-  }
-  record_unfiltered(ts, addr, size, write, pc, covered);
+  return record_access_full(ts, addr, size, write, pc);
 }
 
 }  // namespace raceaccel::rt

@@ -139,6 +139,22 @@ struct ThreadState {
   // read by the exit path too, hence relaxed atomic).
   uint64_t region_generation = 1;
   uint64_t forget_epoch_seen = 0;
+  // What record_access's inline test compares the forget epoch with:
+  // forget_epoch_seen while nothing else stops the fast path
+  // (fast_path_allowed), kFastPathOff otherwise, so that one compare
+  // stands for all of them. record_access_full sets it; an ignore
+  // annotation turns it off (ignore_begin) until then.
+  static constexpr uint64_t kFastPathOff = ~uint64_t{0};  // the forget epoch never gets there
+  uint64_t fast_epoch = kFastPathOff;
+  bool fast_path_allowed() const {
+    return ignore_reads == 0 && ignore_writes == 0 && region_filter && !record_filtered;
+  }
+  // Starts ignoring reads and/or writes (annotations, uninstrumented code).
+  void ignore_begin(bool reads, bool writes) {
+    ignore_reads += reads ? 1 : 0;
+    ignore_writes += writes ? 1 : 0;
+    fast_epoch = kFastPathOff;
+  }
   std::atomic<uint64_t> filtered{0};
   std::atomic<uint64_t> absorbed_runs{0};  // statistics, as filtered
   bool region_filter = true;               // RACEACCEL_OPTIONS region_filter

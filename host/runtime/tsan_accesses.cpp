@@ -1,7 +1,9 @@
-// The compiler's memory-access and call-stack callbacks (-fsanitize=thread):
-// plain, unaligned, volatile and compound accesses of 1..16 bytes, the _pc
-// variants, ranges, vptr accesses, memcpy/memmove/memset, function entry/exit.
-// Each appends to the thread's buffer; none takes a lock.
+// The compiler's memory-access callbacks (-fsanitize=thread): plain,
+// unaligned, volatile and compound accesses of 1..16 bytes, the _pc
+// variants, ranges, vptr accesses, memcpy/memmove/memset (function entry and
+// exit: tsan_call_stack.cpp). Each appends to the thread's buffer; none
+// takes a lock. Built without a frame pointer (CMakeLists.txt): the fast path
+// then saves no register at all.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -84,87 +86,11 @@ RACEACCEL_EXPORT void* __tsan_memset(void* dst, int c, size_t n) {
   return RACEACCEL_REAL(memset)(dst, c, n);
 }
 
-// Shadow call stack: entering a function descends in the call-site trie
-// (through a per-thread cache), leaving it returns to the saved node.
-//
-// Each frame also keeps the stack pointer of its function. longjmp,
-// siglongjmp and exceptions the compiler did not see can leave frames whose
-// function is gone; such frames lie deeper in the machine stack than the
-// function now entering (or leaving), so they are dropped here, and by the
-// longjmp interceptors at once (raceaccel::rt::unwind_shadow_stack).
-namespace raceaccel::rt {
-namespace {
-// The instrumented caller's stack pointer at its call of the callback: the
-// callback's frame (it keeps a frame pointer) plus the saved frame pointer
-// and return address.
-inline uint64_t caller_sp() { return reinterpret_cast<uint64_t>(__builtin_frame_address(0)) + 16; }
-
-// Pops frames whose recorded stack pointer is below sp (or at it, when
-// at_too): functions that returned without telling.
-inline void drop_stale_frames(ThreadState* ts, uint64_t sp, bool at_too) {
-  while (ts->depth > ts->stack_floor && ts->depth <= kMaxShadowDepth) {
-    const uint64_t top = ts->frame_sp[ts->depth - 1];
-    if (top > sp || (top == sp && !at_too)) break;
-    ts->node = ts->stack[--ts->depth];
-  }
-}
-}  // namespace
-
-void unwind_shadow_stack(uint64_t sp) {
-  if (ThreadState* ts = t_thread) {
-    ts->stack_floor = 0;  // a jump out of a signal handler leaves it
-    drop_stale_frames(ts, sp, false);
-  }
-}
-}  // namespace raceaccel::rt
-
-RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_entry(void* caller_pc) {
-  using namespace raceaccel::rt;
-  ThreadState* ts = t_thread;
-  if (__builtin_expect(ts == nullptr, 0)) {
-    ts = traced_thread();
-    if (ts == nullptr) return;
-  }
-  const uint64_t pc = RACEACCEL_ADDR(caller_pc);
-  const uint64_t sp = caller_sp();
-  drop_stale_frames(ts, sp, true);
-  if (__builtin_expect(ts->depth >= kMaxShadowDepth, 0)) {  // deep recursion: frames beyond are not kept
-    ++ts->depth;
-    return;
-  }
-  const size_t slot = ((pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{ts->node} * 0xC2B2AE3D27D4EB4Full)) >> 56;
-  ThreadState::TrieCacheEntry& c = ts->trie_cache[slot % kCacheSlots];
-  uint32_t child;
-  if (c.child != 0 && c.pc == pc && c.parent == ts->node) {
-    child = c.child;
-  } else if (__builtin_expect(t_in_runtime != 0, 0)) {
-    // A signal handler that interrupted the runtime (possibly inside the
-    // trie's lock): stay at the caller's node.
-    child = ts->node;
-  } else {
-    RuntimeScope scope;
-    child = runtime_if_started()->stacks().child(ts->node, pc);
-    c = {pc, ts->node, child};
-  }
-  ts->frame_sp[ts->depth] = sp;
-  ts->stack[ts->depth++] = ts->node;
-  ts->node = child;
-}
-
-RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_exit() {
-  using namespace raceaccel::rt;
-  ThreadState* ts = t_thread;
-  if (ts == nullptr || ts->depth == 0) return;
-  drop_stale_frames(ts, caller_sp(), false);
-  if (ts->depth == ts->stack_floor) return;
-  if (--ts->depth < kMaxShadowDepth) ts->node = ts->stack[ts->depth];
-}
-
 RACEACCEL_EXPORT void __tsan_init() { raceaccel::rt::runtime(); }
 
 // Code the compiler was told not to instrument (disable_sanitizer_instrumentation).
 RACEACCEL_EXPORT void __tsan_ignore_thread_begin() {
-  if (auto* ts = raceaccel::rt::traced_thread()) ++ts->ignore_reads, ++ts->ignore_writes;
+  if (auto* ts = raceaccel::rt::traced_thread()) ts->ignore_begin(true, true);
 }
 RACEACCEL_EXPORT void __tsan_ignore_thread_end() {
   if (auto* ts = raceaccel::rt::traced_thread()) {

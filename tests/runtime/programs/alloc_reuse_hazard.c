@@ -27,7 +27,11 @@ static void* reader(void* arg) {
   (void)arg;
   volatile unsigned char local[2048];
   sink += *(volatile unsigned long*)(block + 8);               // a1: the freed block
-  for (int i = 0; i < 2048; i++) local[i] = (unsigned char)i;  // fills the buffer: a1 is drained
+  // Fills the buffer, so a1 is drained (checked) before main's Alloc. In
+  // descending order: coalescing extends runs upward only, so each write is
+  // its own entry (ascending, the 2,048 writes were one run, a1 stayed
+  // buffered until T's exit, and a1 itself raced with the Alloc).
+  for (int i = 2047; i >= 0; i--) local[i] = (unsigned char)i;
   sleep_ms(250);
   sink += *(volatile unsigned long*)(block + 8);  // a2: the block allocated again by main
   return NULL;
