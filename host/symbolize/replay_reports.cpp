@@ -13,14 +13,15 @@
 namespace raceaccel {
 namespace {
 
-// The recorded program at one point of its event stream (`now`: how many
-// events had been recorded).
+// The recorded program at one point of its event stream: heap blocks as
+// far as the events applied so far; threads and benign ranges as of
+// `now`, the index of the racing event (a thread that finished when the
+// recording held `now` events or fewer had finished before that event).
 class RecordedFacts final : public ProgramFacts {
  public:
   explicit RecordedFacts(const ProgramInfo& info) : info_(info) {}
 
   void set_now(uint64_t events) { now_ = events; }
-  uint64_t now() const { return now_; }
 
   // Heap blocks, followed as the runtime's registry follows them (the
   // registry is updated in the allocation functions, before their events).
@@ -181,9 +182,14 @@ ReplayedReports replay_reports(const std::string& path, const ProgramInfo& info,
   size_t next_race = 0;
   std::vector<std::pair<const RaceReport*, uint64_t>> pending;  // races of the drain under way, with their access
   ThreadId drain_thread = 0;
-  auto flush = [&](uint64_t now) {
-    facts.set_now(now);
-    for (const auto& [rep, addr] : pending) report(*rep, addr);
+  // Threads finishing and benign annotations are placed by event count:
+  // before the racing event was recorded (that drain then reported it), or
+  // after the report. Heap blocks by the events applied so far.
+  auto flush = [&] {
+    for (const auto& [rep, addr] : pending) {
+      facts.set_now(rep->race.event);
+      report(*rep, addr);
+    }
     pending.clear();
   };
   Event e;
@@ -192,10 +198,10 @@ ReplayedReports replay_reports(const std::string& path, const ProgramInfo& info,
     if (!pending.empty() && (e.tid != drain_thread || !is_plain_access(e.op))) {
       if (e.tid == drain_thread && e.op == Op::Free) {
         facts.apply_heap_effect(e);  // the free that ended the drain: removed before it
-        flush(index + 1);
+        flush();
         continue;
       }
-      flush(index);
+      flush();
     }
     facts.apply_heap_effect(e);
     for (; next_race < races.size() && races[next_race].race.event == index; ++next_race) {
@@ -204,10 +210,10 @@ ReplayedReports replay_reports(const std::string& path, const ProgramInfo& info,
       pending.emplace_back(&rep, is_atomic(e.op) ? rep.addr : e.addr);
       drain_thread = e.tid;
     }
-    if (is_atomic(e.op) && !pending.empty()) flush(index + 1);  // reported right after the operation
+    if (is_atomic(e.op) && !pending.empty()) flush();  // reported right after the operation
     if (next_race == races.size() && pending.empty()) break;
   }
-  flush(index);
+  flush();
   out.text += summary_lines(summaries, out.printed, 0, 0);
   return out;
 }

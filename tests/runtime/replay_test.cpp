@@ -97,7 +97,9 @@ TEST(SymbolizedReplay, EveryTestProgramReplaysToItsLiveReports) {
         << live.err;
     EXPECT_EQ(check.out.find("raceaccel: note:"), std::string::npos) << row.name << "\n" << check.out;
     // The verdict is the detector's: a live report means races in the recording.
-    if (!live_reports.empty()) EXPECT_EQ(check.status, 66) << row.name << "\n" << check.out << check.err;
+    if (!live_reports.empty()) {
+      EXPECT_EQ(check.status, 66) << row.name << "\n" << check.out << check.err;
+    }
     with_reports += !live_reports.empty();
     std::remove(trace.c_str());
     if (testing::Test::HasFailure()) return;
