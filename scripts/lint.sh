@@ -10,9 +10,18 @@ echo "lint: $(echo "$files" | wc -w) files clean"
 # libraries below it must not include the CLI's headers (shared contracts
 # such as exit statuses live in host/common/).
 layering=$(git grep -nE '#include "cli/' -- host/common host/core host/trace host/detect host/report host/gen \
-  host/offload host/runtime driver || true)
+  host/symbolize host/offload host/runtime driver || true)
 if [ -n "$layering" ]; then
   echo "lint: lower layers include host/cli headers:" >&2
+  echo "$layering" >&2
+  exit 1
+fi
+# The shared report code (host/symbolize/, used by the runtime and the CLI)
+# and the libraries below it must not include the runtime's headers.
+layering=$(git grep -nE '#include "runtime/' -- host/common host/core host/trace host/detect host/report host/gen \
+  host/symbolize || true)
+if [ -n "$layering" ]; then
+  echo "lint: lower layers include host/runtime headers:" >&2
   echo "$layering" >&2
   exit 1
 fi

@@ -22,7 +22,9 @@
 #include "report/race_report.hpp"
 #include "report/sarif.hpp"
 #include "report/suppressions.hpp"
+#include "symbolize/replay_reports.hpp"
 #include "trace/input.hpp"
+#include "trace/program_info.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -46,6 +48,7 @@ struct TraceResult {
   std::vector<RaceReport> races;  // those not suppressed
   uint64_t suppressed = 0;
   SymbolTable symbols;
+  std::optional<ProgramInfo> program;  // a runtime recording's (record=): reports as the live run printed them
   int status = exit_code::kOk;
   std::string error;
   std::string accelerator;          // --backend: the device statistics, for stderr after the report
@@ -137,6 +140,7 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
   result.events = index;
   result.races = coalesce_races(detector->races());
   if (reader) result.symbols = reader->symbols();
+  if (reader && reader->program_info() != nullptr) result.program = *reader->program_info();
   result.suppressed = apply_suppressions(result.races, suppressions, result.symbols, path);
   if (offload) {
     try {
@@ -218,6 +222,33 @@ int write_sarif(const std::string& path, nlohmann::json log) {
   return exit_code::kOk;
 }
 
+// A recording with program info: the live run's report text when its
+// modules are found as recorded; otherwise a note per module and the
+// trace's own form. Races on memory annotated benign and repeated pairs of
+// sites are not printed, as live, but still counted (the verdict is the
+// detector's).
+void print_races_text(const TraceResult& r, const std::string& path) {
+  if (r.program) {
+    ReplayedReports replayed;
+    try {
+      replayed = replay_reports(path, *r.program, r.races);
+    } catch (const std::exception& err) {
+      replayed.notes = {fmt::format("raceaccel: note: cannot symbolize the reports: {}", err.what())};
+      replayed.symbolized = false;
+    }
+    for (const std::string& note : replayed.notes) std::cout << note << '\n';
+    if (replayed.symbolized) {
+      std::cout << replayed.text;
+      if (replayed.benign != 0) {
+        std::cout << fmt::format("raceaccel: {} on memory annotated benign not printed, as in the live run\n",
+                                 replayed.benign == 1 ? "1 race" : fmt::format("{} races", replayed.benign));
+      }
+      return;
+    }
+  }
+  for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';
+}
+
 int run_check(const CheckOptions& o) {
   const std::optional<Suppressions> suppressions = load_suppressions(o.suppressions);
   if (!suppressions) return exit_code::kUsage;
@@ -261,7 +292,7 @@ int run_check(const CheckOptions& o) {
       if (!r.accelerator_json.is_null()) t["accelerator"] = r.accelerator_json;
       traces.push_back(std::move(t));
     } else {
-      for (const RaceReport& rep : r.races) std::cout << format_race_text(rep, r.symbols, path) << '\n';
+      print_races_text(r, path);
       std::cout << fmt::format("{}: {} events{}, {} race{}{} ({})\n", path, r.events,
                                r.error.empty() ? "" : " before the error", r.races.size(),
                                r.races.size() == 1 ? "" : "s",

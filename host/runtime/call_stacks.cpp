@@ -30,6 +30,21 @@ std::vector<uint64_t> StackTrie::frames(uint32_t node) {
   return out;
 }
 
+std::vector<StackNode> StackTrie::nodes() {
+  InternalLock lock(mu_);
+  std::vector<StackNode> out;
+  out.reserve(nodes_.size());
+  for (const Node& n : nodes_) out.push_back({n.parent, n.pc});
+  return out;
+}
+
+std::vector<CodeSite> SiteDepot::codes() const {
+  std::vector<CodeSite> out;
+  out.reserve(codes_.size());
+  for (const Code& c : codes_) out.push_back({c.pc, c.size_kind});
+  return out;
+}
+
 uint32_t SiteDepot::code_of(uint64_t pc, uint32_t size_kind) {
   const auto [it, fresh] = code_ids_.try_emplace(Code{pc, size_kind}, static_cast<uint32_t>(codes_.size()));
   if (fresh) {

@@ -15,6 +15,7 @@
 
 #include "runtime/id_index.hpp"
 #include "runtime/internal_mutex.hpp"
+#include "trace/program_info.hpp"
 
 namespace raceaccel::rt {
 
@@ -28,6 +29,8 @@ class StackTrie {
   std::vector<uint64_t> frames(uint32_t node);
   void reset_after_fork() { mu_.reset_after_fork(); }
   InternalMutex& mutex() { return mu_; }
+  // Every node (0: the root), for a recording's program info.
+  std::vector<StackNode> nodes();
   size_t size() {
     InternalLock lock(mu_);
     return nodes_.size() - 1;  // the root is no call
@@ -44,20 +47,8 @@ class StackTrie {
   IdIndex index_;  // (parent, pc) -> node
 };
 
-// How an access came about. FreeWrite (free) and AllocWrite (malloc: the
-// block is written by its allocator) are checked as a Write; the kind only
-// changes how reports describe them. Atomic marks the site of an atomic
-// operation's event (never buffered: the detector checks the event itself).
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Alloc = 2, Atomic = 3, FreeWrite = 4, AllocWrite = 5 };
-inline bool is_write(AccessKind k) {
-  return k == AccessKind::Write || k == AccessKind::FreeWrite || k == AccessKind::AllocWrite;
-}
-
-// size_kind packs the access size (< 2^28) and its AccessKind in the top bits.
-inline constexpr uint32_t kSizeBits = 28;
-inline uint32_t pack_size_kind(uint32_t size, AccessKind k) { return size | (static_cast<uint32_t>(k) << kSizeBits); }
-inline uint32_t unpack_size(uint32_t sk) { return sk & ((1u << kSizeBits) - 1); }
-inline AccessKind unpack_kind(uint32_t sk) { return static_cast<AccessKind>(sk >> kSizeBits); }
+// AccessKind and the size_kind packing are trace/program_info.hpp's: a
+// recording carries the code sites, and `raceaccel check` reads them.
 
 struct Site {
   uint32_t node = 0;       // the caller chain
@@ -98,11 +89,11 @@ struct PcPattern {
 // Not locked: used under the checker's report lock only.
 class SiteDepot {
  public:
-  static constexpr unsigned kCodeBits = 24;
-  static constexpr uint64_t kMaxCodes = uint64_t{1} << kCodeBits;
+  static constexpr unsigned kCodeBits = kSiteCodeBits;  // the recorded ids are these (program_info.hpp)
+  static constexpr uint64_t kMaxCodes = kMaxSiteCodes;
   static_assert(StackTrie::kMaxNodes <= (uint64_t{1} << (63 - kCodeBits)));
 
-  static uint64_t id_of(uint32_t node, uint32_t code) { return 1 + ((uint64_t{node} << kCodeBits) | code); }
+  static uint64_t id_of(uint32_t node, uint32_t code) { return site_id(node, code); }
   // The code site of (pc, size_kind), or kMaxCodes when the table is full
   // (then its accesses' sites are unknown: id 0).
   uint32_t code_of(uint64_t pc, uint32_t size_kind);
@@ -123,6 +114,8 @@ class SiteDepot {
   }
   // Distinct instructions and access sizes met (code sites).
   size_t size() const { return codes_.size(); }
+  // The code sites by index, for a recording's program info.
+  std::vector<CodeSite> codes() const;
 
  private:
   struct Code {

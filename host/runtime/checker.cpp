@@ -54,7 +54,9 @@ void Checker::start_recording_locked() {
     early_events_.clear();
     return;
   }
-  recorder_ = std::make_unique<BinaryWriter>(*record_file_);
+  BinaryWriterOptions options;
+  options.program_info = true;  // write_program_info at the end
+  recorder_ = std::make_unique<BinaryWriter>(*record_file_, options);
   try {
     for (const Event& e : early_events_) recorder_->write(e, no_symbols_);
   } catch (const std::exception& err) {
@@ -262,7 +264,9 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
       b.size_kind &= ~kRecordOnly;
       const AccessKind kind = unpack_kind(b.size_kind);
       if (kind == AccessKind::Alloc) {
-        const Event e = Event::range(Op::Alloc, ts->tid, b.addr, b.length);
+        // Recorded with the allocation call's site: `raceaccel check` finds
+        // heap blocks and their allocation stacks from it.
+        const Event e = Event::range(Op::Alloc, ts->tid, b.addr, b.length, recording_now ? site_of(ts, b) : 0);
         if (parallel()) {
           cursor->release();  // a drain holds one shard lock at a time
           apply_parallel(ts, e);
@@ -393,7 +397,7 @@ void Checker::report_races(const ThreadState* ts, uint32_t begin, uint32_t end, 
 }
 
 void Checker::halt_locked() {
-  const std::string record_error = finish_recording_locked();
+  const std::string record_error = finish_recording_locked(true);
   if (!record_error.empty()) reporter_.message(fmt::format("raceaccel: record={}: {}\n", record_target_, record_error));
   reporter_.print_summary();
   // Flushing the program's stdio may wait for a thread that holds a stdio
@@ -427,9 +431,11 @@ void Checker::record_locked(const Event& e) {
   if (stopped_ || failed_) return;
   if (!record_path_.empty()) {
     early_events_.push_back(e);
+    recorded_events_.fetch_add(1, std::memory_order_relaxed);
   } else if (recorder_) {
     try {
       recorder_->write(e, no_symbols_);
+      recorded_events_.fetch_add(1, std::memory_order_relaxed);
     } catch (const std::exception& err) {
       record_error_ = err.what();
       recorder_.release();  // NOLINT: a failed writer must not flush again at exit
@@ -465,10 +471,11 @@ std::string Checker::finish_recording() {
   return finish_recording_locked();
 }
 
-std::string Checker::finish_recording_locked() {
+std::string Checker::finish_recording_locked(bool report_locked) {
   start_recording_locked();  // the program never reached main
   if (recorder_) {
     try {
+      write_program_info(report_locked);
       recorder_->finish();
       record_file_->close();  // flushes; the process may end with _exit next
       if (!*record_file_) record_error_ = "write failed";
@@ -478,6 +485,18 @@ std::string Checker::finish_recording_locked() {
     recorder_.reset();
   }
   return record_error_;
+}
+
+void Checker::write_program_info(bool report_locked) {
+  ProgramInfo info;
+  if (describe_program_) describe_program_(info);
+  if (report_locked) {
+    info.codes = sites_.codes();
+  } else {
+    InternalLock lock(report_mu_);
+    info.codes = sites_.codes();
+  }
+  recorder_->write_program_info(info);
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> Checker::racy_ranges() {

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -70,6 +71,14 @@ class Checker {
   // memory until then.
   bool record_to(const std::string& path, std::string& error);
   void start_recording();
+  // What the recording ends with besides the events (the site table,
+  // modules, threads: program_info.hpp), so that `raceaccel check` prints
+  // the live reports; `describe` fills in all but the code sites, which are
+  // the checker's. Set at start-up.
+  void describe_program_with(std::function<void(ProgramInfo&)> describe) { describe_program_ = std::move(describe); }
+  // How many events the recording holds so far (0 when not recording).
+  uint64_t recorded_events() const { return recorded_events_.load(std::memory_order_relaxed); }
+  const std::atomic<uint64_t>* recorded_events_counter() const { return &recorded_events_; }
 
   void link(ThreadState* ts);
   // The thread is gone: its last accesses are checked, then it is forgotten.
@@ -223,7 +232,10 @@ class Checker {
   // A failed check: stops checking with a message.
   void fail(const std::exception& err);
   void start_recording_locked();
-  std::string finish_recording_locked();
+  // report_locked: the caller holds report_mu_ (a halt), which writing the
+  // code sites needs.
+  std::string finish_recording_locked(bool report_locked = false);
+  void write_program_info(bool report_locked);
   // halt_on_error after a report: finishes the recording and prints the
   // summary with the report lock held (so no other thread can add to either;
   // while recording, the checker lock is held too), stops checking, releases
@@ -295,6 +307,8 @@ class Checker {
   std::string record_path_;          // set while recording waits for main
   std::vector<Event> early_events_;  // events before main, for the recording
   SymbolTable no_symbols_;
+  std::atomic<uint64_t> recorded_events_{0};
+  std::function<void(ProgramInfo&)> describe_program_;
   std::string record_error_;
 };
 

@@ -169,6 +169,9 @@ std::optional<int> descriptor_at(uint64_t addr) {
   return static_cast<int>((addr - base) / sizeof(Descriptor));
 }
 void descriptor_used(int fd, uint64_t pc) { used(fd, pc); }
+DescriptorTableLayout descriptor_table_layout() {
+  return {reinterpret_cast<uint64_t>(&g_fds[0]), sizeof(Descriptor), kMaxFds};
+}
 
 }  // namespace raceaccel::rt
 

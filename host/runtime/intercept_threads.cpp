@@ -69,7 +69,7 @@ RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* att
   const int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
   if (result != 0) {
     __libc_free(start);
-    rt->threads().finished(child);
+    rt->threads().finished(child, rt->checker().recorded_events());
   } else if (detach_state == PTHREAD_CREATE_JOINABLE) {
     rt->threads().remember(*thread, child);
   }

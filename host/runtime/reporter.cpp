@@ -21,73 +21,42 @@ std::string module_of_this_library() {
   return slash != nullptr ? slash + 1 : info.dli_fname;
 }
 
-// "Read", "Atomic read", "Atomic write", "Write", "Free" (a free is checked
-// as a write of the block).
-std::string access_word(bool write, AccessKind kind, bool capital) {
-  std::string w = kind == AccessKind::FreeWrite ? "free"
-                  : kind == AccessKind::Atomic  ? (write ? "atomic write" : "atomic read")
-                  : write                       ? "write"
-                                                : "read";
-  if (capital) w[0] = static_cast<char>(w[0] - 32);
-  return w;
-}
-
-std::string frame_text(size_t i, const Frame& f) {
-  std::string s = fmt::format("    #{} {}", i, f.function.empty() ? "<unknown>" : f.function);
-  if (!f.file.empty()) s += fmt::format(" {}:{}", f.file, f.line);
-  if (!f.module.empty()) s += fmt::format(" ({}+{:#x})", f.module, f.offset);
-  return s + "\n";
-}
-
-std::string stack_text(const std::vector<Frame>& stack) {
-  if (stack.empty()) return "    <empty stack>\n";
-  std::string s;
-  for (size_t i = 0; i < stack.size(); ++i) s += frame_text(i, stack[i]);
-  return s;
-}
-
-std::vector<SuppressionFrame> suppression_frames(const std::vector<Frame>& stack) {
-  std::vector<SuppressionFrame> out;
-  out.reserve(stack.size());
-  for (const Frame& f : stack) out.push_back({f.function, f.file, f.module_path.empty() ? f.module : f.module_path});
-  return out;
-}
-
-std::vector<SarifFrame> sarif_frames(const std::vector<Frame>& stack) {
-  std::vector<SarifFrame> out;
-  for (const Frame& f : stack) {
-    out.push_back({f.function, f.file, static_cast<uint64_t>(f.line > 0 ? f.line : 0),
-                   f.module_path.empty() ? f.module : f.module_path, f.offset});
+// The live program as reports see it: the runtime's registries.
+class LiveFacts final : public ProgramFacts {
+ public:
+  LiveFacts(StackTrie& stacks, ThreadRegistry& threads, HeapRegistry& heap, const SiteDepot& sites)
+      : stacks_(stacks), threads_(threads), heap_(heap), sites_(sites) {}
+  SiteFacts site(uint64_t id) override {
+    const Site s = sites_.get(id);
+    return {s.node, s.size_kind, s.pc};
   }
-  return out;
-}
-
-std::string base_name(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// What identifies an access across runs and rebuilds of the same source:
-// the kind of access and its top frame's function and file name (no line,
-// so an edit elsewhere in the file keeps it; no address, pid or thread id).
-std::string stable_access_text(std::string_view word, const std::vector<Frame>& stack) {
-  if (stack.empty()) return std::string(word);
-  const Frame& f = stack.front();
-  if (f.function.empty()) return fmt::format("{} {}+{:#x}", word, f.module, f.offset);
-  return fmt::format("{} {} {}", word, f.function, base_name(f.file));
-}
-
-nlohmann::json stack_json(const std::vector<Frame>& stack) {
-  nlohmann::json frames = nlohmann::json::array();
-  for (const Frame& f : stack) {
-    frames.push_back({{"function", f.function},
-                      {"file", f.file},
-                      {"line", f.line},
-                      {"module", f.module},
-                      {"offset", fmt::format("{:#x}", f.offset)}});
+  std::vector<uint64_t> callers(uint32_t node) override { return stacks_.frames(node); }
+  std::optional<HeapBlockFacts> heap_block(uint64_t addr) override {
+    auto b = heap_.containing(addr);
+    if (!b) return std::nullopt;
+    return HeapBlockFacts{b->addr, b->size, b->tid, b->node, b->pc};
   }
-  return frames;
-}
+  std::optional<int> descriptor_at(uint64_t addr) override {
+    return rt::descriptor_at(addr);  // the runtime's descriptor table (intercept_fd.cpp)
+  }
+  std::optional<ThreadFacts> thread(ThreadId tid) override {
+    auto info = threads_.info(tid);
+    if (!info) return std::nullopt;
+    return ThreadFacts{info->parent, info->create_stack, info->os_tid, info->finished, info->name};
+  }
+  std::optional<MemoryOwnerFacts> owner_of(uint64_t addr) override {
+    auto owner = threads_.owner_of(addr);
+    if (!owner) return std::nullopt;
+    return MemoryOwnerFacts{owner->tid, owner->tls};
+  }
+  int64_t pid() override { return getpid(); }
+
+ private:
+  StackTrie& stacks_;
+  ThreadRegistry& threads_;
+  HeapRegistry& heap_;
+  const SiteDepot& sites_;
+};
 
 }  // namespace
 
@@ -103,6 +72,7 @@ Reporter::Reporter(const RuntimeOptions& options, StackTrie& stacks, ThreadRegis
       stacks_(stacks),
       threads_(threads),
       heap_(heap),
+      describer_(symbolizer_, module_of_this_library()),
       output_(options.log_path),
       runtime_module_(module_of_this_library()) {}
 
@@ -111,86 +81,12 @@ void Reporter::add_benign(uint64_t addr, uint64_t size) {
   InternalLock lock(benign_mu_);
   uint64_t& end = benign_[addr];
   end = std::max(end, addr + size);
+  benign_log_.push_back({addr, size, recorded_ != nullptr ? recorded_->load(std::memory_order_relaxed) : 0});
 }
 
-std::vector<Frame> Reporter::stack(uint32_t node, uint64_t pc) {
-  std::vector<uint64_t> pcs{pc};
-  for (uint64_t caller : stacks_.frames(node)) pcs.push_back(caller);
-  return stack(pcs);
-}
-
-std::vector<Frame> Reporter::stack(const std::vector<uint64_t>& pcs) {
-  std::vector<Frame> out;
-  for (uint64_t p : pcs) {
-    if (p == 0) continue;
-    bool reached_main = false;
-    for (const Frame& f : symbolizer_.frames(p)) {
-      if (!runtime_module_.empty() && f.module == runtime_module_) continue;
-      out.push_back(f);
-      reached_main |= f.function == "main";  // what called main is libc start-up code
-    }
-    if (reached_main) break;
-  }
-  // Thread start-up code in libraries without symbols says nothing.
-  while (!out.empty() && out.back().function.empty()) out.pop_back();
-  return out;
-}
-
-std::string Reporter::thread_name(ThreadId tid, bool capital) {
-  if (tid == 0) return capital ? "Main thread" : "main thread";
-  std::string s = fmt::format("{}hread T{}", capital ? "T" : "t", tid);
-  if (auto info = threads_.info(tid); info && !info->name.empty()) s += fmt::format(" '{}'", info->name);
-  return s;
-}
-
-Reporter::Location Reporter::locate(uint64_t addr) {
-  Location loc;
-  if (auto fd = descriptor_at(addr)) {  // the runtime's descriptor table (intercept_fd.cpp)
-    loc.kind = "fd";
-    loc.text = fmt::format("file descriptor {}", *fd);
-    return loc;
-  }
-  if (auto block = heap_.containing(addr)) {
-    loc.kind = "heap";
-    loc.text = fmt::format("heap block of size {} at {:#x} allocated by {}", block->size, block->addr,
-                           thread_name(block->tid, false));
-    loc.stack = stack(block->node, block->pc);
-    return loc;
-  }
-  if (auto global = symbolizer_.global_at(addr)) {
-    loc.kind = "global";
-    loc.global_name = global->name;
-    loc.global_module = global->module;
-    loc.text = fmt::format("global '{}' of size {} at {:#x} ({}+{:#x})", global->name, global->size, global->addr,
-                           global->module, global->offset);
-    return loc;
-  }
-  if (auto owner = threads_.owner_of(addr)) {
-    loc.kind = owner->tls ? "tls" : "stack";
-    loc.text = fmt::format("{} of {}", owner->tls ? "thread-local storage" : "stack", thread_name(owner->tid, false));
-    return loc;
-  }
-  loc.kind = "unknown";
-  return loc;
-}
-
-Reporter::ThreadLine Reporter::describe_thread(ThreadId tid) {
-  ThreadLine line;
-  line.tid = tid;
-  auto info = threads_.info(tid);
-  if (!info) return line;
-  line.text = fmt::format("{} (tid={}, {}) created by {}", thread_name(tid, true), info->os_tid,
-                          info->finished ? "finished" : "running", thread_name(info->parent, false));
-  line.stack = stack(info->create_stack);
-  return line;
-}
-
-std::string Reporter::summary_of(const Access& a) {
-  if (a.stack.empty()) return "data race <unknown location>";
-  const Frame& f = a.stack.front();
-  const std::string where =
-      f.file.empty() ? fmt::format("({}+{:#x})", f.module, f.offset) : fmt::format("{}:{}", f.file, f.line);
-  return fmt::format("data race {} in {}", where, f.function.empty() ? "<unknown>" : f.function);
+std::vector<BenignRange> Reporter::benign_ranges() {
+  InternalLock lock(benign_mu_);
+  return benign_log_;
 }
 
 void Reporter::on_race(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites) {
@@ -222,32 +118,9 @@ void Reporter::report_on_large_stack(void* pending) {
 }
 
 void Reporter::report(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites) {
-  const Race& r = race.race;
-  const Site& cur_site = sites.get(r.site);
-  const Site& prev_site = sites.get(r.prev_site);
-  Access cur{r.kind != RaceKind::WriteRead,
-             unpack_kind(cur_site.size_kind),
-             unpack_size(cur_site.size_kind),
-             access_addr,
-             r.tid,
-             stack(cur_site.node, cur_site.pc)};
-  Access prev{r.kind != RaceKind::ReadWrite,
-              unpack_kind(prev_site.size_kind),
-              unpack_size(prev_site.size_kind),
-              race.addr,
-              r.prev_tid,
-              stack(prev_site.node, prev_site.pc)};
-  if (cur.size == 0) cur.size = race.size;
-  if (prev.size == 0) prev.size = race.size;
-  const Location loc = locate(race.addr);
-  std::vector<ThreadLine> thread_lines;
-  for (ThreadId t : {cur.tid, prev.tid}) {
-    if (t == 0) continue;
-    bool listed = false;
-    for (const ThreadLine& l : thread_lines) listed |= l.tid == t;
-    if (!listed) thread_lines.push_back(describe_thread(t));
-  }
-  if (is_suppressed(cur, prev, loc)) {
+  LiveFacts facts(stacks_, threads_, heap_, sites);
+  const DescribedRace described = describer_.describe(race, access_addr, facts);
+  if (race_suppressed(options_.suppressions, described)) {
     ++suppressed_;
     return;
   }
@@ -255,44 +128,10 @@ void Reporter::report(const RaceReport& race, uint64_t access_addr, const SiteDe
     ++over_limit_;
     return;
   }
-  if (!options_.sarif.empty()) sarif_races_.push_back(sarif_race(cur, prev, loc));
-  summaries_.push_back(summary_of(cur));
-  output_.write(options_.json ? render_json(cur, prev, loc, thread_lines, r.site, r.prev_site)
-                              : render_text(cur, prev, loc, thread_lines));
+  if (!options_.sarif.empty()) sarif_races_.push_back(race_sarif(described));
+  summaries_.push_back(race_summary(described));
+  output_.write(options_.json ? race_json(described) : race_text(described));
   halt_requested_ |= options_.halt_on_error;
-}
-
-bool Reporter::is_suppressed(const Access& cur, const Access& prev, const Location& loc) const {
-  if (options_.suppressions.empty()) return false;
-  RaceSubject subject;
-  subject.access_stacks = {suppression_frames(cur.stack), suppression_frames(prev.stack)};
-  subject.global_name = loc.global_name;
-  subject.global_module = loc.global_module;
-  return options_.suppressions.match(subject) != nullptr;
-}
-
-SarifRace Reporter::sarif_race(const Access& cur, const Access& prev, const Location& loc) {
-  SarifRace race;
-  const std::string cur_word = access_word(cur.write, cur.kind, false);
-  const std::string prev_word = access_word(prev.write, prev.kind, false);
-  race.message = fmt::format("Data race: {} of size {} by {} and an earlier {} by {}{}", cur_word, cur.size,
-                             thread_name(cur.tid, false), prev_word, thread_name(prev.tid, false),
-                             loc.text.empty() ? "" : "; location is " + loc.text);
-  race.current = {fmt::format("{} of size {} at {:#x} by {}", access_word(cur.write, cur.kind, true), cur.size,
-                              cur.addr, thread_name(cur.tid, false)),
-                  thread_name(cur.tid, true),
-                  sarif_frames(cur.stack),
-                  {}};
-  race.previous = {fmt::format("Previous {} of size {} at {:#x} by {}", prev_word, prev.size, prev.addr,
-                               thread_name(prev.tid, false)),
-                   thread_name(prev.tid, true),
-                   sarif_frames(prev.stack),
-                   {}};
-  if (loc.kind == "heap") race.allocation = SarifStep{"Allocation of the " + loc.text, {}, sarif_frames(loc.stack), {}};
-  const std::string memory = loc.kind == "global" ? "global " + loc.global_name : loc.kind;
-  race.fingerprint = sarif_race_fingerprint(stable_access_text(cur_word, cur.stack),
-                                            stable_access_text(prev_word, prev.stack), memory);
-  return race;
 }
 
 void Reporter::write_sarif() {
@@ -330,54 +169,6 @@ void Reporter::write_sarif() {
   output_.write(fmt::format("raceaccel: cannot write the SARIF log {}: {}\n", path, std::strerror(error)));
 }
 
-std::string Reporter::render_text(const Access& cur, const Access& prev, const Location& loc,
-                                  const std::vector<ThreadLine>& threads) {
-  std::string s = "==================\n";
-  s += fmt::format("WARNING: raceaccel: data race (pid={})\n", getpid());
-  s += fmt::format("  {} of size {} at {:#x} by {}:\n", access_word(cur.write, cur.kind, true), cur.size, cur.addr,
-                   thread_name(cur.tid, false));
-  s += stack_text(cur.stack);
-  s += fmt::format("\n  Previous {} of size {} at {:#x} by {}:\n", access_word(prev.write, prev.kind, false), prev.size,
-                   prev.addr, thread_name(prev.tid, false));
-  s += stack_text(prev.stack);
-  if (loc.kind != "unknown") {
-    s += fmt::format("\n  Location is {}{}\n", loc.text, loc.kind == "heap" ? ":" : ".");
-    if (loc.kind == "heap") s += stack_text(loc.stack);
-  }
-  for (const ThreadLine& t : threads) {
-    if (t.text.empty()) continue;
-    s += fmt::format("\n  {} at:\n", t.text);
-    s += stack_text(t.stack);
-  }
-  s += "==================\n";
-  return s;
-}
-
-std::string Reporter::render_json(const Access& cur, const Access& prev, const Location& loc,
-                                  const std::vector<ThreadLine>& threads, uint64_t site, uint64_t prev_site) {
-  auto access = [&](const Access& a, uint64_t site_id) {
-    return nlohmann::json{{"access", access_word(a.write, a.kind, false)},
-                          {"size", a.size},
-                          {"address", fmt::format("{:#x}", a.addr)},
-                          {"thread", a.tid},
-                          {"thread_name", thread_name(a.tid, false)},
-                          {"site", site_id},
-                          {"stack", stack_json(a.stack)}};
-  };
-  nlohmann::json thread_list = nlohmann::json::array();
-  for (const ThreadLine& t : threads) {
-    if (!t.text.empty()) thread_list.push_back({{"thread", t.tid}, {"text", t.text}, {"stack", stack_json(t.stack)}});
-  }
-  nlohmann::json doc = {{"type", "data race"},
-                        {"pid", getpid()},
-                        {"current", access(cur, site)},
-                        {"previous", access(prev, prev_site)},
-                        {"location", {{"kind", loc.kind}, {"text", loc.text}, {"stack", stack_json(loc.stack)}}},
-                        {"threads", thread_list},
-                        {"summary", summary_of(cur)}};
-  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 void Reporter::print_summary(const nlohmann::json& accelerator) {
   write_sarif();
   const bool with_accelerator = options_.json && !accelerator.is_null();
@@ -392,11 +183,7 @@ void Reporter::print_summary(const nlohmann::json& accelerator) {
     if (sampled) doc["sample"] = options_.sample;
     s = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
-    for (const std::string& line : summaries_) s += "SUMMARY: raceaccel: " + line + "\n";
-    s += fmt::format("raceaccel: reported {} data race{}", reports(), reports() == 1 ? "" : "s");
-    if (over_limit_ != 0) s += fmt::format(" ({} beyond report_limit not printed)", over_limit_);
-    if (suppressed_ != 0) s += fmt::format(" ({} suppressed)", suppressed_);
-    s += "\n";
+    s = summary_lines(summaries_, reports(), over_limit_, suppressed_);
     if (sampled) s += sampled_notice(options_.sample) + "\n";
   }
   output_.write(s);

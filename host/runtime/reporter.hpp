@@ -4,8 +4,12 @@
 // Reports that a suppressions= pattern matches are counted, not printed;
 // with sarif= the printed ones are also collected and written as a SARIF
 // log at exit. Runs under the checker lock (the site depot lives there).
+// What a report says and how it is written is symbolize/program_report.hpp,
+// shared with `raceaccel check` on a recording; the facts come from the
+// runtime's registries here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -22,8 +26,9 @@
 #include "runtime/large_stack.hpp"
 #include "runtime/options.hpp"
 #include "runtime/report_output.hpp"
-#include "runtime/symbolizer.hpp"
 #include "runtime/thread_registry.hpp"
+#include "symbolize/program_report.hpp"
+#include "symbolize/symbolizer.hpp"
 
 namespace raceaccel::rt {
 
@@ -56,29 +61,14 @@ class Reporter {
   bool sarif_failed() const { return sarif_failed_; }
   int halt_status() const { return options_.exitcode; }
   void after_fork_child();
+  // The benign ranges so far, for the recording.
+  std::vector<BenignRange> benign_ranges();
+  // The runtime's own module (base name), whose frames reports leave out.
+  const std::string& runtime_module() const { return runtime_module_; }
+  // How many events the recording holds now (for benign ranges); set by the checker.
+  void set_event_clock(const std::atomic<uint64_t>* recorded) { recorded_ = recorded; }
 
  private:
-  struct Access {
-    bool write = false;
-    AccessKind kind = AccessKind::Read;  // for the wording: atomic read, free
-    uint64_t size = 0;
-    uint64_t addr = 0;
-    ThreadId tid = 0;
-    std::vector<Frame> stack;
-  };
-  struct Location {
-    std::string text;          // "heap block of size 8 at 0x... allocated by thread T1" ...
-    std::string kind;          // heap | global | stack | tls | fd | unknown
-    std::vector<Frame> stack;  // heap: the allocation stack
-    std::string global_name;   // global: the variable and its module, for suppressions
-    std::string global_module;
-  };
-  struct ThreadLine {
-    ThreadId tid = 0;
-    std::string text;
-    std::vector<Frame> stack;
-  };
-
   struct PendingRace {
     const RaceReport* race;
     uint64_t access_addr;
@@ -87,18 +77,6 @@ class Reporter {
   };
   static void report_on_large_stack(void* pending);
   void report(const RaceReport& race, uint64_t access_addr, const SiteDepot& sites);
-  std::vector<Frame> stack(uint32_t node, uint64_t pc);
-  std::vector<Frame> stack(const std::vector<uint64_t>& return_addresses);
-  Location locate(uint64_t addr);
-  std::string thread_name(ThreadId tid, bool capital);
-  ThreadLine describe_thread(ThreadId tid);
-  static std::string summary_of(const Access& a);
-  std::string render_text(const Access& cur, const Access& prev, const Location& loc,
-                          const std::vector<ThreadLine>& threads);
-  std::string render_json(const Access& cur, const Access& prev, const Location& loc,
-                          const std::vector<ThreadLine>& threads, uint64_t site, uint64_t prev_site);
-  bool is_suppressed(const Access& cur, const Access& prev, const Location& loc) const;
-  SarifRace sarif_race(const Access& cur, const Access& prev, const Location& loc);
   void write_sarif();
 
   const RuntimeOptions& options_;
@@ -106,11 +84,14 @@ class Reporter {
   ThreadRegistry& threads_;
   HeapRegistry& heap_;
   Symbolizer symbolizer_;
+  RaceDescriber describer_;
   LargeStack large_stack_;
   ReportOutput output_;
   std::string runtime_module_;  // frames inside the runtime itself are not shown
   InternalMutex benign_mu_;
   std::map<uint64_t, uint64_t> benign_;  // start → end
+  std::vector<BenignRange> benign_log_;  // as annotated, for the recording
+  const std::atomic<uint64_t>* recorded_ = nullptr;
   std::set<std::pair<uint64_t, uint64_t>> seen_site_pairs_;
   std::vector<std::string> summaries_;
   size_t over_limit_ = 0;

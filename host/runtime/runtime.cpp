@@ -2,6 +2,7 @@
 
 #include "common/exit_codes.hpp"
 #include "runtime/device_backend.hpp"
+#include "runtime/fd_table.hpp"
 #include "runtime/internal_heap.hpp"
 #include "runtime/sampling.hpp"
 #include "runtime/signals.hpp"
@@ -295,7 +296,39 @@ Runtime::Runtime(const RuntimeOptions& options)
     : options_(options), reporter_(options_, stacks_, threads_, heap_), checker_(make_checker(options_, reporter_)) {
   if (options_.sample < 1.0) checker_->sample_with(make_sampler(options_, heap_));
   if (options_.verbosity >= 3) checker_->keep_racy_bytes();
+  if (!options_.record.empty()) {
+    reporter_.set_event_clock(checker_->recorded_events_counter());
+    checker_->describe_program_with([this](ProgramInfo& info) { describe_program(info); });
+  }
   OwnerLock::enable_bias();
+}
+
+void Runtime::describe_program(ProgramInfo& info) {
+  info.pid = getpid();
+  info.runtime_module = reporter_.runtime_module();
+  const DescriptorTableLayout fds = descriptor_table_layout();
+  info.fd_table_base = fds.base;
+  info.fd_entry_bytes = fds.entry_bytes;
+  info.fd_count = fds.count;
+  info.modules = Symbolizer().loaded_modules();
+  info.nodes = stacks_.nodes();
+  const std::vector<ThreadInfo> threads = threads_.all();
+  for (size_t tid = 0; tid < threads.size(); ++tid) {
+    const ThreadInfo& t = threads[tid];
+    ProgramThread p;
+    p.tid = static_cast<ThreadId>(tid);
+    p.parent = t.parent;
+    p.create_stack = t.create_stack;
+    p.os_tid = t.os_tid;
+    p.name = t.name;
+    p.stack_lo = t.stack_lo;
+    p.stack_hi = t.stack_hi;
+    p.tls_lo = t.tls_lo;
+    p.tls_hi = t.tls_hi;
+    p.finished_at = t.finished ? t.finished_at : kNeverFinished;
+    info.threads.push_back(std::move(p));
+  }
+  info.benign = reporter_.benign_ranges();
 }
 
 ThreadState* Runtime::attach_thread(ThreadId tid) {
@@ -341,7 +374,7 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
 void Runtime::detach_thread(ThreadState* ts) {
   RuntimeScope scope;
   checker_->unlink(ts);
-  threads_.finished(ts->tid);
+  threads_.finished(ts->tid, checker_->recorded_events());
   t_thread = nullptr;
   t_thread_done = true;
   pthread_setspecific(g_thread_key, nullptr);

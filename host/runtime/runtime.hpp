@@ -48,6 +48,8 @@ class Runtime {
   void after_fork_child();
 
  private:
+  // A recording's program info (checker.hpp, describe_program_with).
+  void describe_program(ProgramInfo& info);
   RuntimeOptions options_;
   StackTrie stacks_;
   ThreadRegistry threads_;

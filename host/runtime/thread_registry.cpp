@@ -29,9 +29,17 @@ void ThreadRegistry::started(ThreadId tid, pid_t os_tid, uint64_t stack_lo, uint
   t.tls_hi = tls_hi;
 }
 
-void ThreadRegistry::finished(ThreadId tid) {
+void ThreadRegistry::finished(ThreadId tid, uint64_t recorded) {
   InternalLock lock(mu_);
-  if (tid < threads_.size()) threads_[tid].finished = true;
+  if (tid < threads_.size() && !threads_[tid].finished) {
+    threads_[tid].finished = true;
+    threads_[tid].finished_at = recorded;
+  }
+}
+
+std::vector<ThreadInfo> ThreadRegistry::all() {
+  InternalLock lock(mu_);
+  return {threads_.begin(), threads_.end()};
 }
 
 void ThreadRegistry::set_name(ThreadId tid, std::string name) {

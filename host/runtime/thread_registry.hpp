@@ -27,6 +27,7 @@ struct ThreadInfo {
   std::vector<uint64_t> create_stack;
   pid_t os_tid = 0;
   bool finished = false;
+  uint64_t finished_at = ~uint64_t{0};  // events recorded when it finished (record=)
   std::string name;
   uint64_t stack_lo = 0, stack_hi = 0;  // the whole stack mapping (includes static TLS on non-main threads)
   uint64_t tls_lo = 0, tls_hi = 0;      // static TLS block
@@ -42,9 +43,11 @@ class ThreadRegistry {
   ThreadId create(ThreadId parent, std::vector<uint64_t> create_stack);  // a new id, created by parent
   ThreadId create_foreign();                                             // a thread not started through pthread_create
   void started(ThreadId tid, pid_t os_tid, uint64_t stack_lo, uint64_t stack_hi, uint64_t tls_lo, uint64_t tls_hi);
-  void finished(ThreadId tid);
+  // recorded: how many events the recording holds now (record=), else 0.
+  void finished(ThreadId tid, uint64_t recorded);
   void set_name(ThreadId tid, std::string name);
   std::optional<ThreadInfo> info(ThreadId tid);
+  std::vector<ThreadInfo> all();                       // by ThreadId
   std::optional<MemoryOwner> owner_of(uint64_t addr);  // whose stack or TLS holds addr (running threads first)
   uint32_t count();
 

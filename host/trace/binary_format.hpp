@@ -2,7 +2,7 @@
 // encoding that round-trips every Event exactly.
 //
 //   file    = header(16) block* end-block
-//   header  = magic "\x89RAT\r\n\x1a\n" | u16 version=1 | u16 flags=0 | u32 reserved=0
+//   header  = magic "\x89RAT\r\n\x1a\n" | u16 version (1 or 2) | u16 flags=0 | u32 reserved=0
 //   block   = "RBLK" | u8 type | u8 codec | u16 reserved=0 | u32 stored_size | u32 raw_size
 //             | u32 record_count | u32 event_count | u64 checksum | payload(stored_size)
 //
@@ -15,7 +15,10 @@
 // (byte ranges), an order byte (atomics, fence), a varint object id (sync objects, fork/join),
 // and finally the zigzag-delta site. A name record is 0x80|kind, varint id, varint length,
 // bytes. The end block (type 2, raw) carries u64 total_events and u64 total_blocks, and
-// nothing may follow it. docs/trace-formats.md describes the format in full.
+// nothing may follow it. Version 2 adds program-info blocks (type 3, before the end block):
+// the runtime's site table, modules and threads (program_info.hpp), read by `check` to
+// symbolize reports; version 1 files read as before. docs/trace-formats.md describes the
+// format in full.
 #pragma once
 
 #include <array>
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "trace/input.hpp"
+#include "trace/program_info.hpp"
 #include "trace/trace_error.hpp"
 #include "trace/trace_reader.hpp"
 #include "trace/trace_writer.hpp"
@@ -46,7 +50,11 @@ struct ZstdDCtxDeleter {
 };
 
 inline constexpr std::string_view kBinaryMagic{"\x89RAT\r\n\x1a\n", 8};
+// Version 1: events only. Version 2: may also hold program-info blocks. The
+// writer writes 1 unless asked for program info, so traces without it stay
+// readable by older readers.
 inline constexpr uint16_t kBinaryVersion = 1;
+inline constexpr uint16_t kBinaryVersionProgramInfo = 2;
 inline constexpr size_t kBinaryHeaderBytes = 16;
 
 inline constexpr std::string_view kBlockMagic{"RBLK", 4};
@@ -54,6 +62,9 @@ inline constexpr size_t kBlockHeaderBytes = 32;
 inline constexpr size_t kBlockChecksumOffset = 24;  // the header bytes before it seed the checksum
 inline constexpr uint8_t kBlockTypeEvents = 1;
 inline constexpr uint8_t kBlockTypeEnd = 2;
+inline constexpr uint8_t kBlockTypeProgramInfo = 3;  // version 2 only
+// Program info is split into blocks of at most this many payload bytes.
+inline constexpr size_t kProgramInfoChunkBytes = size_t{4} << 20;
 inline constexpr uint8_t kCodecRaw = 0;
 inline constexpr uint8_t kCodecZstd = 1;
 // Upper bound for stored_size and raw_size; larger values are corruption, not
@@ -76,6 +87,9 @@ struct BinaryWriterOptions {
   // per-block overhead; larger ones cost reader memory. Clamped so that no
   // block exceeds kMaxBlockBytes.
   size_t block_bytes = 256 * 1024;
+  // Write a version-2 file, which may end with program info
+  // (write_program_info).
+  bool program_info = false;
 };
 
 class BinaryWriter final : public TraceWriter {
@@ -90,6 +104,9 @@ class BinaryWriter final : public TraceWriter {
   // kMaxNameBytes. Nothing is written for a rejected event. Assumes `symbols`
   // is one table that only grows.
   void write(const Event& event, const SymbolTable& symbols) override;
+  // Version 2 only (BinaryWriterOptions::program_info): writes the program
+  // info after the events written so far; then only finish() may follow.
+  void write_program_info(const ProgramInfo& info);
   void finish() override;
 
  private:
@@ -113,18 +130,20 @@ class BinaryWriter final : public TraceWriter {
   uint64_t events_written_ = 0, event_blocks_ = 0;
   size_t symbols_written_ = 0;
   bool finished_ = false;
+  bool program_info_written_ = false;
 };
 
 class BinaryReader final : public TraceReader {
  public:
   // Reads and checks the file header; throws TraceError if it is not a
-  // version-1 binary trace.
+  // version-1 or version-2 binary trace.
   explicit BinaryReader(Input input);
 
   bool next(Event& event) override;
   const SymbolTable& symbols() const override { return symbols_; }
   TraceFormat format() const override { return TraceFormat::Binary; }
   uint64_t bytes_read() const override { return input_.offset(); }
+  const ProgramInfo* program_info() const override { return program_info_ ? &*program_info_ : nullptr; }
 
  private:
   [[noreturn]] void fail(const std::string& reason);
@@ -157,6 +176,9 @@ class BinaryReader final : public TraceReader {
   uint64_t total_events_ = 0, event_blocks_ = 0;
   bool in_block_ = false;
   bool done_ = false;
+  uint16_t version_ = kBinaryVersion;
+  std::vector<uint8_t> program_bytes_;  // the program-info blocks' payloads, decoded at the end block
+  std::optional<ProgramInfo> program_info_;
   std::optional<TraceError> error_;  // once thrown, every later next() throws it again
 };
 

@@ -107,9 +107,11 @@ void BinaryReader::read_header() {
   }
   if (got < sizeof h) bad(fmt::format("truncated file header ({} of {} bytes)", got, sizeof h));
   const auto version = load_le<uint16_t>(h + 8);
-  if (version != kBinaryVersion) {
-    bad(fmt::format("unsupported version {} (this reader reads {})", version, kBinaryVersion));
+  if (version != kBinaryVersion && version != kBinaryVersionProgramInfo) {
+    bad(fmt::format("unsupported version {} (this reader reads {} and {})", version, kBinaryVersion,
+                    kBinaryVersionProgramInfo));
   }
+  version_ = version;
   // Nonzero flags or reserved bits would mean a feature this reader lacks.
   const auto flags = load_le<uint16_t>(h + 10);
   if (flags != 0) bad(fmt::format("unsupported flags {:#06x}", flags));
@@ -230,7 +232,11 @@ bool BinaryReader::open_block() {
     read_end_block(raw_.data());
     return false;
   }
-  if (type != kBlockTypeEvents) fail(fmt::format("unknown block type {}", type));
+  const bool program_info = type == kBlockTypeProgramInfo && version_ >= kBinaryVersionProgramInfo;
+  if (type != kBlockTypeEvents && !program_info) fail(fmt::format("unknown block type {}", type));
+  if (program_info && (records != 0 || events != 0)) {
+    fail(fmt::format("program-info block declares {} records ({} events); it holds none", records, events));
+  }
 
   if (codec == kCodecZstd) {
     if (!dctx_) {
@@ -247,6 +253,12 @@ bool BinaryReader::open_block() {
     fail(fmt::format("raw block stores {} bytes but declares {} uncompressed", stored_size, raw_size));
   }
   std::memset(raw_.data() + raw_size, 0, kDecodePadding);
+  if (program_info) {  // kept whole until the end block: its records may straddle blocks
+    program_bytes_.insert(program_bytes_.end(), raw_.begin(), raw_.begin() + raw_size);
+    begin_ = pos_ = end_ = nullptr;
+    in_block_ = false;
+    return true;
+  }
 
   begin_ = pos_ = raw_.data();
   end_ = begin_ + raw_size;
@@ -276,6 +288,14 @@ void BinaryReader::read_end_block(const uint8_t* totals) {
   }
   if (declared_blocks != event_blocks_) {
     fail(fmt::format("end block counts {} event blocks, but the trace holds {}", declared_blocks, event_blocks_));
+  }
+  if (!program_bytes_.empty()) {
+    try {
+      program_info_ = decode_program_info(program_bytes_.data(), program_bytes_.size());
+    } catch (const std::runtime_error& err) {
+      fail(err.what());
+    }
+    program_bytes_ = {};
   }
   done_ = true;
   begin_ = pos_ = end_ = nullptr;

@@ -94,12 +94,13 @@ BinaryWriter::BinaryWriter(std::ostream& out, BinaryWriterOptions options)
 
   uint8_t header[kBinaryHeaderBytes] = {};
   std::copy(kBinaryMagic.begin(), kBinaryMagic.end(), header);
-  store_le<uint16_t>(header + 8, kBinaryVersion);
+  store_le<uint16_t>(header + 8, options_.program_info ? kBinaryVersionProgramInfo : kBinaryVersion);
   put(header, sizeof header);
 }
 
 void BinaryWriter::write(const Event& event, const SymbolTable& symbols) {
   if (finished_) throw std::logic_error("BinaryWriter::write called after finish");
+  if (program_info_written_) throw std::logic_error("BinaryWriter::write called after write_program_info");
   check_event(event, events_written_);
   const auto& entries = symbols.entries();
   // A table that shrank is a different table; repeating names is harmless,
@@ -181,6 +182,32 @@ void BinaryWriter::write_block(uint8_t type, uint8_t codec, const uint8_t* paylo
   store_le<uint64_t>(header + kBlockChecksumOffset, XXH64(payload, stored_size, seed));
   put(header, sizeof header);
   put(payload, stored_size);
+}
+
+void BinaryWriter::write_program_info(const ProgramInfo& info) {
+  if (!options_.program_info) throw std::logic_error("BinaryWriter: program info needs a version-2 file");
+  if (finished_ || program_info_written_) throw std::logic_error("BinaryWriter::write_program_info called late");
+  program_info_written_ = true;
+  flush_block();
+  const std::vector<uint8_t> bytes = encode_program_info(info);
+  // Records may straddle blocks: the reader joins the payloads before decoding.
+  for (size_t at = 0; at < bytes.size(); at += kProgramInfoChunkBytes) {
+    const size_t n = std::min(kProgramInfoChunkBytes, bytes.size() - at);
+    const uint8_t* payload = bytes.data() + at;
+    size_t stored = n;
+    uint8_t codec = kCodecRaw;
+    std::vector<uint8_t> packed;
+    if (options_.compress) {
+      packed.resize(ZSTD_compressBound(n));
+      const size_t z = ZSTD_compressCCtx(cctx_.get(), packed.data(), packed.size(), payload, n, options_.zstd_level);
+      if (!ZSTD_isError(z) && z < n) {
+        payload = packed.data();
+        stored = z;
+        codec = kCodecZstd;
+      }
+    }
+    write_block(kBlockTypeProgramInfo, codec, payload, stored, n, 0, 0);
+  }
 }
 
 void BinaryWriter::finish() {

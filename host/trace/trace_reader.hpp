@@ -11,6 +11,7 @@
 namespace raceaccel {
 
 class Input;
+struct ProgramInfo;
 
 enum class TraceFormat { Std, Binary };
 
@@ -24,6 +25,9 @@ class TraceReader {
   virtual TraceFormat format() const = 0;
   // Bytes consumed so far (progress reporting).
   virtual uint64_t bytes_read() const = 0;
+  // What a runtime recording carries for symbolized reports (program_info.hpp);
+  // null for traces without it. Complete once next() returned false.
+  virtual const ProgramInfo* program_info() const { return nullptr; }
 };
 
 // Opens a trace file ("-" for stdin) and picks the reader by sniffing the

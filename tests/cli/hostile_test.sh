@@ -81,7 +81,7 @@ hostile "header-field checksum" 65 "block" "$bin" check "$work/field.rtrace"
 cp "$work/good.rtrace" "$work/huge.rtrace"
 printf '\377\377\377\377\377\377\377\377' | dd of="$work/huge.rtrace" bs=1 seek=24 conv=notrunc 2>/dev/null
 hostile "huge block sizes" 65 "block" "$bin" check "$work/huge.rtrace"
-printf '\211RAT\r\n\032\n\002\000\000\000\000\000\000\000' >"$work/version.rtrace"
+printf '\211RAT\r\n\032\n\003\000\000\000\000\000\000\000' >"$work/version.rtrace"
 hostile "unknown version" 65 "version.rtrace" "$bin" check "$work/version.rtrace"
 hostile "corrupt binary to stats" 65 "block" "$bin" stats "$work/payload.rtrace"
 hostile "corrupt binary from stdin" 65 "<stdin>" sh -c "\"$bin\" check - <\"$work/payload.rtrace\""

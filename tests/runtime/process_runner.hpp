@@ -20,6 +20,7 @@ namespace raceaccel::test {
 
 struct ProcessResult {
   int status = -1;      // exit status, or 128 + signal
+  pid_t pid = 0;        // the process's id (reports name it)
   long max_rss_kb = 0;  // peak resident memory of the process
   std::string out;
   std::string err;
@@ -54,6 +55,7 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const std
   ProcessResult r;
   pid_t pid = 0;
   if (posix_spawnp(&pid, c_argv[0], &actions, nullptr, c_argv.data(), c_env.data()) == 0) {
+    r.pid = pid;
     int status = 0;
     struct rusage usage {};
     wait4(pid, &status, 0, &usage);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "trace/input.hpp"
+#include "trace/program_info.hpp"
 #include "trace/trace_error.hpp"
 
 namespace raceaccel {
@@ -413,7 +414,8 @@ TEST(BinaryCorruption, FileHeader) {
   bad_magic[1] = 'X';
   expect_header_error(bad_magic, "bad magic");
   expect_header_error("T0|r(x)|1\n", "bad magic");
-  expect_header_error(file_header(2) + good.substr(kBinaryHeaderBytes), "unsupported version 2");
+  expect_header_error(file_header(3) + good.substr(kBinaryHeaderBytes), "unsupported version 3");
+  expect_header_error(file_header(0) + good.substr(kBinaryHeaderBytes), "unsupported version 0");
   expect_header_error(file_header(1, 1) + good.substr(kBinaryHeaderBytes), "unsupported flags");
   expect_header_error(file_header(1, 0, 7) + good.substr(kBinaryHeaderBytes), "reserved");
   expect_header_error("", "truncated file header");
@@ -626,6 +628,138 @@ TEST(BinaryCorruption, EndBlock) {
 size_t heap_in_use() {
   const struct mallinfo2 info = mallinfo2();
   return info.uordblks + info.hblkhd;
+}
+
+// ---- version 2: program info (a runtime recording's site table etc.) ---------
+
+ProgramInfo sample_program_info(size_t nodes) {
+  ProgramInfo info;
+  info.pid = 4242;
+  info.runtime_module = "libraceaccel_rt.so";
+  info.fd_table_base = 0x7f0000001000;
+  info.fd_entry_bytes = 16;
+  info.fd_count = 8192;
+  info.modules = {{"/bin/prog", std::string("\x01\x02\xff", 3), 0x555500000000, 0x555500005000},
+                  {"/lib/libc.so.6", "", 0x7f1000000000, 0x7f1000200000}};
+  info.nodes.push_back({});
+  for (size_t i = 1; i <= nodes; ++i) info.nodes.push_back({static_cast<uint32_t>(i / 2), 0x7fff00000000 + i * 977});
+  info.codes = {{0x555500001234, pack_size_kind(4, AccessKind::Write)},
+                {0x555500001240, pack_size_kind(1, AccessKind::Alloc)}};
+  ProgramThread main_thread;
+  main_thread.os_tid = 4242;
+  main_thread.stack_lo = 0x7ffc00000000;
+  main_thread.stack_hi = 0x7ffc00100000;
+  ProgramThread worker;
+  worker.tid = 1;
+  worker.create_stack = {0x555500001300, 0x7f1000001000};
+  worker.os_tid = 4243;
+  worker.name = "worker";
+  worker.finished_at = 17;
+  info.threads = {main_thread, worker};
+  info.benign = {{0x1000, 8, 3}};
+  return info;
+}
+
+void expect_same_info(const ProgramInfo& a, const ProgramInfo& b) {
+  EXPECT_EQ(a.pid, b.pid);
+  EXPECT_EQ(a.runtime_module, b.runtime_module);
+  EXPECT_EQ(a.fd_table_base, b.fd_table_base);
+  EXPECT_EQ(a.fd_entry_bytes, b.fd_entry_bytes);
+  EXPECT_EQ(a.fd_count, b.fd_count);
+  ASSERT_EQ(a.modules.size(), b.modules.size());
+  for (size_t i = 0; i < a.modules.size(); ++i) {
+    EXPECT_EQ(a.modules[i].path, b.modules[i].path);
+    EXPECT_EQ(a.modules[i].build_id, b.modules[i].build_id);
+    EXPECT_EQ(a.modules[i].low, b.modules[i].low);
+    EXPECT_EQ(a.modules[i].high, b.modules[i].high);
+  }
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    EXPECT_EQ(a.nodes[i].parent, b.nodes[i].parent);
+    EXPECT_EQ(a.nodes[i].pc, b.nodes[i].pc);
+  }
+  ASSERT_EQ(a.codes.size(), b.codes.size());
+  for (size_t i = 0; i < a.codes.size(); ++i) {
+    EXPECT_EQ(a.codes[i].pc, b.codes[i].pc);
+    EXPECT_EQ(a.codes[i].size_kind, b.codes[i].size_kind);
+  }
+  ASSERT_EQ(a.threads.size(), b.threads.size());
+  for (size_t i = 0; i < a.threads.size(); ++i) {
+    EXPECT_EQ(a.threads[i].tid, b.threads[i].tid);
+    EXPECT_EQ(a.threads[i].create_stack, b.threads[i].create_stack);
+    EXPECT_EQ(a.threads[i].os_tid, b.threads[i].os_tid);
+    EXPECT_EQ(a.threads[i].name, b.threads[i].name);
+    EXPECT_EQ(a.threads[i].stack_hi, b.threads[i].stack_hi);
+    EXPECT_EQ(a.threads[i].finished_at, b.threads[i].finished_at);
+  }
+  ASSERT_EQ(a.benign.size(), b.benign.size());
+  EXPECT_EQ(a.benign[0].from_event, b.benign[0].from_event);
+}
+
+std::string encode_with_info(const std::vector<Event>& events, const ProgramInfo& info, bool compress) {
+  std::ostringstream out;
+  BinaryWriter writer(out, {.compress = compress, .program_info = true});
+  for (const Event& e : events) writer.write(e, {});
+  writer.write_program_info(info);
+  writer.finish();
+  return out.str();
+}
+
+TEST(BinaryProgramInfo, RoundTripsAfterTheEvents) {
+  const std::vector<Event> events = {Event::write(1, 0x1000, 4, 7), Event::read(0, 0x1000, 4, 9)};
+  for (const bool compress : {false, true}) {
+    // 400 K nodes: more than one program-info block (kProgramInfoChunkBytes).
+    for (const size_t nodes : {size_t{3}, size_t{400000}}) {
+      const ProgramInfo info = sample_program_info(nodes);
+      const std::string bytes = encode_with_info(events, info, compress);
+      EXPECT_EQ(bytes[8], 2);  // version 2
+      BinaryReader reader(Input::from_memory(bytes, kName));
+      std::vector<Event> read;
+      Event e;
+      while (reader.next(e)) read.push_back(e);
+      EXPECT_EQ(read, events);
+      ASSERT_NE(reader.program_info(), nullptr);
+      expect_same_info(*reader.program_info(), info);
+    }
+  }
+}
+
+// Traces without program info stay version 1, byte for byte what they were.
+TEST(BinaryProgramInfo, VersionOneTracesHaveNone) {
+  const std::string bytes = encode({Event::write(1, 0x1000, 4, 7)});
+  EXPECT_EQ(bytes[8], 1);
+  BinaryReader reader(Input::from_memory(bytes, kName));
+  Event e;
+  while (reader.next(e)) {
+  }
+  EXPECT_EQ(reader.program_info(), nullptr);
+  std::ostringstream out;
+  BinaryWriter writer(out);
+  EXPECT_THROW(writer.write_program_info(sample_program_info(1)), std::logic_error);
+}
+
+TEST(BinaryProgramInfo, DamagedProgramInfoIsAnError) {
+  const std::string read = read_record();
+  const auto n = static_cast<uint32_t>(read.size());
+  const std::string events = file_header(2) + raw_block(read, 1, 1);
+  const uint64_t info_at = kBinaryHeaderBytes + kBlockHeaderBytes + read.size();
+  auto info_block = [](const std::string& payload, uint32_t records) {
+    return block({kBlockTypeProgramInfo, kCodecRaw, 0, payload, static_cast<uint32_t>(payload.size()), records, 0});
+  };
+  const std::vector<uint8_t> good = encode_program_info(sample_program_info(2));
+  const std::string good_payload(good.begin(), good.end());
+  const uint64_t end_at = info_at + kBlockHeaderBytes + good_payload.size();
+  EXPECT_EQ(decode(events + info_block(good_payload, 0) + end_block(1, 1)).size(), 1u);
+  expect_block_error(events + info_block(good_payload, 1) + end_block(1, 1), 1, info_at,
+                     "program-info block declares 1 records");
+  expect_block_error(events + info_block(byte(0x7f) + good_payload, 0) + end_block(1, 1), 2, end_at + 1,
+                     "program info at offset 1: unknown record tag 0x7f");
+  expect_block_error(events + info_block(good_payload.substr(0, good_payload.size() - 1), 0) + end_block(1, 1), 2,
+                     end_at - 1, "record is truncated");
+  // A version-1 file has no such blocks.
+  expect_block_error(file_header(1) + raw_block(read, 1, 1) + info_block(good_payload, 0) + end_block(1, 1), 1, info_at,
+                     "unknown block type 3");
+  (void)n;
 }
 
 TEST(BinaryStreaming, ReadsOneBlockAtATime) {

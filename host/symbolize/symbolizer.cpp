@@ -1,15 +1,18 @@
-#include "runtime/symbolizer.hpp"
+#include "symbolize/symbolizer.hpp"
 
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 
-namespace raceaccel::rt {
+namespace raceaccel {
 namespace {
 
 std::string demangle(const char* name) {
@@ -117,13 +120,55 @@ const Dwfl_Callbacks kCallbacks = {
 
 }  // namespace
 
+std::optional<std::string> gnu_build_id(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  elf_version(EV_CURRENT);
+  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  std::optional<std::string> id;
+  if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
+    const void* bits = nullptr;
+    const ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
+    id = n > 0 ? std::string(static_cast<const char*>(bits), static_cast<size_t>(n)) : std::string();
+  }
+  if (elf != nullptr) elf_end(elf);
+  ::close(fd);
+  return id;
+}
+
+std::string build_id_hex(const std::string& raw) {
+  std::string hex;
+  for (const char c : raw) hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
+  return hex;
+}
+
+Symbolizer::Symbolizer(std::vector<ProgramModule> modules) : offline_(true), modules_(std::move(modules)) {}
+
+std::vector<ProgramModule> Symbolizer::loaded_modules() {
+  std::vector<ProgramModule> out;
+  Dwfl* d = session(true);  // every module loaded by now
+  if (d == nullptr) return out;
+  auto each = [](Dwfl_Module* mod, void**, const char* name, Dwarf_Addr low, void* arg) -> int {
+    Dwarf_Addr high = 0;
+    dwfl_module_info(mod, nullptr, nullptr, &high, nullptr, nullptr, nullptr, nullptr);
+    if (name != nullptr && name[0] == '/') {
+      static_cast<std::vector<ProgramModule>*>(arg)->push_back({name, gnu_build_id(name).value_or(""), low, high});
+    }
+    return DWARF_CB_OK;
+  };
+  dwfl_getmodules(d, each, &out, 0);
+  return out;
+}
+
 Symbolizer::~Symbolizer() {
   if (dwfl_ != nullptr) dwfl_end(dwfl_);
 }
 
 Dwfl* Symbolizer::session(bool refresh) {
   // A forked child has the parent's modules but must read its own /proc.
-  if (dwfl_ != nullptr && (refresh || pid_ != getpid())) {
+  // A recording's modules are fixed.
+  if (offline_) refresh = false;
+  if (dwfl_ != nullptr && !offline_ && (refresh || pid_ != getpid())) {
     dwfl_end(dwfl_);
     dwfl_ = nullptr;
   }
@@ -132,7 +177,13 @@ Dwfl* Symbolizer::session(bool refresh) {
     if (dwfl_ == nullptr) return nullptr;
     pid_ = getpid();
     dwfl_report_begin(dwfl_);
-    dwfl_linux_proc_report(dwfl_, pid_);
+    if (offline_) {
+      // As dwfl_linux_proc_report reports a live process's files: by path,
+      // over their mapping (find_elf opens a path that starts with '/').
+      for (const ProgramModule& m : modules_) dwfl_report_module(dwfl_, m.path.c_str(), m.low, m.high);
+    } else {
+      dwfl_linux_proc_report(dwfl_, pid_);
+    }
     dwfl_report_end(dwfl_, nullptr, nullptr);
   }
   return dwfl_;
@@ -187,4 +238,4 @@ std::optional<GlobalVariable> Symbolizer::global_at(uint64_t addr) {
   return GlobalVariable{demangle(name), addr - off, sym.st_size, base_name(module), addr - low};
 }
 
-}  // namespace raceaccel::rt
+}  // namespace raceaccel

@@ -1,6 +1,10 @@
 // Code and data addresses to names with elfutils' libdwfl: function
 // (demangled), source file and line, module and offset; global variables by
-// their symbol. Used only while a report is written (under the checker lock).
+// their symbol. One implementation for both users: the runtime symbolizes
+// its own process (the modules /proc lists, used only while a report is
+// written, under the checker lock), `raceaccel check` a recording's pcs in
+// the modules the recording lists, reported at the addresses they had
+// (ProgramModule), so that the same pc gives the same frame.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +13,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace/program_info.hpp"
+
 struct Dwfl;
 
-namespace raceaccel::rt {
+namespace raceaccel {
 
 struct Frame {
   std::string function;  // empty when unknown
@@ -30,9 +36,19 @@ struct GlobalVariable {
   uint64_t offset = 0;
 };
 
+// The raw GNU build-id note of the ELF file at path; empty when the file
+// has none, nullopt when it cannot be read as ELF.
+std::optional<std::string> gnu_build_id(const std::string& path);
+// A build-id as the hex text tools print (readelf -n, file).
+std::string build_id_hex(const std::string& raw);
+
 class Symbolizer {
  public:
+  // The calling process.
   Symbolizer() = default;
+  // A recorded process: only these modules, at their recorded addresses
+  // (the files must be the ones recorded; see gnu_build_id).
+  explicit Symbolizer(std::vector<ProgramModule> modules);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
@@ -41,12 +57,17 @@ class Symbolizer {
   // up. Inlined calls there are expanded: innermost frame first.
   const std::vector<Frame>& frames(uint64_t return_address);
   std::optional<GlobalVariable> global_at(uint64_t addr);
+  // The file-backed modules of the calling process now, with their
+  // build-ids: what a recording needs to symbolize its pcs later.
+  std::vector<ProgramModule> loaded_modules();
 
  private:
   Dwfl* session(bool refresh);
+  bool offline_ = false;
+  std::vector<ProgramModule> modules_;  // offline: what to report
   Dwfl* dwfl_ = nullptr;
   int pid_ = 0;
   std::unordered_map<uint64_t, std::vector<Frame>> frames_;
 };
 
-}  // namespace raceaccel::rt
+}  // namespace raceaccel
