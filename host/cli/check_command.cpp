@@ -20,6 +20,7 @@
 #include "detect/sharded_checker.hpp"
 #include "driver/registry.hpp"
 #include "offload/multi_device_checker.hpp"
+#include "offload/stats_json.hpp"
 #include "report/race_report.hpp"
 #include "report/sarif.hpp"
 #include "report/suppressions.hpp"
@@ -94,7 +95,7 @@ struct OffloadRun {
       result.accelerator +=
           format_offload_stats(fmt::format("{} device {} of {}", result.file, i + 1, each.size()), backend, each[i]);
     }
-    result.accelerator_json = offload_stats_json(total, each);
+    result.accelerator_json = offload::stats_json(total, each);
   }
 };
 
