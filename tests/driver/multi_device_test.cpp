@@ -3,7 +3,9 @@
 // the golden DJIT+ detector, on random generated traces: N devices must
 // report exactly one device's races (every field, in the same order) and
 // DJIT+'s racing bytes, events and kinds (for an earlier write also its
-// thread, clock and site). A mutant — one device's engine that misses one
+// thread, clock and site). Most traces get accesses, atomics, allocs and
+// frees across 4 KiB blocks (checked in parts on several devices), and some
+// lose their forks (threads first seen at a plain access). A mutant — one device's engine that misses one
 // synchronization event — shows that the comparison catches a shard that
 // does not see all synchronization.
 #include <gtest/gtest.h>
@@ -26,11 +28,15 @@
 namespace raceaccel::test {
 namespace {
 
-// The software model's shape (the Verilated kernel's is fixed) and the
-// engine's batch size.
+// The software model's shape (the Verilated kernel's is fixed), the
+// engine's batch size and bucket table: 8 Ki words, so that every engine
+// launches several batches per trace, and 2^12 buckets (512 KiB); the
+// buffers are allocated whole per engine, and with the defaults (64 Ki
+// words, 8 MiB of buckets) the test spent most of its time zeroing memory.
 struct Shape {
   unsigned slots = 64, clock_bits = 32;
-  size_t batch_words = 64 * 1024;
+  size_t batch_words = 8 * 1024;
+  unsigned bucket_bits = 12;
 };
 
 template <typename Backend>
@@ -45,6 +51,7 @@ std::unique_ptr<driver::Device> open_one(const Shape& shape, unsigned index) {
 offload::OffloadOptions engine_options(const Shape& shape) {
   offload::OffloadOptions o;
   o.batch_words = shape.batch_words;
+  o.bucket_bits = shape.bucket_bits;
   return o;
 }
 
@@ -67,22 +74,62 @@ GeneratorOptions random_trace(uint64_t seed, uint32_t max_threads) {
   return o;
 }
 
+// A random range event by thread t: at any alignment near the generator's
+// regions (host/gen/generator.cpp) and up to a few pages long, so that
+// accesses, atomics, allocs and frees straddle 4 KiB blocks, and so
+// devices.
+Event straddling_event(ThreadId t, uint32_t threads, std::mt19937_64& rng) {
+  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  const uint64_t regions[] = {0x1000'0000 + pick(0, threads) * 0x1000, 0x2000'0000, 0x3000'0000, 0x8000'0000};
+  const uint64_t addr = regions[pick(0, 3)] + pick(0, 0x2000);
+  const uint64_t size = pick(0, 3) == 0 ? pick(1, 10'000) : pick(1, 40);
+  switch (pick(0, 6)) {
+    case 0:
+    case 1: return Event::read(t, addr, size, 700 + t);
+    case 2:
+    case 3: return Event::write(t, addr, size, 701 + t);
+    case 4:
+      return Event::atomic(pick(0, 1) ? Op::AtomicLoad : Op::AtomicRmw, t, addr, std::min<uint64_t>(size, 16),
+                           static_cast<MemoryOrder>(pick(0, kMemoryOrderCount - 1)), 702);
+    case 5: return Event::range(Op::Alloc, t, addr, size, 703);
+    default: return Event::range(Op::Free, t, addr, size, 704);
+  }
+}
+
+// A generated trace; in two of three, range events across block edges are
+// mixed in, and in one of three the forks are left out, so that threads
+// first appear at a plain access (every device must give them their slot
+// there, whether or not it owns the bytes).
+std::vector<Event> make_trace(const GeneratorOptions& o) {
+  const bool straddling = o.seed % 3 != 0;
+  const bool without_forks = o.seed % 3 == 1;
+  TraceGenerator generator(o);
+  std::mt19937_64 rng(o.seed * 31 + 5);
+  std::vector<Event> trace;
+  Event e;
+  while (generator.next(e)) {
+    if (without_forks && e.op == Op::Fork) continue;
+    trace.push_back(e);
+    if (straddling && rng() % 16 == 0) trace.push_back(straddling_event(e.tid, o.threads, rng));
+  }
+  return trace;
+}
+
 // One trace through DJIT+, the offload engine on one device, and `many`.
 struct Comparison {
   std::vector<Race> golden, one, many;
   offload::OffloadStats one_stats;
 };
 
-Comparison run_three(const GeneratorOptions& trace, driver::Device& single, const offload::OffloadOptions& options,
+Comparison run_three(const GeneratorOptions& options, driver::Device& single, const offload::OffloadOptions& engine,
                      Detector& many) {
-  offload::OffloadChecker one(single, options);
+  offload::OffloadChecker one(single, engine);
   DjitDetector golden;
-  TraceGenerator generator(trace);
-  Event e;
-  for (uint64_t i = 0; generator.next(e); ++i) {
-    golden.process(e, i);
-    one.process(e, i);
-    many.process(e, i);
+  const std::vector<Event> trace = make_trace(options);
+  for (uint64_t i = 0; i < trace.size(); ++i) {
+    golden.process(trace[i], i);
+    one.process(trace[i], i);
+    many.process(trace[i], i);
   }
   one.finish();
   many.finish();
@@ -166,7 +213,7 @@ void expect_meaningful(const SuiteTotals& t) {
 
 TEST(MultiDevice, SoftwareDevicesMatchOneDeviceAndDjit) {
   for (unsigned n = 1; n <= 4; ++n) {
-    const SuiteTotals t = run_suite<SoftwareBackend>(n, Shape{}, 0x3D1C'0000 + 100 * n, 25, 16);
+    const SuiteTotals t = run_suite<SoftwareBackend>(n, Shape{}, 0x3D1C'0000 + 100 * n, 40, 16);
     expect_meaningful(t);
     if (HasFailure()) return;
   }
@@ -192,7 +239,7 @@ TEST(MultiDevice, SoftwareDevicesInSmallShapesMatch) {
 
 #if RACEACCEL_HAVE_VERILATOR_DEVICE
 TEST(MultiDevice, VerilatorDevicesMatchOneDeviceAndDjit) {
-  expect_meaningful(run_suite<VerilatorBackend>(2, Shape{}, 0x7E21'0000, 10, 12));
+  expect_meaningful(run_suite<VerilatorBackend>(2, Shape{}, 0x7E21'0000, 12, 12));
   if (HasFailure()) return;
   expect_meaningful(run_suite<VerilatorBackend>(3, Shape{}, 0x7E23'0000, 4, 12));
 }
@@ -234,10 +281,10 @@ TEST(MultiDevice, TheComparisonCatchesADeviceThatMissesASyncEvent) {
     trace.locked_weight = 40;  // lock-protected accesses, whose order the dropped release carried
     trace.racy_weight = 2;
     std::vector<std::unique_ptr<Detector>> shards;
-    shards.push_back(std::make_unique<offload::OffloadChecker>(*first, offload::OffloadOptions{}));
-    shards.push_back(std::make_unique<DropsFirstRelease>(*second, offload::OffloadOptions{}));
+    shards.push_back(std::make_unique<offload::OffloadChecker>(*first, engine_options(Shape{})));
+    shards.push_back(std::make_unique<DropsFirstRelease>(*second, engine_options(Shape{})));
     ShardedChecker many(std::move(shards), ShardedChecker::Options{});
-    const std::string d = differences(run_three(trace, *single, offload::OffloadOptions{}, many));
+    const std::string d = differences(run_three(trace, *single, engine_options(Shape{}), many));
     ++runs;
     if (!d.empty()) {
       ++caught;
