@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/app.hpp"
 #include "common/exit_codes.hpp"
 #include "driver/registry.hpp"
@@ -53,6 +55,21 @@ std::vector<std::unique_ptr<driver::Device>> open_devices(const BackendOptions& 
     if (o.device + i < o.device) {  // past the last card index there is
       throw driver::DeviceError(driver::DeviceErrorKind::Unavailable,
                                 fmt::format("--devices {}: no card index after {}", o.devices, o.device + i - 1));
+    }
+    // More cards than XRT finds: said before any is opened past the first
+    // (whose errors — no --xclbin, an unreadable image, no card — come
+    // first, as with one device). XRT's noop emulation opens any index, so
+    // the count is what decides.
+    if (i == 1 && o.backend == "xrt") {
+      const std::vector<driver::DeviceInfo> all = driver::list_devices();
+      const auto cards = static_cast<uint64_t>(std::count_if(
+          all.begin(), all.end(), [](const driver::DeviceInfo& d) { return d.backend == "xrt" && d.available; }));
+      if (uint64_t{o.device} + o.devices > cards) {
+        throw driver::DeviceError(
+            driver::DeviceErrorKind::Unavailable,
+            fmt::format("--devices {}: cards {} to {} were asked for, and XRT finds {} card{}", o.devices, o.device,
+                        uint64_t{o.device} + o.devices - 1, cards, cards == 1 ? "" : "s"));
+      }
     }
     try {
       devices.push_back(driver::open_device(o.backend, o.xclbin, o.device + i));
