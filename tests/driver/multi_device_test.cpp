@@ -239,9 +239,9 @@ TEST(MultiDevice, SoftwareDevicesInSmallShapesMatch) {
 
 #if RACEACCEL_HAVE_VERILATOR_DEVICE
 TEST(MultiDevice, VerilatorDevicesMatchOneDeviceAndDjit) {
-  expect_meaningful(run_suite<VerilatorBackend>(2, Shape{}, 0x7E21'0000, 12, 12));
+  expect_meaningful(run_suite<VerilatorBackend>(2, Shape{}, 0x7E21'0000, 8, 12));
   if (HasFailure()) return;
-  expect_meaningful(run_suite<VerilatorBackend>(3, Shape{}, 0x7E23'0000, 4, 12));
+  expect_meaningful(run_suite<VerilatorBackend>(3, Shape{}, 0x7E23'0000, 3, 12));
 }
 #endif
 
