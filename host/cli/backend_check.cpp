@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/app.hpp"
 #include "common/exit_codes.hpp"
+#include "driver/registry.hpp"
+#include "offload/multi_device_checker.hpp"
 #include "offload/stats_json.hpp"
 
 namespace raceaccel {
@@ -14,7 +18,16 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
       ->check(CLI::IsMember(driver::backend_names()))
       ->excludes(detector);
   app.add_option("--xclbin", o.xclbin, "Card image for --backend xrt");
+  CLI::Option* backend = app.get_option("--backend");
   app.add_option("--device", o.device, "Card index for --backend xrt (default 0)");
+  // Several devices shard the addresses as --jobs does (docs/driver.md,
+  // "Several devices"); the upper bound is the offload engine's.
+  app.add_option("--devices", o.devices,
+                 "Check on N devices of the backend, each owning a share of the addresses (xrt: cards --device to "
+                 "--device + N - 1; default 1)")
+      ->check(unsigned_in(1, offload::MultiDeviceChecker::kMaxDevices))
+      ->type_name("N")
+      ->needs(backend);
   // The batch buffers are allocated whole before the first event, on the
   // host and in device memory: with the default shape the software backend
   // peaks at 180 MB for 2^16 words and 2.5 GB for 2^20 (measured), and 2^26
@@ -28,12 +41,47 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
                "Check atomic accesses on the host, not with the device's ops 9-10 (for measurements)");
 }
 
-std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o) {
+offload::OffloadOptions offload_options(const BackendOptions& o) {
   offload::OffloadOptions options;
   options.batch_words = o.batch_words;
   options.reimport = o.reimport;
   options.atomics_on_chip = o.atomics_on_chip;
-  return std::make_unique<offload::OffloadChecker>(device, options);
+  return options;
+}
+
+std::vector<std::unique_ptr<driver::Device>> open_devices(const BackendOptions& o) {
+  std::vector<std::unique_ptr<driver::Device>> devices;
+  for (unsigned i = 0; i < o.devices; ++i) {
+    if (o.device + i < o.device) {  // past the last card index there is
+      throw driver::DeviceError(driver::DeviceErrorKind::Unavailable,
+                                fmt::format("--devices {}: no card index after {}", o.devices, o.device + i - 1));
+    }
+    // More cards than XRT finds: said before any is opened past the first
+    // (whose errors — no --xclbin, an unreadable image, no card — come
+    // first, as with one device). XRT's noop emulation opens any index, so
+    // the count is what decides.
+    if (i == 1 && o.backend == "xrt") {
+      const std::vector<driver::DeviceInfo> all = driver::list_devices();
+      const auto cards = static_cast<uint64_t>(std::count_if(
+          all.begin(), all.end(), [](const driver::DeviceInfo& d) { return d.backend == "xrt" && d.available; }));
+      if (uint64_t{o.device} + o.devices > cards) {
+        throw driver::DeviceError(
+            driver::DeviceErrorKind::Unavailable,
+            fmt::format("--devices {}: cards {} to {} were asked for, and XRT finds {} card{}", o.devices, o.device,
+                        uint64_t{o.device} + o.devices - 1, cards, cards == 1 ? "" : "s"));
+      }
+    }
+    try {
+      devices.push_back(driver::open_device(o.backend, o.xclbin, o.device + i));
+    } catch (const driver::DeviceError& err) {
+      if (o.devices == 1) throw;
+      throw driver::DeviceError(
+          err.kind(),
+          fmt::format("--devices {}: device {} of {}{}: {}", o.devices, i + 1, o.devices,
+                      o.backend == "xrt" ? fmt::format(" (card {})", o.device + i) : std::string(), err.what()));
+    }
+  }
+  return devices;
 }
 
 std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s) {

@@ -22,14 +22,20 @@ struct BackendOptions {
   std::string backend;  // empty: the in-process detector
   std::string xclbin;
   unsigned device = 0;
+  unsigned devices = 1;  // --devices N: N devices of the backend, address-interleaved (cards device .. device+N-1)
   size_t batch_words = 64 * 1024;
   bool reimport = true;         // --no-reimport: host-owned lines stay on the host (ablation)
   bool atomics_on_chip = true;  // --no-atomics-on-chip: the host checks atomic accesses (ablation)
 };
 
-// --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.
+// --backend, --xclbin, --device, --devices, --batch-words on `check`;
+// --backend excludes `detector`, --devices needs --backend.
 void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector);
-std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o);
+offload::OffloadOptions offload_options(const BackendOptions& o);
+// The --devices devices of the backend: cards --device, --device + 1, ...
+// for xrt. A device that cannot be opened throws its DeviceError, naming
+// which of the N it was (a missing card: Unavailable, status 69).
+std::vector<std::unique_ptr<driver::Device>> open_devices(const BackendOptions& o);
 // Several "accelerator: …" lines for stderr.
 std::string format_offload_stats(const std::string& trace, std::string_view backend, const offload::OffloadStats& s);
 // The "accelerator" object of `check --json` (docs/reports.md): accesses,

@@ -19,6 +19,8 @@
 #include "detect/detector.hpp"
 #include "detect/sharded_checker.hpp"
 #include "driver/registry.hpp"
+#include "offload/multi_device_checker.hpp"
+#include "offload/stats_json.hpp"
 #include "report/race_report.hpp"
 #include "report/sarif.hpp"
 #include "report/suppressions.hpp"
@@ -74,16 +76,47 @@ uint64_t apply_suppressions(std::vector<RaceReport>& races, const Suppressions& 
   return before - races.size();
 }
 
+// The device path of one trace: one offload engine, or one per device
+// (--devices N: MultiDeviceChecker), and their statistics.
+struct OffloadRun {
+  std::string backend;
+  std::unique_ptr<offload::OffloadChecker> one;
+  std::unique_ptr<offload::MultiDeviceChecker> several;
+  Detector* detector() const { return one ? static_cast<Detector*>(one.get()) : several.get(); }
+  void stats(TraceResult& result, uint64_t events) {
+    if (one) {
+      const offload::OffloadStats s = one->stats();
+      result.accelerator = format_offload_stats(result.file, backend, s);
+      result.accelerator_json = offload_stats_json(s);
+      return;
+    }
+    const std::vector<offload::OffloadStats> each = several->device_stats();
+    const offload::OffloadStats total = offload::sum_stats(each, events);
+    const std::string label = fmt::format("{}, {} devices", backend, each.size());
+    result.accelerator = format_offload_stats(result.file, label, total);
+    for (size_t i = 0; i < each.size(); ++i) {
+      result.accelerator +=
+          format_offload_stats(fmt::format("{} device {} of {}", result.file, i + 1, each.size()), backend, each[i]);
+    }
+    result.accelerator_json = offload::stats_json(total, each);
+  }
+};
+
 TraceResult check_one(const std::string& path, const CheckOptions& o, const Suppressions& suppressions,
                       SharedDevice* shared) {
   TraceResult result;
   result.file = path;
-  driver::Device* device = nullptr;
-  std::unique_ptr<offload::OffloadChecker> offload;
+  std::optional<OffloadRun> offload;
   try {
     if (shared != nullptr) {
-      device = &shared->for_next_trace();
-      offload = make_offload_checker(*device, o.device);
+      const std::vector<driver::Device*>& devices = shared->for_next_trace();
+      offload.emplace();
+      offload->backend = std::string(devices.front()->backend());
+      if (devices.size() == 1) {
+        offload->one = std::make_unique<offload::OffloadChecker>(*devices.front(), offload_options(o.device));
+      } else {
+        offload->several = std::make_unique<offload::MultiDeviceChecker>(devices, offload_options(o.device));
+      }
     }
   } catch (const driver::DeviceError& err) {
     result.status = device_error_status(err);
@@ -105,7 +138,7 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
   } else if (!offload) {
     in_process = make_detector(o.detector);
   }
-  Detector* detector = offload ? static_cast<Detector*>(offload.get()) : in_process.get();
+  Detector* detector = offload ? offload->detector() : in_process.get();
   uint64_t index = 0;
   std::optional<Failure> failure;
   try {
@@ -128,11 +161,18 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
       if (auto earlier = failure_of(path, [&] { shards->finish(); })) failure = earlier;
     }
     if (shards != nullptr && shards->failed_event()) index = *shards->failed_event() + 1;  // as one detector counts
-    if (offload) offload->finish();  // the last batch, also after a malformed place
+    // The last batch(es), also after a malformed place. With several
+    // devices a device's failure may be met only here, at an earlier event
+    // than a malformed place: it is the one to report, as for --jobs.
+    if (offload) {
+      if (auto late = failure_of(path, [&] { detector->finish(); })) failure = late;
+    }
   } catch (const driver::DeviceError& err) {
     if (shared != nullptr) shared->note_failure(path, err);
     failure = Failure{device_error_status(err), path + ": " + err.what()};
   }
+  // Events counted as one device counts them: up to the one that failed.
+  if (offload && offload->several && offload->several->failed_event()) index = *offload->several->failed_event() + 1;
   if (failure) {
     result.status = failure->status;
     result.error = failure->message;
@@ -144,9 +184,7 @@ TraceResult check_one(const std::string& path, const CheckOptions& o, const Supp
   result.suppressed = apply_suppressions(result.races, suppressions, result.symbols, path);
   if (offload) {
     try {
-      const offload::OffloadStats stats = offload->stats();
-      result.accelerator = format_offload_stats(path, device->backend(), stats);
-      result.accelerator_json = offload_stats_json(stats);
+      offload->stats(result, index);
     } catch (const driver::DeviceError& err) {
       result.accelerator = path + ": no accelerator statistics: " + err.what() + "\n";
     }
@@ -256,7 +294,7 @@ int run_check(const CheckOptions& o) {
   std::unique_ptr<SharedDevice> device;
   if (!o.device.backend.empty()) {
     try {
-      device = std::make_unique<SharedDevice>(driver::open_device(o.device.backend, o.device.xclbin, o.device.device));
+      device = std::make_unique<SharedDevice>(open_devices(o.device));
     } catch (const driver::DeviceError& err) {
       std::cerr << "raceaccel: " << err.what() << '\n';
       return device_error_status(err);
@@ -340,7 +378,8 @@ CommandRunner add_check_command(CLI::App& app) {
           ->check(unsigned_in(1, ShardedChecker::kMaxJobs))
           ->type_name("N");
   add_backend_options(*sub, o->device, detector);
-  sub->get_option("--backend")->excludes(jobs);  // one device; multi-device checking is another matter
+  // Several devices shard by --devices N, not by --jobs (docs/driver.md, "Several devices").
+  sub->get_option("--backend")->excludes(jobs);
   sub->add_flag("--json", o->json, "Print one JSON document (schema in docs/reports.md)");
   sub->add_option("--sarif", o->sarif, "Also write the reports as a SARIF 2.1.0 log to FILE (docs/reports.md)")
       ->type_name("FILE");

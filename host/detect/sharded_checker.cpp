@@ -5,28 +5,54 @@
 
 namespace raceaccel {
 
-ShardedChecker::ShardedChecker(std::string_view detector, const Options& options) : options_(options) {
-  if (options.jobs < 1 || options.jobs > kMaxJobs)
-    throw std::invalid_argument("sharded checking: jobs must be in [1, " + std::to_string(kMaxJobs) + "]");
+namespace {
+
+void check_options(const ShardedChecker::Options& options, size_t jobs) {
+  if (jobs < 1 || jobs > ShardedChecker::kMaxJobs)
+    throw std::invalid_argument("sharded checking: jobs must be in [1, " + std::to_string(ShardedChecker::kMaxJobs) +
+                                "]");
   if (options.block_shift < 3 || options.block_shift > 40)
     throw std::invalid_argument("sharded checking: blocks must be 2^3 to 2^40 bytes");
   if (options.batch_events == 0 || options.batches < 2)
     throw std::invalid_argument("sharded checking: needs two batches of at least one event");
+}
+
+}  // namespace
+
+ShardedChecker::ShardedChecker(std::string_view detector, const Options& options) : options_(options) {
+  check_options(options, options.jobs);
   shards_.resize(options.jobs);
   for (Shard& s : shards_) {
     s.detector = make_detector(detector);
     if (!s.detector || !s.detector->shardable())
       throw std::invalid_argument("sharded checking: detector " + std::string(detector) + " cannot be sharded");
   }
+  start();
+}
+
+ShardedChecker::ShardedChecker(std::vector<std::unique_ptr<Detector>> detectors, const Options& options)
+    : options_(options) {
+  check_options(options, detectors.size());
+  options_.jobs = static_cast<unsigned>(detectors.size());
+  shards_.resize(detectors.size());
+  for (size_t i = 0; i < detectors.size(); ++i) {
+    if (!detectors[i] || !detectors[i]->shardable())
+      throw std::invalid_argument("sharded checking: a shard's detector cannot be sharded");
+    shards_[i].detector = std::move(detectors[i]);
+  }
+  start();
+}
+
+void ShardedChecker::start() {
   name_ = std::string(shards_[0].detector->name());
-  ring_.resize(options.batches);
+  ring_.resize(options_.batches);
   fill_ = &ring_[0];
   for (Batch& b : ring_) {
-    b.events.reserve(options.batch_events);
-    b.indices.reserve(options.batch_events);
+    b.events.reserve(options_.batch_events);
+    b.indices.reserve(options_.batch_events);
   }
-  threads_.reserve(options.jobs);
-  for (unsigned i = 0; i < options.jobs; ++i) threads_.emplace_back([this, i] { run(i); });
+  threads_.reserve(options_.jobs);
+  for (unsigned i = 0; i < options_.jobs; ++i) threads_.emplace_back([this, i] { run(i); });
 }
 
 ShardedChecker::~ShardedChecker() { stop(); }
@@ -51,6 +77,7 @@ void ShardedChecker::process(const Event& e, uint64_t index) {
   }
   b.events.push_back(e);
   b.indices.push_back(index);
+  last_index_ = index;
   if (b.events.size() == options_.batch_events) publish();
 }
 
@@ -96,16 +123,20 @@ void ShardedChecker::finish() {
   {
     std::lock_guard lock(mutex_);
     failed = any_failure_;
+    finishing_ = true;  // each worker finishes its detector as it stops: devices launch their last batches at once
   }
   if (failed) rethrow_failure();
   stop();
+  if (any_failure_) rethrow_failure();  // a shard's finish() failed (the workers are joined: no lock needed)
   merge();
   finished_ = true;
 }
 
-// Every shard fails at the same event, since all replay the same
+// In-process shards fail at the same event, since all replay the same
 // synchronization (the only source of CapacityError); the earliest failure
-// is the one a single detector would have met. Races after it are dropped.
+// is the one a single detector would have met. Device shards may fail
+// apart (a device error ends one shard's launch): the earliest is reported.
+// Races after it are dropped.
 void ShardedChecker::rethrow_failure() {
   wait_idle();
   stop();
@@ -136,7 +167,10 @@ void ShardedChecker::run(unsigned shard) {
     {
       std::unique_lock lock(mutex_);
       work_.wait(lock, [&] { return published_ > seq || stopping_; });
-      if (published_ <= seq) return;
+      if (published_ <= seq) {
+        if (finishing_) finish_shard(shard, lock);
+        return;
+      }
     }
     Shard& s = shards_[shard];
     if (!s.failure) {
@@ -152,6 +186,22 @@ void ShardedChecker::run(unsigned shard) {
       std::lock_guard lock(mutex_);
       if (--b.pending == 0) done_.notify_all();
     }
+  }
+}
+
+// The shard's detector completes its work in flight (a device's last
+// batch), outside the lock; a failure there counts as one at the last event.
+void ShardedChecker::finish_shard(unsigned shard, std::unique_lock<std::mutex>& lock) {
+  Shard& s = shards_[shard];
+  if (s.failure) return;
+  lock.unlock();
+  try {
+    s.detector->finish();
+  } catch (...) {
+    s.failure = std::current_exception();
+    s.failed_at = last_index_;
+    lock.lock();
+    any_failure_ = true;
   }
 }
 

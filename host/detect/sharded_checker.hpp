@@ -15,6 +15,11 @@
 // of a small ring (bounded memory: `batches` × `batch_events` events); the
 // workers each scan every batch, read-only, and the batch is reused once all
 // of them are done with it.
+//
+// The shards may also be given whole (any shardable Detector): the offload
+// engine's multi-device checking (offload/multi_device_checker.hpp) runs one
+// OffloadChecker per device under this same rule, each on its own worker
+// thread, as a multi-card host would drive its cards.
 #pragma once
 
 #include <condition_variable>
@@ -45,6 +50,9 @@ class ShardedChecker final : public Detector {
   // std::invalid_argument otherwise, or for jobs outside [1, kMaxJobs] or a
   // block smaller than 8 bytes (FastTrack's granule).
   ShardedChecker(std::string_view detector, const Options& options);
+  // The given detectors as the shards (options.jobs is ignored: one shard
+  // per detector); throws std::invalid_argument if one is not shardable().
+  ShardedChecker(std::vector<std::unique_ptr<Detector>> shards, const Options& options);
   ~ShardedChecker() override;
   ShardedChecker(const ShardedChecker&) = delete;
   ShardedChecker& operator=(const ShardedChecker&) = delete;
@@ -54,12 +62,16 @@ class ShardedChecker final : public Detector {
   // later process() or from finish(), once every shard has stopped; races()
   // then holds the races up to the failing event, as one detector's would.
   void process(const Event& event, uint64_t index) override;
-  // Checks what is buffered, waits for the shards and merges their races.
+  // Checks what is buffered, finishes every shard's detector on its own
+  // thread (a device's last batch) and merges their races.
   void finish() override;
   // Final after finish() (or after a shard's failure was thrown).
   const std::vector<Race>& races() const override { return races_; }
   // The index of the event a shard failed at, once that failure was thrown.
   std::optional<uint64_t> failed_event() const { return failed_event_; }
+  unsigned jobs() const { return options_.jobs; }
+  // Shard i's detector (its races, statistics); not to be fed directly.
+  Detector& shard(unsigned i) { return *shards_.at(i).detector; }
 
   // Which shard owns the block (address >> block_shift).
   static unsigned shard_of(uint64_t block, unsigned jobs) {
@@ -86,12 +98,14 @@ class ShardedChecker final : public Detector {
     uint64_t failed_at = 0;
   };
 
+  void start();  // the ring and the workers, once the shards exist
   void publish();
   void wait_idle();
   void stop();
   void merge();
   void rethrow_failure();
   void run(unsigned shard);
+  void finish_shard(unsigned shard, std::unique_lock<std::mutex>& lock);
   void scan(const Batch& batch, unsigned shard);
   [[gnu::always_inline]] inline void scan_event(const Batch& batch, size_t i, unsigned shard, size_t& next_first);
 
@@ -106,6 +120,8 @@ class ShardedChecker final : public Detector {
   uint64_t published_ = 0;             // batches handed to the shards; guarded by mutex_
   bool stopping_ = false;              // guarded by mutex_
   bool any_failure_ = false;           // guarded by mutex_
+  bool finishing_ = false;             // workers finish their detectors as they stop; guarded by mutex_
+  uint64_t last_index_ = 0;            // of the last event process() took (reader only)
   uint64_t filling_ = 0;               // the batch being filled (reader only)
   Batch* fill_ = nullptr;              // ring_[filling_ % ring_.size()]
   std::unordered_set<ThreadId> seen_;  // threads seen in plain accesses (reader only)

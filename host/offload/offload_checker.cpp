@@ -26,18 +26,27 @@ std::chrono::nanoseconds OffloadChecker::device_time() const {
   return transport_.stats().launch_time + transport_.stats().records_time;
 }
 
-void OffloadChecker::process(const Event& e, uint64_t index) {
+template <typename Apply>
+void OffloadChecker::timed(Apply&& apply) {
   ++calls_;
   if (--until_sample_ != 0) {
-    core_.process(e, index);
+    apply();
     return;
   }
   until_sample_ = next_gap();
   ++sampled_calls_;
   const std::chrono::nanoseconds device_before = device_time();
   const auto start = std::chrono::steady_clock::now();
-  core_.process(e, index);
+  apply();
   sampled_ += std::chrono::steady_clock::now() - start - (device_time() - device_before);
+}
+
+void OffloadChecker::process(const Event& e, uint64_t index) {
+  timed([&] { core_.process(e, index); });
+}
+
+void OffloadChecker::process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) {
+  timed([&] { core_.process_parts(e, index, parts); });
 }
 
 void OffloadChecker::finish() {

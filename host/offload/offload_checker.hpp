@@ -77,6 +77,10 @@ class OffloadChecker final : public Detector {
   explicit OffloadChecker(driver::Device& device, const OffloadOptions& options = {});
   std::string_view name() const override { return "offload"; }
   void process(const Event& e, uint64_t index) override;
+  // One shard of several (multi_device_checker.hpp): the core's
+  // process_parts, timed as process() is.
+  bool shardable() const override { return true; }
+  void process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) override;
   // Races of every launched batch; call finish() first for the whole trace.
   const std::vector<Race>& races() const override { return core_.races(); }
   // Launches the last, partial batch.
@@ -96,6 +100,8 @@ class OffloadChecker final : public Detector {
   // out of it (the transport times those itself, every batch).
   static constexpr uint64_t kSampleEvery = 32;
   uint64_t next_gap();
+  template <typename Apply>
+  void timed(Apply&& apply);
   std::chrono::nanoseconds device_time() const;  // the transport's launch + records time so far
 
   driver::Statistics device_at_start_;  // stats() reports the device's counts since then

@@ -245,6 +245,15 @@ void ProtocolCore::free_touched(const Event& e, uint64_t index, uint32_t t) {
 }
 
 void ProtocolCore::process(const Event& e, uint64_t index) {
+  const Detector::ByteRange whole{e.addr, e.size};
+  process_parts(e, index, {&whole, 1});  // parts are used by reads, writes and atomics only
+}
+
+// Sharded (Detector::process_parts): only the access part of a read, write
+// or atomic is cut to `parts`; the thread's first sight, an atomic's
+// acquire and release halves and every other event are applied whole, so
+// every shard's clocks, rows and slots follow the whole trace.
+void ProtocolCore::process_parts(const Event& e, uint64_t index, std::span<const Detector::ByteRange> parts) {
   ++stats_.events;
   const uint32_t before = sync_.thread_count();
   const uint32_t t = sync_.thread(e.tid);
@@ -254,7 +263,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     lanes_.acted(t);
   }
   if (e.op == Op::Read || e.op == Op::Write) {
-    send_granules(e, index, t, e.addr, e.size);
+    for (const Detector::ByteRange& p : parts) send_granules(e, index, t, p.addr, p.size);
     return;
   }
   if (is_atomic(e.op)) {
@@ -267,7 +276,7 @@ void ProtocolCore::process(const Event& e, uint64_t index) {
     // engine's row (only an acquiring load or RMW changes C_t; a relaxed one
     // joins P_t).
     if (atomics_on_chip_ && e.op != Op::AtomicStore && acquires(e.order)) sync_row(t);
-    send_granules(e, index, t, e.addr, e.size);
+    for (const Detector::ByteRange& p : parts) send_granules(e, index, t, p.addr, p.size);
     sync_.atomic_release(e);
     note_clock(t, index + 1);
     adopt_slot(t);

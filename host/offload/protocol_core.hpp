@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "core/event.hpp"
+#include "detect/detector.hpp"
 #include "detect/race.hpp"
 #include "detect/sync_state.hpp"
 #include "driver/records.hpp"
@@ -177,6 +178,9 @@ class ProtocolCore final : public RecordSink {
   ProtocolCore& operator=(const ProtocolCore&) = delete;
 
   void process(const Event& e, uint64_t index);
+  // Sharded checking (Detector::process_parts): the access part of a read,
+  // write or atomic only for the bytes of `parts`, everything else whole.
+  void process_parts(const Event& e, uint64_t index, std::span<const Detector::ByteRange> parts);
   // Answers every command sent so far.
   void finish() { transport_.flush(); }
   // Races of every answered command, sorted by event and address within

@@ -22,4 +22,16 @@ nlohmann::json stats_json(const OffloadStats& s) {
           {"host_ns_per_event", host_ns_per_event(s)}};
 }
 
+nlohmann::json stats_json(const OffloadStats& total, std::span<const OffloadStats> devices) {
+  nlohmann::json out = stats_json(total);
+  nlohmann::json each = nlohmann::json::array();
+  for (const OffloadStats& d : devices) {
+    nlohmann::json one = stats_json(d);
+    one["events"] = d.events;  // the synchronization events and those accesses that touch its bytes
+    each.push_back(std::move(one));
+  }
+  out["devices"] = std::move(each);
+  return out;
+}
+
 }  // namespace raceaccel::offload

@@ -5,11 +5,15 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 
 #include "offload/offload_checker.hpp"
 
 namespace raceaccel::offload {
 
 nlohmann::json stats_json(const OffloadStats& s);
+// Several devices (check --devices N): the summed block (sum_stats) with
+// "devices", an array of each device's block, in device order.
+nlohmann::json stats_json(const OffloadStats& total, std::span<const OffloadStats> devices);
 
 }  // namespace raceaccel::offload

@@ -82,7 +82,7 @@ TEST(XrtNoCard, ADeviceThatTimedOutIsNotUsedForTheNextTrace) {
   try {
     offload::OffloadOptions o;
     o.timeout = std::chrono::milliseconds(1);
-    offload::OffloadChecker checker(shared.for_next_trace(), o);
+    offload::OffloadChecker checker(*shared.for_next_trace().front(), o);
     checker.process(Event::write(0, 0x1000, 8), 0);
     checker.finish();
     FAIL() << "a batch that never finishes was not noticed";
