@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +53,7 @@ bool run(const std::vector<std::string>& argv, const fs::path& log) {
   if (err != 0) return false;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return false;
   }
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
@@ -95,6 +97,58 @@ std::vector<fs::path> model_inputs(const fs::path& src) {
   files.push_back(src / "driver/rac_kernel_regs.hpp");
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// Verilator on rtl/ with the shape's parameters: C++ sources in `gen`.
+std::vector<std::string> verilate_command(const KernelShape& shape, const fs::path& src, const fs::path& gen) {
+  const fs::path rtl = src / "rtl";
+  std::vector<std::string> args = {"verilator",        "--cc",       "-Wall",      "-Wno-fatal",        "--assert",
+                                   "-Wno-UNUSEDPARAM", "--x-assign", "unique",     "--x-initial",       "unique",
+                                   "--top-module",     "rac_kernel", "--prefix",   "Vrac_kernel_shape", "-Mdir",
+                                   gen.string(),       "-y",         rtl.string(), "-I" + rtl.string()};
+  for (const auto& [name, value] : {std::pair{"NumSlots", shape.slots},
+                                    {"ClkW", shape.clock_bits},
+                                    {"Sets", shape.sets},
+                                    {"Ways", shape.ways},
+                                    {"Objects", shape.objects},
+                                    {"ReadVcs", shape.read_vcs},
+                                    {"BucketWays", shape.bucket_ways}}) {
+    args.push_back(fmt::format("-G{}={}", name, value));
+  }
+  for (const char* f : {"rac_pkg.sv", "rac_line_layout_pkg.sv", "rac_kernel_regs_pkg.sv", "rac_kernel.sv"}) {
+    args.push_back((rtl / f).string());
+  }
+  return args;
+}
+
+// One compiler run (one process: the machine may be shared) of the
+// Verilated sources, the Verilator runtime, the bus models and the shim
+// into dir/rac_kernel_shape.so; only the shim's factory is exported.
+std::vector<std::string> compile_command(const fs::path& src, const fs::path& dir, const std::string& verilator_root,
+                                         const std::string& cxx) {
+  std::vector<std::string> args = {cxx,
+                                   "-std=c++20",
+                                   "-O1",
+                                   "-fPIC",
+                                   "-shared",
+                                   "-fvisibility=hidden",
+                                   "-w",
+                                   "-DRACEACCEL_TRACE=0",
+                                   "-I" + (dir / "gen").string(),
+                                   "-I" + verilator_root + "/include",
+                                   "-I" + verilator_root + "/include/vltstd",
+                                   "-I" + src.string(),
+                                   "-I" + (src / "sim").string()};
+  for (const auto& entry : fs::directory_iterator(dir / "gen")) {
+    if (entry.path().extension() == ".cpp") args.push_back(entry.path().string());
+  }
+  for (const char* f : {"verilated.cpp", "verilated_threads.cpp"}) args.push_back(verilator_root + "/include/" + f);
+  for (const char* f : {"sim/sparse_memory.cpp", "sim/axi_slave_model.cpp", "sim/axil_master_model.cpp",
+                        "driver/verilator/verilator_buffer.cpp", "driver/verilator/shape_model_shim.cpp"}) {
+    args.push_back((src / f).string());
+  }
+  args.insert(args.end(), {"-o", (dir / "rac_kernel_shape.so").string(), "-Wl,-Bsymbolic", "-lfmt", "-pthread"});
+  return args;
 }
 
 void load(void*& handle, Device* (*&make)(const DeviceOptions*), const fs::path& so) {
@@ -170,66 +224,10 @@ std::shared_ptr<ShapeModel> build_shape_model(const KernelShape& shape, const st
     log(fmt::format("building a Verilated rac_kernel ({}) in {} (once per shape; minutes)", shape.describe(),
                     dir.string()));
     const auto started = std::chrono::steady_clock::now();
-    const fs::path rtl = src / "rtl";
-    std::vector<std::string> verilate = {"verilator",
-                                         "--cc",
-                                         "-Wall",
-                                         "-Wno-fatal",
-                                         "--assert",
-                                         "-Wno-UNUSEDPARAM",
-                                         "--x-assign",
-                                         "unique",
-                                         "--x-initial",
-                                         "unique",
-                                         "--top-module",
-                                         "rac_kernel",
-                                         "--prefix",
-                                         "Vrac_kernel_shape",
-                                         "-Mdir",
-                                         (tmp / "gen").string(),
-                                         "-y",
-                                         rtl.string(),
-                                         "-I" + rtl.string(),
-                                         fmt::format("-GNumSlots={}", shape.slots),
-                                         fmt::format("-GClkW={}", shape.clock_bits),
-                                         fmt::format("-GSets={}", shape.sets),
-                                         fmt::format("-GWays={}", shape.ways),
-                                         fmt::format("-GObjects={}", shape.objects),
-                                         fmt::format("-GReadVcs={}", shape.read_vcs),
-                                         fmt::format("-GBucketWays={}", shape.bucket_ways)};
-    for (const char* pkg : {"rac_pkg.sv", "rac_line_layout_pkg.sv", "rac_kernel_regs_pkg.sv", "rac_kernel.sv"}) {
-      verilate.push_back((rtl / pkg).string());
-    }
-    if (!run(verilate, build_log)) {
+    if (!run(verilate_command(shape, src, tmp / "gen"), build_log)) {
       throw unavailable(fmt::format("Verilator failed on {} (log: {})", shape.describe(), build_log.string()));
     }
-    // One compiler run, one process: the machine may be shared.
-    std::vector<std::string> compile = {cxx,
-                                        "-std=c++20",
-                                        "-O1",
-                                        "-fPIC",
-                                        "-shared",
-                                        "-fvisibility=hidden",
-                                        "-w",
-                                        "-DRACEACCEL_TRACE=0",
-                                        "-I" + (tmp / "gen").string(),
-                                        "-I" + verilator_root + "/include",
-                                        "-I" + verilator_root + "/include/vltstd",
-                                        "-I" + src.string(),
-                                        "-I" + (src / "sim").string()};
-    for (const auto& entry : fs::directory_iterator(tmp / "gen")) {
-      if (entry.path().extension() == ".cpp") compile.push_back(entry.path().string());
-    }
-    for (const char* f : {"verilated.cpp", "verilated_threads.cpp"})
-      compile.push_back(verilator_root + "/include/" + f);
-    for (const char* f : {"sim/sparse_memory.cpp", "sim/axi_slave_model.cpp", "sim/axil_master_model.cpp",
-                          "driver/verilator/verilator_buffer.cpp", "driver/verilator/shape_model_shim.cpp"}) {
-      compile.push_back((src / f).string());
-    }
-    compile.push_back("-o");
-    compile.push_back((tmp / "rac_kernel_shape.so").string());
-    for (const char* f : {"-Wl,-Bsymbolic", "-lfmt", "-pthread"}) compile.push_back(f);
-    if (!run(compile, build_log)) {
+    if (!run(compile_command(src, tmp, verilator_root, cxx), build_log)) {
       throw unavailable(
           fmt::format("compiling the model of {} failed (log: {})", shape.describe(), build_log.string()));
     }
