@@ -101,7 +101,8 @@ struct DeviceOptions {
   unsigned device_index = 0;  // which card
   // verilator: the AXI memory model and the control-bus master (seeded)
   uint64_t seed = 1;
-  unsigned max_latency = 8;     // cycles before a read response, drawn in [1, max]
+  unsigned max_latency = 8;     // cycles before a read response, drawn in [min, max]
+  unsigned min_latency = 1;     // min = max and stall_percent 0: a fixed latency (cycle measurements)
   unsigned stall_percent = 10;  // chance per cycle that a channel is not ready
   unsigned idle_percent = 5;    // chance per cycle that the master inserts an idle cycle
   // software: the shape of the modelled kernel (the contract's limits apply:

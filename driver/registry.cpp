@@ -6,6 +6,7 @@
 #include "driver/software/software_device.hpp"
 #include "driver/xrt/xrt_device.hpp"
 #if RACEACCEL_HAVE_VERILATOR_DEVICE
+#include "driver/verilator/shape_model.hpp"
 #include "driver/verilator/verilator_device.hpp"
 #endif
 
@@ -53,6 +54,20 @@ std::unique_ptr<Device> open_device(const DeviceOptions& options) {
   if (options.backend == "xrt") return make_xrt_device(options, alternatives("xrt"));
   throw DeviceError(DeviceErrorKind::UnknownBackend,
                     fmt::format("unknown backend '{}'; the backends are {}", options.backend, alternatives("")));
+}
+
+DeviceFactory verilator_shape_factory(const KernelShape& shape, [[maybe_unused]] const std::string& cache_dir,
+                                      [[maybe_unused]] const std::function<void(const std::string&)>& log) {
+  if (const std::string problem = shape_problem(shape); !problem.empty()) {
+    throw DeviceError(DeviceErrorKind::BadOptions, "not a kernel shape: " + problem);
+  }
+#if RACEACCEL_HAVE_VERILATOR_DEVICE
+  std::shared_ptr<ShapeModel> model = build_shape_model(shape, cache_dir, log);
+  return [model](const DeviceOptions& options) { return model->open(options); };
+#else
+  throw DeviceError(DeviceErrorKind::Unavailable,
+                    "the verilator backend is not built in (Verilator was not found when raceaccel was configured)");
+#endif
 }
 
 std::vector<DeviceInfo> list_devices() {

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "driver/device.hpp"
+#include "driver/kernel_shape.hpp"
 
 namespace raceaccel::driver {
 
@@ -22,5 +24,14 @@ inline constexpr std::array<std::string_view, 3> kBackendNames{"software", "veri
 DeviceOptions device_options(std::string_view backend, const std::string& xclbin, unsigned device_index);
 // open_device(device_options(...)): throws DeviceError naming the alternatives.
 std::unique_ptr<Device> open_device(std::string_view backend, const std::string& xclbin, unsigned device_index);
+
+// Verilator devices of one kernel shape: the model is built on demand into
+// a cache directory and reused (driver/verilator/shape_model.hpp; `log`
+// hears about a build). Throws DeviceError: BadOptions for a shape the RTL
+// cannot take, Unavailable without the Verilator backend or when the model
+// cannot be built here.
+using DeviceFactory = std::function<std::unique_ptr<Device>(const DeviceOptions&)>;
+DeviceFactory verilator_shape_factory(const KernelShape& shape, const std::string& cache_dir,
+                                      const std::function<void(const std::string&)>& log);
 
 }  // namespace raceaccel::driver

@@ -16,7 +16,8 @@ AxiSlaveModel::AxiSlaveModel(std::string name, const AxiMasterPins& pins, Sparse
 bool AxiSlaveModel::stall() { return std::uniform_int_distribution<unsigned>(0, 99)(rng_) < timing_.stall_percent; }
 
 unsigned AxiSlaveModel::latency() {
-  return std::uniform_int_distribution<unsigned>(1, std::max(1u, timing_.max_latency))(rng_);
+  const unsigned hi = std::max(1u, timing_.max_latency);
+  return std::uniform_int_distribution<unsigned>(std::clamp(timing_.min_latency, 1u, hi), hi)(rng_);
 }
 
 void AxiSlaveModel::violation(const std::string& what, uint64_t now) {

@@ -45,7 +45,8 @@ struct AxiMasterPins {
 
 struct BusTiming {
   uint64_t seed = 1;
-  unsigned max_latency = 8;     // cycles from a request to its first response beat, drawn in [1, max]
+  unsigned max_latency = 8;     // cycles from a request to its first response beat, drawn in [min, max]
+  unsigned min_latency = 1;     // (min = max: a fixed latency, for cycle measurements)
   unsigned stall_percent = 10;  // chance per cycle that a ready or a response valid is withheld
 };
 

@@ -1,12 +1,16 @@
 // The register file of rac_kernel around the functional model. A launch runs
-// to completion inside start() (the model is untimed), so wait() only has to
-// see ap_done; stat_cycles and stat_busy_cycles stay 0.
+// to completion inside start(), so wait() only has to see ap_done. Made
+// with a cache shape (the sweep's fast model, the agreement tests) the model
+// also estimates the kernel's cycles (kernel_cycles.hpp) at the mean of the
+// options' memory latency; without one (check --backend software, an
+// unbounded store) stat_cycles and stat_busy_cycles stay 0.
 #include "driver/software/software_device.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "driver/rac_kernel_regs.hpp"
 #include "driver/software/software_buffer.hpp"
@@ -17,8 +21,10 @@ namespace {
 
 class SoftwareDevice final : public Device {
  public:
-  SoftwareDevice(const LineShape& shape, unsigned objects, CacheShape cache, bool atomics)
+  SoftwareDevice(const LineShape& shape, unsigned objects, CacheShape cache, bool atomics,
+                 std::optional<double> latency = std::nullopt)
       : kernel_(shape, objects, cache, atomics) {
+    if (latency) kernel_.estimate_cycles(*latency);
     // The capability registers are constants of the "bitstream".
     reg(regs::kCapMagic) = regs::kMagic;
     reg(regs::kCapVersion) = regs::kRegMapVersion;
@@ -94,7 +100,6 @@ void SoftwareDevice::latch_statistics() {
     reg(offset) = static_cast<uint32_t>(v);
     reg(offset + 4) = static_cast<uint32_t>(v >> 32);
   };
-  // The model is untimed: its cycles and busy_cycles stay 0.
   for (const StatisticRegister& r : statistic_registers()) put(r.offset, s.*r.field);
 }
 
@@ -178,8 +183,9 @@ std::unique_ptr<Device> make_software_device(const DeviceOptions& options, Cache
                                   "at most 64 ways, at least as many sets as read-clock pool sets)",
                                   cache.sets, cache.ways));
   }
-  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache,
-                                          options.software_atomic_access);
+  const double latency = (std::max(1u, options.min_latency) + std::max(options.min_latency, options.max_latency)) / 2.0;
+  return std::make_unique<SoftwareDevice>(shape_of(options), objects_of(options), cache, options.software_atomic_access,
+                                          latency);
 }
 
 DeviceInfo software_device_info(const DeviceOptions& options) {

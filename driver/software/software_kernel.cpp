@@ -56,7 +56,7 @@ Line SoftwareKernel::fill(uint64_t granule) {
 // The meta port's write-back: the granule's own way, else (a line with
 // history) the first empty way takes key and line — a zero line empties
 // the granule's way or is dropped — else a spill record and the filter bit.
-void SoftwareKernel::write_back(uint64_t granule, uint64_t word, Output& out) {
+KernelCycles::WriteBack SoftwareKernel::write_back(uint64_t granule, uint64_t word, Output& out) {
   ++stats_.writebacks;
   const auto found = lines_.find(granule);
   const Line line = found == lines_.end() ? Line{} : found->second;
@@ -74,12 +74,15 @@ void SoftwareKernel::write_back(uint64_t granule, uint64_t word, Output& out) {
   if (!target.empty()) {
     set_bits(target, 0, 64, zero ? 0 : granule + 1);
     encode_line(line, shape_, target.subspan<24, kLineBytes>());
-    return;
+    return KernelCycles::WriteBack::Store;
   }
-  if (zero) return;
+  if (zero) return KernelCycles::WriteBack::Nothing;
   ++stats_.spills;
   escalate(word, granule, regs::kReasonSpill, line, nullptr, out);
-  set_bits(b, 64, 64, get_bits(b, 64, 64) | uint64_t{1} << bucket_filter_bit(granule));
+  const uint64_t filter = get_bits(b, 64, 64), bit = uint64_t{1} << bucket_filter_bit(granule);
+  set_bits(b, 64, 64, filter | bit);
+  // The meta port writes the filter only when the bit was clear.
+  return (filter & bit) != 0 ? KernelCycles::WriteBack::Spill : KernelCycles::WriteBack::SpillAndFilter;
 }
 
 // The engine's set_of for a 61-bit granule in `sets` sets: the low bits
@@ -168,6 +171,8 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
   std::vector<uint64_t>& ways = cache_tags_[set_of(granule, cache_.sets)];
   if (std::find(ways.begin(), ways.end(), granule + 1) != ways.end()) return;
   ++stats_.misses;
+  bool dirty = false;
+  KernelCycles::WriteBack how = KernelCycles::WriteBack::Nothing;
   const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
   size_t victim = 0;
   if (free_way != ways.end()) {
@@ -187,10 +192,12 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
         entry.valid = false;
       }
     }
-    if (dirty_[leaving]) write_back(leaving, word, out);
+    dirty = dirty_[leaving];
+    if (dirty) how = write_back(leaving, word, out);
     dirty_.erase(leaving);
     lines_.erase(leaving);
   }
+  if (cycles_) cycles_->miss(dirty, how);
   ways[victim] = granule + 1;
   dirty_[granule] = false;
   const Line filled = fill(granule);
@@ -252,6 +259,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
     return result;
   }
   if (args.flags & regs::kFlagClearState) reset_state();
+  if (cycles_) cycles_->begin_batch((args.flags & regs::kFlagClearState) != 0);
   buckets_ = memory.device_range(args.buckets, bucket_table_bytes(args.bucket_bits));
   bucket_bits_ = args.bucket_bits;
   const unsigned row_words = shape_.row_words();
@@ -277,6 +285,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       std::vector<uint32_t>& target = c.op == regs::kOpSetRow ? rows_[c.slot] : objects_[c.granule];
       for (unsigned lane = 0; lane < shape_.slots; ++lane) target[lane] = static_cast<uint32_t>(lanes[lane]);
       ++stats_.commands;
+      if (cycles_) cycles_->command(1 + row_words, false);
       word += 1 + row_words;
       continue;
     }
@@ -287,6 +296,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       }
       const auto data =
           commands.subspan(size_t{word + 1} * regs::kCommandBytes, size_t{row_words} * regs::kCommandBytes);
+      if (cycles_) cycles_->command(1 + row_words, false);
       if (!import_read_clock(c.granule, c.mask, word, decode_row(data, shape_), out)) {
         result.status = regs::kStatusBadOp;
         break;
@@ -311,12 +321,17 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       const std::vector<uint64_t> clock =
           clock_words == 0 ? std::vector<uint64_t>{}
                            : decode_row(data.subspan(size_t{line_words} * regs::kCommandBytes), shape_);
+      if (cycles_) cycles_->command(1 + line_words + clock_words, true);
+      time_lookup(c);
       import_line(c.granule, c.mask, word, decode_line_words(data, shape_), clock, out);
       ++stats_.commands;
       word += 1 + line_words + clock_words;
       continue;
     }
     ++stats_.commands;
+    const bool lookup = c.op != regs::kOpAcquire && c.op != regs::kOpRelease;
+    if (cycles_) cycles_->command(1, lookup);
+    if (lookup) time_lookup(c);
     if (c.op == regs::kOpAcquire) {
       acquire(c);
     } else if (c.op == regs::kOpRelease) {
@@ -334,9 +349,53 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
     ++word;
   }
   result.words_done = word;
+  if (cycles_) {
+    const uint64_t busy = cycles_->end_batch();
+    stats_.busy_cycles += busy;
+    stats_.cycles += busy;
+  }
   result.races_written = out.races_written;
   result.escalations_written = out.escalations_written;
   return result;
+}
+
+void SoftwareKernel::estimate_cycles(double latency) {
+  KernelTimingShape t;
+  t.sets = cache_.sets;
+  t.slots = shape_.slots;
+  t.objects = objects();
+  t.bucket_ways = cache_.bucket_ways;
+  t.esc_beats = static_cast<unsigned>(shape_.esc_record_bytes() / 64);
+  t.latency = latency;
+  cycles_.emplace(t);
+}
+
+// The S2 wait (rac_check_engine's hazard) of a lookup that hits right behind
+// another lookup of its line, or of its pool entry when that one may write
+// the pool; a miss drains the pipeline anyway.
+void SoftwareKernel::time_lookup(const CommandWord& c) {
+  if (!cycles_) return;
+  KernelCycles& k = *cycles_;
+  const bool hit =
+      cache_.sets == 0 || std::ranges::count(cache_tags_[set_of(c.granule, cache_.sets)], c.granule + 1) != 0;
+  const bool pool_on = !pool_.empty();
+  const size_t entry = pool_on ? pool_index(c.granule) : 0;
+  if (k.prev_lookup_ && hit &&
+      (c.granule == k.prev_granule_ || (pool_on && k.prev_may_write_pool_ && entry == k.prev_pool_entry_))) {
+    k.hazard();
+  }
+  // As s3_may_write_pool: an import, a line with shared bytes, or a read not
+  // ordered after some byte's last read (it may allocate an entry).
+  const auto found = lines_.find(c.granule);
+  const Line line = found == lines_.end() ? Line{} : found->second;
+  bool unordered_read = false;
+  for (unsigned b = 0; b < 8 && c.op == regs::kOpRead; ++b) {
+    if (((c.mask >> b) & 1u) && !covers(c.slot, line.bytes[b].r_slot, line.bytes[b].r_clock)) unordered_read = true;
+  }
+  k.prev_lookup_ = true;
+  k.prev_granule_ = c.granule;
+  k.prev_pool_entry_ = entry;
+  k.prev_may_write_pool_ = c.op == regs::kOpImportLine || line.shared != 0 || unordered_read;
 }
 
 // Op 7: the host hands a line it owns back (docs/kernel-interface.md,
@@ -381,8 +440,16 @@ void SoftwareKernel::import_line(uint64_t granule, unsigned shared, uint64_t wor
   }
 }
 
+void SoftwareKernel::emit_race(const RaceRecord& race, Output& out) {
+  encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
+  ++out.races_written;
+  ++stats_.races;
+  if (cycles_) cycles_->race_record();
+}
+
 void SoftwareKernel::escalate(uint64_t word, uint64_t granule, unsigned reason, const Line& line,
                               const ReadClock* clock, Output& out) {
+  if (cycles_) cycles_->esc_record();
   EscalationRecord r;
   r.word = word;
   r.granule = granule;
@@ -525,9 +592,7 @@ void SoftwareKernel::execute_atomic(const CommandWord& c, uint64_t word, Output&
     return;
   }
   if (race.mask == 0) return;  // nothing changes
-  encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
-  ++out.races_written;
-  ++stats_.races;
+  emit_race(race, out);
   // A line whose shared bytes all raced has none left (as ops 0–2 keep it):
   // its clocks are freed.
   unsigned raced_after = 0;
@@ -693,9 +758,7 @@ void SoftwareKernel::execute(const CommandWord& c, uint64_t word, Output& out) {
     escalate(word, entry->granule, regs::kReasonReadVcSpill, Line{}, entry, out);
   }
   if (!escalated && race.mask != 0) {
-    encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
-    ++out.races_written;
-    ++stats_.races;
+    emit_race(race, out);
   }
 
   Line final_line;
@@ -895,9 +958,7 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
     }
   } else {
     if (race.mask != 0) {
-      encode_race(race, out.races.subspan(size_t{out.races_written} * regs::kRaceRecordBytes).first<64>());
-      ++out.races_written;
-      ++stats_.races;
+      emit_race(race, out);
     }
     // Clocks keep only the bytes still shared; the touched ones take the
     // reader's lane (a split one gives the bytes read a copy first).

@@ -39,11 +39,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "driver/device.hpp"
 #include "driver/records.hpp"
+#include "driver/software/kernel_cycles.hpp"
 #include "driver/software/software_buffer.hpp"
 
 namespace raceaccel::driver {
@@ -79,6 +81,9 @@ class SoftwareKernel {
   // atomics: the kernel executes ops 9 and 10 (cap_features bit 1).
   SoftwareKernel(const LineShape& shape, unsigned objects, CacheShape cache = {}, bool atomics = true);
   BatchResult run(const BatchArguments& args, SoftwareMemory& memory);
+  // From now on every batch also estimates the kernel's busy cycles at this
+  // memory latency (kernel_cycles.hpp): stat_cycles and stat_busy_cycles.
+  void estimate_cycles(double latency);
   const Statistics& statistics() const { return stats_; }
   const LineShape& shape() const { return shape_; }
   const CacheShape& cache() const { return cache_; }
@@ -129,7 +134,9 @@ class SoftwareKernel {
   size_t pool_index(uint64_t granule) const;
   uint64_t set_of(uint64_t granule, unsigned sets) const;
   void look_up(uint64_t granule, uint64_t word, Output& out);
-  void write_back(uint64_t granule, uint64_t word, Output& out);
+  KernelCycles::WriteBack write_back(uint64_t granule, uint64_t word, Output& out);
+  void emit_race(const RaceRecord& race, Output& out);
+  void time_lookup(const CommandWord& c);
   Line fill(uint64_t granule);
   std::span<std::byte> bucket(uint64_t granule);
   void reset_state();
@@ -148,6 +155,7 @@ class SoftwareKernel {
   std::span<std::byte> buckets_;                   // this batch's bucket table
   unsigned bucket_bits_ = 0;
   Statistics stats_;
+  std::optional<KernelCycles> cycles_;  // set: the cycle estimate runs
 };
 
 }  // namespace raceaccel::driver

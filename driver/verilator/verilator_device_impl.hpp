@@ -63,6 +63,7 @@ class VerilatorDevice final : public Device {
     sim::KernelSimOptions s;
     s.timing.seed = o.seed;
     s.timing.max_latency = o.max_latency;
+    s.timing.min_latency = o.min_latency;
     s.timing.stall_percent = o.stall_percent;
     s.idle_percent = o.idle_percent;
     s.trace_tag = tag;

@@ -1,16 +1,21 @@
 // `raceaccel sweep`: one command for a co-design experiment (docs/cli.md,
-// "sweep"). Every point of a grid of kernel shapes checks every trace on the
-// software kernel model through the offload engine, and each (point, trace)
+// "sweep"). Every point of a grid of kernel shapes checks every trace
+// through the offload engine on the software kernel model (--model fast,
+// with its cycle estimate) or on the Verilated kernel of that shape
+// (--model verilator, built on demand and cached), and each (point, trace)
 // becomes one CSV row of the accelerator's statistics: how many accesses the
-// shape decides on chip, why the others went to the host, what it costs in
-// command bytes and host time. --plot draws the on-chip share per knob.
+// shape decides on chip, why the others went to the host, the kernel's
+// cycles, what it costs in command bytes and host time. --plot draws the
+// on-chip share per knob.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -24,6 +29,7 @@
 #include "cli/sweep_plot.hpp"
 #include "common/exit_codes.hpp"
 #include "driver/rac_kernel_regs.hpp"
+#include "driver/registry.hpp"
 #include "driver/software/software_device.hpp"
 #include "offload/offload_checker.hpp"
 #include "trace/trace_reader.hpp"
@@ -34,8 +40,9 @@ namespace {
 struct SweepOptions {
   std::vector<std::string> grids;
   std::string model = "fast";
-  std::string csv;   // empty: stdout
-  std::string plot;  // empty: no plot
+  std::string model_cache;  // --model verilator: where built models are kept (empty: the default)
+  std::string csv;          // empty: stdout
+  std::string plot;         // empty: no plot
   unsigned jobs = 1;
   std::vector<std::string> traces;
 };
@@ -53,11 +60,23 @@ driver::DeviceOptions device_options_of(const SweepPoint& p) {
   o.software_read_vcs = static_cast<unsigned>(Knob::of(p, "pool"));
   o.software_read_vc_ways = static_cast<unsigned>(Knob::of(p, "pool_ways"));
   o.software_objects = static_cast<unsigned>(Knob::of(p, "objects"));
+  // A fixed memory latency without back-pressure: the software model's
+  // cycle estimate and the Verilator bus model then time the same memory.
+  o.min_latency = o.max_latency = static_cast<unsigned>(Knob::of(p, "latency"));
+  o.stall_percent = 0;
+  o.idle_percent = 0;
   return o;
 }
 
 driver::CacheShape cache_of(const SweepPoint& p) {
-  return {static_cast<unsigned>(Knob::of(p, "sets")), static_cast<unsigned>(Knob::of(p, "ways"))};
+  return {static_cast<unsigned>(Knob::of(p, "sets")), static_cast<unsigned>(Knob::of(p, "ways")),
+          static_cast<unsigned>(Knob::of(p, "bucket_ways"))};
+}
+
+driver::KernelShape kernel_shape_of(const SweepPoint& p) {
+  const auto knob = [&](std::string_view name) { return static_cast<unsigned>(Knob::of(p, name)); };
+  return {knob("slots"),   knob("clock_bits"), knob("sets"),       knob("ways"),
+          knob("objects"), knob("pool"),       knob("bucket_ways")};
 }
 
 offload::OffloadOptions offload_options_of(const SweepPoint& p) {
@@ -82,11 +101,15 @@ struct Counters {
   std::atomic<uint64_t> events{0}, bytes{0}, runs_done{0};
 };
 
-RunResult run_one(const SweepPoint& point, const std::string& trace, Counters& counters) {
+// Opens the device of a point: the fast model, or (--model verilator) the
+// Verilated kernel of the point's shape, built before the runs start.
+using DeviceMaker = std::function<std::unique_ptr<driver::Device>(const SweepPoint&)>;
+
+RunResult run_one(const SweepPoint& point, const std::string& trace, const DeviceMaker& make_device,
+                  Counters& counters) {
   RunResult r;
   try {
-    const std::unique_ptr<driver::Device> device =
-        driver::make_software_device(device_options_of(point), cache_of(point));
+    const std::unique_ptr<driver::Device> device = make_device(point);
     offload::OffloadChecker checker(*device, offload_options_of(point));
     std::optional<Failure> failure = failure_of(trace, [&] {
       const std::unique_ptr<TraceReader> reader = open_trace(trace);
@@ -130,7 +153,9 @@ std::string csv_field(const std::string& s) {
 
 std::string csv_header() {
   std::string h = "trace,model";
-  for (const SweepKnob& k : sweep_knobs()) h += fmt::format(",{}", k.name);
+  for (const SweepKnob& k : sweep_knobs()) {
+    if (k.name != "latency") h += fmt::format(",{}", k.name);
+  }
   h += ",latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,"
        "command_bytes_per_event,host_ns_per_event";
   for (size_t i = 0; i < offload::kEscalationCauses; ++i) {
@@ -147,10 +172,12 @@ std::string csv_row(const std::string& trace, const std::string& model, const Sw
   const offload::OffloadStats& s = r.stats;
   const auto per_event = [&](double v) { return r.events == 0 ? 0.0 : v / static_cast<double>(r.events); };
   std::string row = csv_field(trace) + "," + model;
-  for (uint64_t v : point) row += fmt::format(",{}", v);
-  // latency: the memory model's (Verilator) latency; the software model is untimed.
-  row += fmt::format(",,{},{},{},{},{:.6f},{}", r.events, r.races, s.access_commands, s.on_chip(), on_chip_share(s),
-                     s.escalated_accesses);
+  const size_t latency = sweep_knob_index("latency");
+  for (size_t i = 0; i < point.size(); ++i) {
+    if (i != latency) row += fmt::format(",{}", point[i]);
+  }
+  row += fmt::format(",{},{},{},{},{},{:.6f},{}", point[latency], r.events, r.races, s.access_commands, s.on_chip(),
+                     on_chip_share(s), s.escalated_accesses);
   if (s.device.cycles == 0) {
     row += ",,";  // cycles not modelled
   } else {
@@ -182,7 +209,7 @@ uint64_t file_size(const std::string& path) {
 
 // Runs every (point, trace) on `jobs` threads; results in point-major order.
 std::vector<RunResult> run_all(const std::vector<SweepPoint>& points, const std::vector<std::string>& traces,
-                               unsigned jobs) {
+                               const DeviceMaker& make_device, unsigned jobs) {
   const size_t runs = points.size() * traces.size();
   std::vector<RunResult> results(runs);
   Counters counters;
@@ -191,7 +218,7 @@ std::vector<RunResult> run_all(const std::vector<SweepPoint>& points, const std:
   std::condition_variable all_done;
   const auto worker = [&] {
     for (size_t i; (i = next++) < runs;) {
-      results[i] = run_one(points[i / traces.size()], traces[i % traces.size()], counters);
+      results[i] = run_one(points[i / traces.size()], traces[i % traces.size()], make_device, counters);
       std::lock_guard lock(mutex);
       ++counters.runs_done;
       all_done.notify_one();
@@ -220,12 +247,41 @@ int usage_error(const std::string& message) {
   return exit_code::kUsage;
 }
 
-int run_sweep(const SweepOptions& o) {
-  if (o.model == "verilator") {
-    return usage_error(
-        "--model verilator is not built yet: the Verilated kernel has a fixed shape (one Verilator model per "
-        "shape); sweep the fast software model (--model fast)");
+bool gridded(const std::vector<Grid>& grids, std::string_view name) {
+  return std::any_of(grids.begin(), grids.end(), [&](const Grid& g) { return g.knob == sweep_knob_index(name); });
+}
+
+// --model verilator: every distinct shape's model, built (or found in the
+// cache) before the runs, one at a time. Returns the exit status on failure.
+int verilator_models(const SweepOptions& o, const std::vector<SweepPoint>& points, const std::vector<Grid>& grids,
+                     std::map<std::string, driver::DeviceFactory>& models) {
+  for (const SweepPoint& p : points) {
+    const driver::KernelShape shape = kernel_shape_of(p);
+    if (Knob::of(p, "pool_ways") != 1) {
+      return usage_error(
+          fmt::format("the point {} is not an RTL shape: the RTL keeps one read clock per line "
+                      "(pool_ways 1); several are the software model's only (--model fast)",
+                      describe_point(p, grids)));
+    }
+    if (const std::string problem = driver::shape_problem(shape); !problem.empty()) {
+      return usage_error(fmt::format("the point {} is not a kernel shape: {}", describe_point(p, grids), problem));
+    }
   }
+  for (const SweepPoint& p : points) {
+    const driver::KernelShape shape = kernel_shape_of(p);
+    if (models.count(shape.describe()) != 0) continue;
+    try {
+      models[shape.describe()] = driver::verilator_shape_factory(
+          shape, o.model_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
+    } catch (const driver::DeviceError& err) {
+      std::cerr << "raceaccel: sweep --model verilator: " << err.what() << '\n';
+      return device_error_status(err);
+    }
+  }
+  return exit_code::kOk;
+}
+
+int run_sweep(const SweepOptions& o) {
   std::vector<Grid> grids;
   std::vector<SweepPoint> points;
   try {
@@ -234,14 +290,34 @@ int run_sweep(const SweepOptions& o) {
   } catch (const GridError& err) {
     return usage_error(err.what());
   }
-  // Every point's shape is checked before anything runs: the device model
-  // says which shapes the kernel can have.
-  for (const SweepPoint& p : points) {
-    try {
-      driver::make_software_device(device_options_of(p), cache_of(p));
-    } catch (const driver::DeviceError& err) {
-      return usage_error(fmt::format("the point {} is not a kernel shape: {}", describe_point(p, grids), err.what()));
+  DeviceMaker make_device;
+  std::map<std::string, driver::DeviceFactory> models;
+  if (o.model == "verilator") {
+    // The Verilated kernel always has a cache: without a gridded one, the
+    // Verilator backend's built-in 256 x 4.
+    if (!gridded(grids, "sets") && !gridded(grids, "ways")) {
+      for (SweepPoint& p : points) {
+        p[sweep_knob_index("sets")] = 256;
+        p[sweep_knob_index("ways")] = 4;
+      }
     }
+    if (const int status = verilator_models(o, points, grids, models); status != exit_code::kOk) return status;
+    make_device = [&models](const SweepPoint& p) {
+      driver::DeviceOptions options = device_options_of(p);
+      options.backend = "verilator";
+      return models.at(kernel_shape_of(p).describe())(options);
+    };
+  } else {
+    // Every point's shape is checked before anything runs: the device model
+    // says which shapes the kernel can have.
+    for (const SweepPoint& p : points) {
+      try {
+        driver::make_software_device(device_options_of(p), cache_of(p));
+      } catch (const driver::DeviceError& err) {
+        return usage_error(fmt::format("the point {} is not a kernel shape: {}", describe_point(p, grids), err.what()));
+      }
+    }
+    make_device = [](const SweepPoint& p) { return driver::make_software_device(device_options_of(p), cache_of(p)); };
   }
   std::optional<std::string> gnuplot;
   if (!o.plot.empty()) {
@@ -271,7 +347,7 @@ int run_sweep(const SweepOptions& o) {
   }
   return exit_status_of(o.csv.empty() ? "-" : o.csv, [&] {
     OutputFile out(o.csv.empty() ? "-" : o.csv);
-    const std::vector<RunResult> results = run_all(points, o.traces, o.jobs);
+    const std::vector<RunResult> results = run_all(points, o.traces, make_device, o.jobs);
     int status = exit_code::kOk;
     std::vector<PlotRow> plot_rows;
     out.stream() << csv_header() << '\n';
@@ -314,8 +390,14 @@ CommandRunner add_sweep_command(CLI::App& app) {
     knobs += fmt::format("\n  {} (default {}): {}", k.name, k.fallback, k.meaning);
   sub->add_option("--grid", o->grids, "NAME=V1,V2,...: values of one knob (repeat for a product):" + knobs)
       ->type_name("NAME=V1,...");
-  sub->add_option("--model", o->model, "Kernel model: fast (the software model; default) or verilator (not yet)")
+  sub->add_option("--model", o->model,
+                  "Kernel model: fast (the software model with its cycle estimate; default) or verilator (the "
+                  "Verilated RTL, a model built per shape on first use and cached)")
       ->check(CLI::IsMember({"fast", "verilator"}));
+  sub->add_option("--model-cache", o->model_cache,
+                  "Where --model verilator keeps built models (default: $RACEACCEL_MODEL_CACHE, else "
+                  "$XDG_CACHE_HOME/raceaccel/verilator, else ~/.cache/raceaccel/verilator)")
+      ->type_name("DIR");
   sub->add_option("--csv", o->csv, "Write the CSV to FILE (default: stdout)")->type_name("FILE");
   sub->add_option("--plot", o->plot, "Draw the on-chip share vs each knob as SVG into DIR (needs gnuplot)")
       ->type_name("DIR");

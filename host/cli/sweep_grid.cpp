@@ -27,6 +27,9 @@ constexpr std::array kKnobs{
     SweepKnob{"pool_ways", 1, 1, 8,
               "read-VC pool ways = read clocks per line, a power of two <= pool (cap_read_vc_ways)"},
     SweepKnob{"atomics", 1, 0, 1, "1: atomic accesses are checked on chip (ops 9-10); 0: on the host (ablation)"},
+    SweepKnob{"bucket_ways", 4, 1, 8, "ways per metadata bucket, a power of two (cap_bucket_ways)"},
+    // Last: the CSV's `latency` column, after the shape's columns.
+    SweepKnob{"latency", 8, 1, 1000, "memory latency in cycles (fixed; the cycle estimate's and the Verilator bus's)"},
 };
 
 }  // namespace

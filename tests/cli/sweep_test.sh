@@ -48,7 +48,7 @@ t=$work/t.rtrace
 
 # A 2 x 2 grid: pool (0: no read-VC pool) x slots (4: most threads slotless).
 expect_status 0 "2x2 sweep" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --csv "$work/grid.csv" "$t"
-header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
+header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,bucket_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
 [ "$(head -1 "$work/grid.csv")" = "$header" ] && pass || fail "CSV header: $(head -1 "$work/grid.csv")"
 [ "$(wc -l <"$work/grid.csv")" -eq 5 ] && pass || fail "rows: $(wc -l <"$work/grid.csv") lines, expected header + 4"
 # Rows in grid order: the first grid varies slowest.
@@ -57,22 +57,32 @@ header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_wo
 # The model is exact at every shape: the same races; only where they are decided differs.
 [ "$(column "$work/grid.csv" races | sort -u | wc -l)" -eq 1 ] && pass || fail "races differ between points"
 [ "$(column "$work/grid.csv" events | sort -u)" = "20000" ] && pass || fail "events column"
-share() { awk -F, -v p="$2" -v s="$3" 'NR > 1 && $7 == p && $3 == s { print $19 }' "$1"; }
+share() { awk -F, -v p="$2" -v s="$3" 'NR > 1 && $7 == p && $3 == s { print $20 }' "$1"; }
 # With 64 slots a read-VC pool keeps read-shared lines on chip; without one
 # they escalate (no_pool). With 4 slots most accesses are slotless.
 awk -v a="$(share "$work/grid.csv" 16 64)" -v b="$(share "$work/grid.csv" 0 64)" 'BEGIN { exit !(a > b) }' &&
   pass || fail "on-chip share does not grow with the pool: $(share "$work/grid.csv" 16 64) vs $(share "$work/grid.csv" 0 64)"
 awk -v a="$(share "$work/grid.csv" 16 64)" -v b="$(share "$work/grid.csv" 16 4)" 'BEGIN { exit !(a > b + 0.3) }' &&
   pass || fail "on-chip share does not grow with the slots"
-awk -F, 'NR > 1 && $7 == 0 && $3 == 64 { exit !($29 > 0) }' "$work/grid.csv" && pass || fail "no esc_no_pool without a pool"
-awk -F, 'NR > 1 && $7 == 16 { exit !($29 == 0) }' "$work/grid.csv" && pass || fail "esc_no_pool with a pool"
-# The software model is untimed: cycles empty.
-[ "$(column "$work/grid.csv" cycles | sort -u)" = "" ] && pass || fail "cycles not empty for the fast model"
+awk -F, 'NR > 1 && $7 == 0 && $3 == 64 { exit !($30 > 0) }' "$work/grid.csv" && pass || fail "no esc_no_pool without a pool"
+awk -F, 'NR > 1 && $7 == 16 { exit !($30 == 0) }' "$work/grid.csv" && pass || fail "esc_no_pool with a pool"
+# The fast model estimates the kernel's cycles (at the default latency, 8).
+[ "$(column "$work/grid.csv" latency | sort -u)" = "8" ] && pass || fail "latency column"
+for c in $(column "$work/grid.csv" cycles); do
+  [ "$c" -gt 20000 ] && pass || fail "cycles $c: not estimated (at least one per event)"
+done
+# Cycles grow with the memory latency once there is a cache to miss in.
+expect_status 0 "latency sweep" "$bin" sweep --grid sets=64 --grid ways=2 --grid latency=1,64 --csv "$work/lat.csv" "$t"
+[ "$(column "$work/lat.csv" cycles | sed -n 2p)" -gt "$(column "$work/lat.csv" cycles | sed -n 1p)" ] &&
+  pass || fail "cycles do not grow with the latency: $(column "$work/lat.csv" cycles | tr '\n' ' ')"
+[ "$(column "$work/lat.csv" escalations | sort -u | wc -l)" -eq 1 ] && pass || fail "escalations depend on the latency"
+expect_status 2 "latency 0" "$bin" sweep --grid latency=0 "$t"
+expect_status 2 "bucket_ways 3" "$bin" sweep --grid bucket_ways=3 --grid sets=64 --grid ways=2 "$t"
 
 # --jobs: the same rows (host_ns_per_event, a timing, left out), in the same order.
 expect_status 0 "2x2 sweep, 3 jobs, stdout" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --jobs 3 "$t"
-cut -d, -f1-23,25- "$work/out" >"$work/jobs.cut"
-cut -d, -f1-23,25- "$work/grid.csv" >"$work/grid.cut"
+cut -d, -f1-24,26- "$work/out" >"$work/jobs.cut"
+cut -d, -f1-24,26- "$work/grid.csv" >"$work/grid.cut"
 cmp -s "$work/jobs.cut" "$work/grid.cut" && pass || fail "--jobs 3 rows differ from --jobs 1"
 
 # Several read clocks per line (pool_ways, version 6): the same races, more
@@ -99,8 +109,6 @@ expect_status 2 "pool not a power of two" "$bin" sweep --grid pool=3 "$t"
 expect_grep "$work/err" "the point pool=3 is not a kernel shape" "impossible shape message"
 expect_status 2 "sets without ways" "$bin" sweep --grid sets=256 "$t"
 expect_status 2 "pool larger than the cache" "$bin" sweep --grid sets=8 --grid ways=2 --grid pool=16 "$t"
-expect_status 2 "verilator model" "$bin" sweep --model verilator "$t"
-expect_grep "$work/err" "not built yet: the Verilated kernel has a fixed shape" "verilator message"
 expect_status 2 "stdin" "$bin" sweep -
 
 # Traces: missing (74), malformed (65), as check.

@@ -1,0 +1,85 @@
+#!/bin/sh
+# `raceaccel sweep --model verilator` end to end (docs/cli.md, "sweep"): the
+# Verilated kernel of a small shape (4 slots, a 2 x 2 cache, 2 read clocks, 2
+# sync objects) is built on first use into a fresh model cache (about 20 s of
+# CPU, 45 s on a loaded 2-core machine) and reused by the next run; its rows
+# give the fast model's escalations exactly and its cycles within 5 %, at
+# two memory latencies; shapes the RTL cannot take are usage errors (2)
+# before anything is built.
+# Usage: sweep_verilator_test.sh RACEACCEL WORK_DIR
+set -u
+bin=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() {
+  failures=$((failures + 1))
+  echo "FAIL: $*"
+}
+
+# expect_status STATUS DESCRIPTION COMMAND...
+expect_status() {
+  want=$1 desc=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err" </dev/null
+  got=$?
+  if [ "$got" -eq "$want" ]; then
+    pass
+  else
+    fail "$desc: exit $got, expected $want"
+    sed 's/^/  stderr: /' "$work/err" | head -5
+  fi
+}
+
+# column FILE NAME: the values of one CSV column, one a line.
+column() {
+  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
+}
+
+t=$work/t.rtrace
+"$bin" gen --threads 4 --events 3000 -o "$t" || fail "gen"
+cache=$work/models
+shape="--grid slots=4 --grid sets=2 --grid ways=2 --grid pool=2 --grid objects=2 --grid latency=1,32"
+
+# shellcheck disable=SC2086 # $shape is a list of options
+expect_status 0 "first verilator sweep" "$bin" sweep --model verilator --model-cache "$cache" $shape --csv "$work/v.csv" "$t"
+grep -q "building a Verilated rac_kernel (NumSlots=4 ClkW=32 Sets=2 Ways=2 Objects=2 ReadVcs=2 BucketWays=4)" \
+  "$work/err" && pass || fail "no build message: $(cat "$work/err")"
+[ "$(ls "$cache"/*/rac_kernel_shape.so | wc -l)" -eq 1 ] && pass || fail "one model in the cache: $(ls -R "$cache")"
+[ "$(column "$work/v.csv" model | sort -u)" = "verilator" ] && pass || fail "model column"
+
+# The cache, named by the environment this time: nothing is built again.
+# shellcheck disable=SC2086
+expect_status 0 "second verilator sweep" env RACEACCEL_MODEL_CACHE="$cache" "$bin" sweep --model verilator $shape \
+  --csv "$work/v2.csv" "$t"
+grep -q "building" "$work/err" && fail "the cached model was built again" || pass
+cut -d, -f2- "$work/v.csv" | cut -d, -f1-23 >"$work/v.cut"
+cut -d, -f2- "$work/v2.csv" | cut -d, -f1-23 >"$work/v2.cut"
+cmp -s "$work/v.cut" "$work/v2.cut" && pass || fail "the cached model gives other rows"
+
+# The fast model at the same shape: the same escalations, cycles within 5 %.
+# shellcheck disable=SC2086
+expect_status 0 "fast sweep" "$bin" sweep $shape --csv "$work/f.csv" "$t"
+for name in races accesses on_chip escalations esc_host_owned esc_lastwrite esc_read_clock_spill esc_bucket_spill; do
+  [ "$(column "$work/v.csv" "$name")" = "$(column "$work/f.csv" "$name")" ] && pass ||
+    fail "$name: verilator $(column "$work/v.csv" "$name" | tr '\n' ' '), fast $(column "$work/f.csv" "$name" | tr '\n' ' ')"
+done
+column "$work/v.csv" cycles >"$work/vc"
+column "$work/f.csv" cycles >"$work/fc"
+paste "$work/vc" "$work/fc" | awk '{ d = ($2 - $1) / $1; if (d < 0) d = -d; if (d > 0.05) exit 1 }' && pass ||
+  fail "cycles differ by more than 5 %: verilator $(tr '\n' ' ' <"$work/vc"), fast $(tr '\n' ' ' <"$work/fc")"
+
+# Shapes the RTL cannot take: usage errors, nothing built.
+expect_status 2 "several read clocks per line" "$bin" sweep --model verilator --model-cache "$cache" \
+  --grid pool_ways=2 "$t"
+grep -q "one read clock per line" "$work/err" && pass || fail "pool_ways message: $(cat "$work/err")"
+expect_status 2 "no cache" "$bin" sweep --model verilator --model-cache "$cache" --grid sets=0 --grid ways=0 "$t"
+grep -q "not a kernel shape" "$work/err" && pass || fail "no-cache message: $(cat "$work/err")"
+expect_status 2 "3 sync objects" "$bin" sweep --model verilator --model-cache "$cache" --grid objects=3 "$t"
+[ "$(ls "$cache" | wc -l)" -eq 1 ] && pass || fail "a bad shape left something in the cache: $(ls "$cache")"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
