@@ -58,7 +58,7 @@ install(DIRECTORY host/core host/trace host/detect host/report host/gen host/off
   DESTINATION ${RACEACCEL_INCLUDE_DIR} COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
 install(FILES host/common/exit_codes.hpp host/common/device_status.hpp
   DESTINATION ${RACEACCEL_INCLUDE_DIR}/common COMPONENT dev)
-install(FILES driver/device.hpp driver/registry.hpp driver/records.hpp driver/rac_kernel_regs.hpp
+install(FILES driver/device.hpp driver/registry.hpp driver/kernel_shape.hpp driver/records.hpp driver/rac_kernel_regs.hpp
   DESTINATION ${RACEACCEL_INCLUDE_DIR}/driver COMPONENT dev)
 
 # ---- the library: exported targets ----------------------------------------------
