@@ -17,17 +17,23 @@ namespace raceaccel {
 
 // The largest --batch-words (see add_backend_options).
 inline constexpr size_t kMaxBatchWords = size_t{1} << 18;
+// The largest --bucket-bits: 2^20 buckets of 4 ways are 512 MiB, which the
+// software and Verilator models hold twice in host memory.
+inline constexpr unsigned kMaxBucketBits = 20;
 
 struct BackendOptions {
   std::string backend;  // empty: the in-process detector
   std::string xclbin;
   unsigned device = 0;
   size_t batch_words = 64 * 1024;
+  // --bucket-bits; 0: the backend's (offload::default_bucket_bits: 2^20 on
+  // a card, 2^16 on the models, whose table lives in host memory).
+  unsigned bucket_bits = 0;
   bool reimport = true;         // --no-reimport: host-owned lines stay on the host (ablation)
   bool atomics_on_chip = true;  // --no-atomics-on-chip: the host checks atomic accesses (ablation)
 };
 
-// --backend, --xclbin, --device, --batch-words on `check`; --backend excludes `detector`.
+// --backend, --xclbin, --device, --batch-words, --bucket-bits on `check`; --backend excludes `detector`.
 void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector);
 std::unique_ptr<offload::OffloadChecker> make_offload_checker(driver::Device& device, const BackendOptions& o);
 // Several "accelerator: …" lines for stderr.

@@ -66,6 +66,12 @@ awk -v a="$(share "$work/grid.csv" 16 64)" -v b="$(share "$work/grid.csv" 16 4)"
   pass || fail "on-chip share does not grow with the slots"
 awk -F, 'NR > 1 && $7 == 0 && $3 == 64 { exit !($29 > 0) }' "$work/grid.csv" && pass || fail "no esc_no_pool without a pool"
 awk -F, 'NR > 1 && $7 == 16 { exit !($29 == 0) }' "$work/grid.csv" && pass || fail "esc_no_pool with a pool"
+# The bucket table defaults to the card's (offload::kCardBucketBits, 2^20
+# buckets: a card has GiBs of device memory), not the models' 2^16.
+[ "$(column "$work/grid.csv" bucket_bits | sort -u)" = "20" ] && pass || fail "default bucket_bits is not 20"
+# check takes the table size too (1..20); a larger one is a usage error.
+expect_status 66 "check --bucket-bits 8" "$bin" check --backend software --bucket-bits 8 "$t"
+expect_status 2 "check --bucket-bits 21" "$bin" check --backend software --bucket-bits 21 "$t"
 # The software model is untimed: cycles empty.
 [ "$(column "$work/grid.csv" cycles | sort -u)" = "" ] && pass || fail "cycles not empty for the fast model"
 
