@@ -184,8 +184,7 @@ TEST(ReadClockWays, SeveralClocksDecideMoreOnChip) {
 // Choices are random (threads, fields, filler, whether the writer locks).
 class SpillRoundsTrace {
  public:
-  SpillRoundsTrace(uint64_t seed, uint32_t threads, uint64_t rounds)
-      : rng_(seed), threads_(threads), rounds_(rounds) {}
+  SpillRoundsTrace(uint64_t seed, uint32_t threads, uint64_t rounds) : rng_(seed), threads_(threads), rounds_(rounds) {}
   bool next(Event& e) {
     while (pending_.empty() && round_ <= rounds_ + 1) refill();
     if (pending_.empty()) return false;
