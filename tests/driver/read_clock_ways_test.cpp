@@ -286,7 +286,8 @@ TEST(ReadClockWays, PartialClocksAfterSpillsMatchDjit) {
         t.on_chip += r.stats.on_chip();
         t.clock_spills += r.stats.read_clock_spills;
         t.partial_spills += r.stats.partial_read_clock_spills;
-        run(s, batch, seed++, true, t, 24 + seed % 24);  // and a field trace
+        const uint64_t words = 24 + seed % 24;
+        run(s, batch, seed++, true, t, words);  // and a field trace
         if (::testing::Test::HasFatalFailure()) return;
       }
     }
