@@ -23,10 +23,9 @@ namespace raceaccel::offload {
 // Two defaults:
 //  - a card (the XRT backend) has GiBs of DDR or HBM, so it gets 2^20
 //    buckets: 4 Mi lines in 4 ways, 512 MiB. The recorded bench programs
-//    touch up to 0.6 Mi granules; at that load (under 1/6 of the ways) a
-//    4-way bucket overflows about once per 10^5 buckets, where 2^16
-//    buckets (256 Ki lines) spill hundreds of thousands of lines
-//    (docs/hardware.md, "A card-sized bucket table").
+//    need it: bytescan's 512 Ki granules spilled 535,288 times at 2^16
+//    buckets (256 Ki lines) and 392 times at 2^20 (docs/hardware.md, "A
+//    card-sized bucket table").
 //  - the models (software, Verilator) keep the table in host memory, twice
 //    (host and device copy): 2^16 buckets, 32 MiB; --bucket-bits (check)
 //    and the sweep's bucket_bits knob (default: the card's) set another.
