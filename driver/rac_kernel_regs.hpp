@@ -8,7 +8,7 @@
 namespace raceaccel::regs {
 
 inline constexpr std::string_view kKernelName = "rac_kernel";
-inline constexpr uint32_t kRegMapVersion = 7;
+inline constexpr uint32_t kRegMapVersion = 8;
 inline constexpr uint32_t kMagic = 0x52414345;
 
 enum class Access : uint8_t { ReadWrite, ReadOnly };
@@ -177,6 +177,7 @@ inline constexpr uint32_t kReasonForced = 2;  // escalation: the command asked f
 inline constexpr uint32_t kReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
 inline constexpr uint32_t kReasonSpill = 4;  // escalation: an evicted line found every way of its bucket taken; the host keeps it
 inline constexpr uint32_t kReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
+inline constexpr uint32_t kReasonPartialReadVcSpill = 6;  // escalation (several read clocks per line): a clock of the reads made since the bytes it names lost their clock to the host (reason 5) leaves the pool; the host joins it into the clock it keeps for those bytes
 inline constexpr uint32_t kStatusOk = 0;  // batch completed
 inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer

@@ -2,7 +2,7 @@
 // Reference as rac_kernel_regs_pkg::Name (no import: Yosys 0.23).
 package rac_kernel_regs_pkg;
 
-  localparam int unsigned RegMapVersion = 7;
+  localparam int unsigned RegMapVersion = 8;
   localparam logic [31:0] RegMagic = 32'h52414345;
 
   // Register byte offsets in s_axi_control (64-bit registers: low word here, high word at +4)
@@ -78,6 +78,7 @@ package rac_kernel_regs_pkg;
   localparam int unsigned ReasonReclaim = 3;  // escalation: a full free returned a host-owned line to hardware
   localparam int unsigned ReasonSpill = 4;  // escalation: an evicted line found every way of its bucket taken; the host keeps it
   localparam int unsigned ReasonReadVcSpill = 5;  // escalation: another line took the granule's read-VC pool entry; its read clock goes to the host, the line becomes LASTWRITE
+  localparam int unsigned ReasonPartialReadVcSpill = 6;  // escalation (several read clocks per line): a clock of the reads made since the bytes it names lost their clock to the host (reason 5) leaves the pool; the host joins it into the clock it keeps for those bytes
   localparam int unsigned StatusOk = 0;  // batch completed
   localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
   localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer

@@ -146,18 +146,23 @@ SoftwareKernel::ReadClock& SoftwareKernel::take_way(uint64_t granule, uint64_t w
     ReadClock& e = set[(next + i) % shape_.read_vc_ways];
     if (e.granule == granule) continue;
     next = (next + i + 1) % shape_.read_vc_ways;
-    escalate(word, e.granule, regs::kReasonReadVcSpill, Line{}, &e, out);
+    escalate(word, e.granule, spill_reason(e), Line{}, &e, out);
     e.valid = false;
     return e;
   }
   throw std::logic_error("software kernel: no way for a new read clock (can_take_way was not asked)");
 }
 
-// Every clock of `granule` but `keep` leaves the pool in a reason-5 record.
+unsigned SoftwareKernel::spill_reason(const ReadClock& e) {
+  return e.partial ? regs::kReasonPartialReadVcSpill : regs::kReasonReadVcSpill;
+}
+
+// Every clock of `granule` but `keep` leaves the pool in a reason-5 record
+// (reason 6 for a partial clock).
 void SoftwareKernel::spill_clocks(uint64_t granule, uint64_t word, Output& out, const ReadClock* keep) {
   for (ReadClock& e : pool_set(granule)) {
     if (!e.valid || e.granule != granule || &e == keep) continue;
-    escalate(word, granule, regs::kReasonReadVcSpill, Line{}, &e, out);
+    escalate(word, granule, spill_reason(e), Line{}, &e, out);
     e.valid = false;
   }
 }
@@ -415,6 +420,7 @@ void SoftwareKernel::import_line(uint64_t granule, unsigned shared, uint64_t wor
     if (shared != 0) {
       ReadClock& e = take_way(granule, word, out);
       e.valid = true;
+      e.partial = false;  // the host sends whole histories
       e.granule = granule;
       e.mask = shared;
       for (unsigned lane = 0; lane < shape_.slots; ++lane) e.lanes[lane] = static_cast<uint32_t>(clock[lane]);
@@ -478,6 +484,7 @@ bool SoftwareKernel::import_read_clock(uint64_t granule, unsigned mask, uint64_t
   if (mask == 0 || (line.shared & mask) != 0 || line.in_software || !can_take_way(granule)) return false;
   ReadClock& e = take_way(granule, word, out);
   e.valid = true;
+  e.partial = false;  // the host sends whole histories
   e.granule = granule;
   e.mask = mask;
   for (unsigned lane = 0; lane < shape_.slots; ++lane) e.lanes[lane] = static_cast<uint32_t>(clock[lane]);
@@ -518,8 +525,10 @@ SoftwareKernel::ReadClock* SoftwareKernel::clock_for(uint64_t granule, const Lin
 void SoftwareKernel::escalate_line(uint64_t word, uint64_t granule, unsigned reason, const Line& line, Output& out) {
   ReadClock* first = nullptr;
   if (multi()) {
+    // The record carries a whole history only: partial clocks leave in
+    // reason-6 records, which the host joins into what it keeps.
     for (ReadClock& e : pool_set(granule)) {
-      if (e.valid && e.granule == granule && first == nullptr) first = &e;
+      if (e.valid && e.granule == granule && !e.partial && first == nullptr) first = &e;
     }
     spill_clocks(granule, word, out, first);
   } else if (!pool_.empty() && line.shared != 0) {
@@ -559,7 +568,7 @@ void SoftwareKernel::execute_atomic(const CommandWord& c, uint64_t word, Output&
     if (!writes) continue;
     if (!pool_.empty() && ((cur.shared >> b) & 1u)) {
       const ReadClock* clock = clock_for(c.granule, cur, b);
-      if (clock == nullptr) {
+      if (clock == nullptr || clock->partial) {
         lw_esc = true;  // LASTWRITE: the earlier reads are with the host
         continue;
       }
@@ -818,7 +827,10 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
   RaceRecord race;
   race.word = word;
   race.granule = c.granule;
-  unsigned share_b = 0, unshare = 0, raced_before = 0;
+  // share_b: bytes starting to share (READ SHARE); lw_share_b: LASTWRITE
+  // bytes read concurrently with the read kept in R, which start a partial
+  // clock (the reads since their clock went to the host).
+  unsigned share_b = 0, lw_share_b = 0, unshare = 0, raced_before = 0;
   std::vector<ReadClock*> touched;  // clocks whose reader's lane rises
   bool lw_esc = false;
   for (unsigned b = 0; b < 8; ++b) {
@@ -857,7 +869,12 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
         n.r_slot = c.slot;  // [FT READ EXCLUSIVE] (LASTWRITE: the latest read since the spill)
         n.r_clock = own;
       } else if (is_shared) {
-        lw_esc = true;  // concurrent with a read since the spill: the host joins them
+        // Concurrent with the read since the spill: both start a partial
+        // clock. Exact: a read checks W only, and its update joins into
+        // the byte's read history, of which the host keeps the part before
+        // the spill; whatever needs the whole history (a write) goes to the
+        // host, which joins the two.
+        lw_share_b |= 1u << b;
       } else {
         share_b |= 1u << b;  // [FT READ SHARE]
       }
@@ -872,7 +889,7 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
       if (s.w_slot == c.slot && s.w_clock == own) {
       } else if (!w_ok) {
         report(0, s.w_slot, s.w_clock);
-      } else if (is_shared && entry == nullptr) {
+      } else if (is_shared && (entry == nullptr || entry->partial)) {
         lw_esc = true;  // LASTWRITE: the earlier reads are with the host
       } else if (is_shared && greater >= 0) {
         report(2, static_cast<uint32_t>(greater), entry->lanes[static_cast<unsigned>(greater)]);
@@ -887,6 +904,21 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
           n.r_clock = 0;
         }
       }
+    }
+  }
+  // A partial clock for LASTWRITE bytes read concurrently: one earlier read
+  // (R) for all, else the host joins them as before.
+  uint32_t lw_r_slot = 0, lw_r_clock = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    if ((lw_share_b >> b) & 1u) {
+      lw_r_slot = cur.bytes[b].r_slot;
+      lw_r_clock = cur.bytes[b].r_clock;
+      break;
+    }
+  }
+  for (unsigned b = 0; b < 8; ++b) {
+    if (((lw_share_b >> b) & 1u) && (cur.bytes[b].r_slot != lw_r_slot || cur.bytes[b].r_clock != lw_r_clock)) {
+      lw_esc = true;
     }
   }
   // A new clock for bytes that start sharing: one earlier read for all.
@@ -906,7 +938,7 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
   }
   // A clock read on some of its live bytes only is split.
   ReadClock* split = nullptr;
-  unsigned new_clocks = share_b != 0 ? 1 : 0;
+  unsigned new_clocks = (share_b != 0 ? 1 : 0) + (lw_share_b != 0 ? 1 : 0);
   for (ReadClock* e : touched) {
     if ((e->mask & ~unsigned{c.mask} & ~raced_before & 0xFFu) != 0) {
       split = e;
@@ -944,9 +976,11 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
   if (escalated) {
     // The line's clocks go with it: all but the first in reason-5 records
     // (each naming its bytes), the first in the escalation record.
+    // (a partial clock never rides in the escalation record: it is not
+    // the bytes' whole history, so it leaves in a reason-6 record first)
     ReadClock* first = nullptr;
     for (ReadClock& e : pool_set(c.granule)) {
-      if (e.valid && e.granule == c.granule && first == nullptr) first = &e;
+      if (e.valid && e.granule == c.granule && !e.partial && first == nullptr) first = &e;
     }
     spill_clocks(c.granule, word, out, first);
     escalate(word, c.granule, reason, cur, first, out);
@@ -975,6 +1009,7 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
         e->mask &= ~read;
         ReadClock& n = take_way(c.granule, word, out);
         n.valid = true;
+        n.partial = e->partial;
         n.granule = c.granule;
         n.mask = read;
         n.lanes = std::move(lanes);
@@ -986,10 +1021,21 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
     if (share_b != 0) {
       ReadClock& n = take_way(c.granule, word, out);
       n.valid = true;
+      n.partial = false;
       n.granule = c.granule;
       n.mask = share_b;
       std::fill(n.lanes.begin(), n.lanes.end(), 0);
       n.lanes[share_r_slot] = share_r_clock;
+      n.lanes[c.slot] = own;
+    }
+    if (lw_share_b != 0) {
+      ReadClock& n = take_way(c.granule, word, out);
+      n.valid = true;
+      n.partial = true;
+      n.granule = c.granule;
+      n.mask = lw_share_b;
+      std::fill(n.lanes.begin(), n.lanes.end(), 0);
+      n.lanes[lw_r_slot] = lw_r_clock;
       n.lanes[c.slot] = own;
     }
   }
@@ -1004,7 +1050,7 @@ void SoftwareKernel::execute_multi(const CommandWord& c, uint64_t word, Output& 
     final_line = next;
     final_line.shared = shared_after;
     for (unsigned b = 0; b < 8; ++b) {
-      if ((share_b >> b) & 1u) {
+      if (((share_b | lw_share_b) >> b) & 1u) {
         final_line.bytes[b].r_slot = 0;  // R is now the clock's
         final_line.bytes[b].r_clock = 0;
       }

@@ -103,7 +103,14 @@ class SoftwareKernel {
     uint64_t granule = 0;
     std::vector<uint32_t> lanes;
     unsigned mask = 0;  // several clocks per line: the shared bytes it covers (0 with one way)
+    // Several clocks per line: the reads made since these bytes' clock went
+    // to the host (reason 5), not their whole read history. Reads use it as
+    // any clock; a write of its bytes goes to the host, and it leaves the
+    // pool in a reason-6 record, which the host joins into what it keeps.
+    bool partial = false;
   };
+  // The reason of the record a clock leaves the pool in.
+  static unsigned spill_reason(const ReadClock& e);
   // A read, write or free on one granule, exactly as the engine's S3 stage.
   void execute(const CommandWord& c, uint64_t word, Output& out);
   void import_line(uint64_t granule, unsigned shared, uint64_t word, const Line& line,

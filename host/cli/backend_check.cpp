@@ -35,6 +35,9 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
   // launch costs microseconds), so the range stops at 2^18 (about 650 MB).
   app.add_option("--batch-words", o.batch_words, "Command words per launch (default 65536, at most 262144)")
       ->check(unsigned_in(1, kMaxBatchWords));
+  app.add_option("--bucket-bits", o.bucket_bits,
+                 "Metadata bucket table of 2^N buckets in device memory (default 20 on a card, 16 on the models)")
+      ->check(unsigned_in(1, kMaxBucketBits));
   app.add_flag("!--no-reimport", o.reimport,
                "Keep lines the host took over on the host (no import-line commands; for measurements)");
   app.add_flag("!--no-atomics-on-chip", o.atomics_on_chip,
@@ -44,6 +47,7 @@ void add_backend_options(CLI::App& app, BackendOptions& o, CLI::Option* detector
 offload::OffloadOptions offload_options(const BackendOptions& o) {
   offload::OffloadOptions options;
   options.batch_words = o.batch_words;
+  options.bucket_bits = o.bucket_bits;  // 0: the backend's default
   options.reimport = o.reimport;
   options.atomics_on_chip = o.atomics_on_chip;
   return options;

@@ -13,7 +13,9 @@ namespace {
 
 // The ranges stop where one point would need more memory than a sweep of
 // several parallel points can afford: the bucket table is 2^bucket_bits ×
-// 128 bytes of device memory (2^20: 128 MB), batches as for check.
+// 4 ways × 128 bytes of device memory, held twice by the software model
+// (2^20: 2 × 512 MiB), batches as for check. bucket_bits defaults to the
+// card's table (offload::kCardBucketBits): the sweep models a card.
 constexpr std::array kKnobs{
     SweepKnob{"slots", 64, 1, 256, "hardware thread slots (cap_slots)"},
     SweepKnob{"clock_bits", 32, 1, 32, "bits per clock lane (cap_clock_bits)"},
@@ -21,7 +23,8 @@ constexpr std::array kKnobs{
     SweepKnob{"ways", 0, 0, 64, "metadata cache ways, a power of two (0 with sets 0)"},
     SweepKnob{"pool", 16, 0, 65536, "read-VC pool entries, 0 or a power of two (cap_read_vcs)"},
     SweepKnob{"objects", 64, 0, 65536, "sync-object store entries (cap_objects)"},
-    SweepKnob{"bucket_bits", 16, 1, 20, "bucket table of 2^bits buckets in device memory"},
+    SweepKnob{"bucket_bits", offload::kCardBucketBits, 1, kMaxBucketBits,
+              "bucket table of 2^bits buckets in device memory"},
     SweepKnob{"batch_words", 64 * 1024, 1, kMaxBatchWords, "command words per launch"},
     SweepKnob{"reimport", 1, 0, 1, "1: host lines are handed back to the device (import-line); 0: ablation"},
     SweepKnob{"pool_ways", 1, 1, 8,

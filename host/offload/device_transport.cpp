@@ -23,6 +23,10 @@ constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
 
 }  // namespace
 
+unsigned default_bucket_bits(const driver::Device& device) {
+  return device.backend() == "xrt" ? kCardBucketBits : kModelBucketBits;
+}
+
 void DeviceTransport::protocol_error(const std::string& what) const {
   throw DeviceError(DeviceErrorKind::Protocol, fmt::format("{}: {}", name_, what));
 }
@@ -59,6 +63,7 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
   if (caps_.bucket_ways == 0 || caps_.bucket_ways > 8 || (caps_.bucket_ways & (caps_.bucket_ways - 1)) != 0) {
     protocol_error(fmt::format("cap_bucket_ways is {}, not a power of two up to 8", caps_.bucket_ways));
   }
+  if (options_.bucket_bits == 0) options_.bucket_bits = default_bucket_bits(device_);
   if (options_.bucket_bits < 1 || options_.bucket_bits > 30) {
     throw std::invalid_argument("bucket_bits must be in 1..30");
   }
@@ -82,7 +87,8 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
                                   name_, batch_words_, batch_bytes));
   }
   // The bucket table starts empty and is the device's from then on.
-  buckets_ = device_.allocate((size_t{1} << options_.bucket_bits) * caps_.bucket_ways * regs::kBucketWayBytes);
+  static_assert(regs::kBucketWayBytes == 128, "bucket_table_bytes counts 128-byte ways");
+  buckets_ = device_.allocate(bucket_table_bytes(options_.bucket_bits, caps_.bucket_ways));
   std::memset(buckets_->host().data(), 0, buckets_->size());
   buckets_->to_device(0, buckets_->size());
 }

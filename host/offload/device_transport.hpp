@@ -16,9 +16,31 @@
 
 namespace raceaccel::offload {
 
+// The bucket table (docs/kernel-interface.md, "Metadata bucket table") has
+// 2^bucket_bits buckets of cap_bucket_ways ways of 128 bytes in device
+// memory and holds the lines the cache evicts; a line whose bucket is full
+// goes to the host (a bucket spill) and is host-owned until re-imported.
+// Two defaults:
+//  - a card (the XRT backend) has GiBs of DDR or HBM, so it gets 2^20
+//    buckets: 4 Mi lines in 4 ways, 512 MiB. The recorded bench programs
+//    need it: bytescan's 512 Ki granules spilled 535,288 times at 2^16
+//    buckets (256 Ki lines) and 392 times at 2^20 (docs/hardware.md, "A
+//    card-sized bucket table").
+//  - the models (software, Verilator) keep the table in host memory, twice
+//    (host and device copy): 2^16 buckets, 32 MiB; --bucket-bits (check)
+//    and the sweep's bucket_bits knob (default: the card's) set another.
+inline constexpr unsigned kCardBucketBits = 20;
+inline constexpr unsigned kModelBucketBits = 16;
+// kCardBucketBits on the XRT backend, kModelBucketBits on the models.
+unsigned default_bucket_bits(const driver::Device& device);
+// Bucket table bytes for a shape (2^bits × ways × 128).
+inline constexpr size_t bucket_table_bytes(unsigned bucket_bits, unsigned bucket_ways) {
+  return (size_t{1} << bucket_bits) * bucket_ways * 128;
+}
+
 struct DeviceTransportOptions {
   size_t batch_words = 64 * 1024;
-  unsigned bucket_bits = 16;
+  unsigned bucket_bits = 0;  // 0: default_bucket_bits(device)
   std::chrono::milliseconds timeout{120'000};
 };
 

@@ -21,7 +21,10 @@ struct OffloadOptions {
   // Command words per launch. Launches cost tens of µs on a card, so batches
   // are large by default; the minimum is one set-row command with its data.
   size_t batch_words = 64 * 1024;
-  unsigned bucket_bits = 16;                   // metadata bucket table: 2^bits × 128 bytes in device memory
+  // Metadata bucket table: 2^bits buckets of cap_bucket_ways × 128 bytes in
+  // device memory; 0: the device's default (default_bucket_bits: 2^20 on a
+  // card, 2^16 on the models; device_transport.hpp).
+  unsigned bucket_bits = 0;
   std::chrono::milliseconds timeout{120'000};  // per launch
   // Entries of the device's sync-object store the engine may use (at most
   // cap_objects; 0: every synchronization is sent as set-row).

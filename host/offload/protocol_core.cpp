@@ -423,7 +423,8 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
       }
       import_line(r, line);
       return;
-    case regs::kReasonReadVcSpill: {  // the granule's line is LASTWRITE from now on
+    case regs::kReasonReadVcSpill:           // the granule's line is LASTWRITE from now on
+    case regs::kReasonPartialReadVcSpill: {  // the reads since then: joined into what the host keeps
       if (shape_.read_vcs == 0 || !r.read_clock_valid ||
           r.read_clock.size() < size_t{shape_.row_words()} * regs::kCommandBytes) {
         protocol_error(fmt::format("read-clock spill record for command {} without a pool or a clock", r.word));
@@ -432,8 +433,19 @@ void ProtocolCore::on_escalation(const driver::EscalationRecord& r) {
       ++stats_.causes[static_cast<size_t>(EscalationCause::ReadClockSpill)];
       const auto clock = std::make_shared<const VectorClock>(read_clock_of(r));
       KeptReadClock& kept = kept_read_clocks_[r.granule];
+      const bool partial = r.reason == regs::kReasonPartialReadVcSpill;
+      if (partial) ++stats_.partial_read_clock_spills;
       for (unsigned b = 0; b < 8; ++b) {
         if (r.clock_mask != 0 && !((r.clock_mask >> b) & 1u)) continue;
+        if (partial && kept.bytes[b] != nullptr) {
+          // A reason-6 clock holds the reads since the byte's clock came
+          // here (reason 5): the byte's reads are both. (`command` stays the
+          // earlier spill's: a full free after it ends both.)
+          auto joined = std::make_shared<VectorClock>(*kept.bytes[b]);
+          joined->join(*clock);
+          kept.bytes[b] = std::move(joined);
+          continue;
+        }
         kept.bytes[b] = clock;
         kept.command[b] = r.word;
       }

@@ -94,6 +94,7 @@ struct ProtocolStats {
   // clock spilled earlier joined with R (LASTWRITE).
   uint64_t read_share_escalations = 0;  // reason 1 records (READ SHARE the device could not keep)
   uint64_t read_clock_spills = 0;
+  uint64_t partial_read_clock_spills = 0;  // of which reason 6 (reads since an earlier spill, joined)
   uint64_t read_clock_imports = 0;
   uint64_t lastwrite_imports = 0;
   uint64_t lastwrite_spill_imports = 0;  // of which from a bucket spill (reason 4)

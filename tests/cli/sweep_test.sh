@@ -78,6 +78,12 @@ expect_status 0 "latency sweep" "$bin" sweep --grid sets=64 --grid ways=2 --grid
 [ "$(column "$work/lat.csv" escalations | sort -u | wc -l)" -eq 1 ] && pass || fail "escalations depend on the latency"
 expect_status 2 "latency 0" "$bin" sweep --grid latency=0 "$t"
 expect_status 2 "bucket_ways 3" "$bin" sweep --grid bucket_ways=3 --grid sets=64 --grid ways=2 "$t"
+# The bucket table defaults to the card's (offload::kCardBucketBits, 2^20
+# buckets: a card has GiBs of device memory), not the models' 2^16.
+[ "$(column "$work/grid.csv" bucket_bits | sort -u)" = "20" ] && pass || fail "default bucket_bits is not 20"
+# check takes the table size too (1..20); a larger one is a usage error.
+expect_status 66 "check --bucket-bits 8" "$bin" check --backend software --bucket-bits 8 "$t"
+expect_status 2 "check --bucket-bits 21" "$bin" check --backend software --bucket-bits 21 "$t"
 
 # --jobs: the same rows (host_ns_per_event, a timing, left out), in the same order.
 expect_status 0 "2x2 sweep, 3 jobs, stdout" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --jobs 3 "$t"

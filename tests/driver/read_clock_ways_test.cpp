@@ -91,9 +91,10 @@ struct Shape {
 
 struct Totals {
   uint64_t traces = 0, races = 0, accesses = 0, on_chip = 0, clock_spills = 0, reimports = 0, more_clocks = 0;
+  uint64_t partial_spills = 0, lastwrite = 0;
 };
 
-void run(const Shape& s, size_t batch, uint64_t seed, bool field_trace, Totals& t) {
+void run(const Shape& s, size_t batch, uint64_t seed, bool field_trace, Totals& t, uint64_t words = 0) {
   driver::DeviceOptions o;
   o.software_slots = 8;
   o.software_clock_bits = 16;
@@ -106,7 +107,7 @@ void run(const Shape& s, size_t batch, uint64_t seed, bool field_trace, Totals& 
   oo.bucket_bits = 2;
   GoldenRun r;
   if (field_trace) {
-    FieldReadTrace trace(seed, 2 + static_cast<uint32_t>(seed % 7), 3 + seed % 4, 1500);
+    FieldReadTrace trace(seed, 2 + static_cast<uint32_t>(seed % 7), words != 0 ? words : 3 + seed % 4, 1500);
     r = run_with_golden(*device, oo, [&](Event& e) { return trace.next(e); });
   } else {
     TraceGenerator generator(random_trace_options(seed, 1000, 2500));
@@ -123,6 +124,8 @@ void run(const Shape& s, size_t batch, uint64_t seed, bool field_trace, Totals& 
   t.clock_spills += r.stats.read_clock_spills;
   t.reimports += r.stats.reimports;
   t.more_clocks += r.stats.reimported_more_clocks;
+  t.partial_spills += r.stats.partial_read_clock_spills;
+  t.lastwrite += r.stats.causes[static_cast<size_t>(offload::EscalationCause::LastWrite)];
 }
 
 const std::vector<Shape> kShapes{
@@ -169,6 +172,132 @@ TEST(ReadClockWays, SeveralClocksDecideMoreOnChip) {
               static_cast<unsigned long long>(one.accesses));
   EXPECT_EQ(one.accesses, several.accesses);
   EXPECT_GT(several.on_chip, one.on_chip);
+}
+
+// Rounds that make partial clocks matter: two threads read a word
+// concurrently (a clock), filler reads evict its line (the clock goes to
+// the host), two other threads read it concurrently again (a partial clock)
+// and then release a lock, more filler evicts it again (reason 6), and a
+// writer takes the lock and writes a field of the word: ordered after the
+// second readers, concurrent with the first ones unless it is one of them.
+// The race with the first readers is only in the host's joined clock.
+// Choices are random (threads, fields, filler, whether the writer locks).
+class SpillRoundsTrace {
+ public:
+  SpillRoundsTrace(uint64_t seed, uint32_t threads, uint64_t rounds) : rng_(seed), threads_(threads), rounds_(rounds) {}
+  bool next(Event& e) {
+    while (pending_.empty() && round_ <= rounds_ + 1) refill();
+    if (pending_.empty()) return false;
+    e = pending_.front();
+    pending_.erase(pending_.begin());
+    return true;
+  }
+
+ private:
+  static constexpr uint64_t kWords = 0x7100'0000, kFiller = 0x7200'0000, kLock = 0x20;
+  uint64_t pick(uint64_t n) { return rng_() % n; }
+  ThreadId worker() { return static_cast<ThreadId>(1 + pick(threads_ - 1)); }
+  std::pair<ThreadId, ThreadId> two() {
+    const ThreadId a = worker();
+    ThreadId b = worker();
+    while (b == a) b = worker();
+    return {a, b};
+  }
+  void filler() {
+    const ThreadId t = worker();
+    const uint64_t n = pick(3) == 0 ? 0 : 6 + pick(12);  // sometimes none: the line stays
+    for (uint64_t i = 0; i < n; ++i) pending_.push_back(Event::read(t, kFiller + 8 * pick(64), 8, 600 + t));
+  }
+  void refill() {
+    if (round_ == 0) {
+      for (uint64_t w = 0; w < rounds_; ++w) pending_.push_back(Event::write(0, kWords + 8 * w, 8, 1));
+      for (uint64_t w = 0; w < 64; ++w) pending_.push_back(Event::write(0, kFiller + 8 * w, 8, 2));
+      for (ThreadId t = 1; t < threads_; ++t) pending_.push_back(Event::sync(Op::Fork, 0, t));
+    } else if (round_ == rounds_ + 1) {
+      for (ThreadId t = 1; t < threads_; ++t) pending_.push_back(Event::sync(Op::Join, 0, t));
+    } else {
+      const uint64_t word = kWords + 8 * (round_ - 1);
+      const auto [a, b] = two();
+      pending_.push_back(Event::read(a, word, 8, 100 + a));
+      pending_.push_back(Event::read(b, word, 8, 100 + b));
+      filler();
+      const auto [c, d] = two();
+      for (const ThreadId t : {c, d}) pending_.push_back(Event::read(t, word, 8, 200 + t));
+      for (const ThreadId t : {c, d}) {
+        pending_.push_back(Event::sync(Op::Acquire, t, kLock));
+        pending_.push_back(Event::sync(Op::Release, t, kLock));
+      }
+      filler();
+      const ThreadId w = worker();
+      const uint64_t size = uint64_t{1} << pick(4);
+      const bool locked = pick(4) != 0;
+      if (locked) pending_.push_back(Event::sync(Op::Acquire, w, kLock));
+      pending_.push_back(Event::write(w, word + size * pick(8 / size), size, 300 + w));
+      if (locked) pending_.push_back(Event::sync(Op::Release, w, kLock));
+    }
+    ++round_;
+  }
+  std::mt19937_64 rng_;
+  uint32_t threads_;
+  uint64_t rounds_, round_ = 0;
+  std::vector<Event> pending_;
+};
+
+// Partial clocks (reason 6; docs/kernel-interface.md, "Partial read
+// clocks"): a LASTWRITE byte (its clock went to the host) read concurrently
+// with the read kept in R starts a clock of the reads since the spill
+// instead of going to the host; writes of its bytes go to the host, and
+// when it leaves the pool the host joins it into the clock it keeps. Spill
+// rounds and field traces over more words than a 2 × 2 or 4 × 2 cache
+// holds, against DJIT+, with partial clocks made and spilled. Mutants
+// caught: the host replacing its clock with a reason-6 one instead of
+// joining; the escalation record carrying a partial clock as the bytes'
+// whole history.
+TEST(ReadClockWays, PartialClocksAfterSpillsMatchDjit) {
+  Totals t;
+  uint64_t seed = 0x5EAD'2000;
+  const std::vector<Shape> shapes{
+      {2, 2, {2, 2, 4}},  // one pool set of 2 ways
+      {4, 4, {2, 2, 4}},  // one pool set of 4 ways
+      {8, 2, {4, 2, 1}},  // four pool sets of 2 ways, one-way buckets
+  };
+  for (const Shape& s : shapes) {
+    for (const size_t batch : {size_t{1}, size_t{16}, size_t{1024}}) {
+      for (int i = 0; i < 4; ++i) {
+        driver::DeviceOptions o;
+        o.software_slots = 8;
+        o.software_clock_bits = 16;
+        o.software_read_vcs = s.pool;
+        o.software_read_vc_ways = s.ways;
+        o.software_objects = 4;
+        auto device = driver::make_software_device(o, s.cache);
+        offload::OffloadOptions oo;
+        oo.batch_words = batch;
+        oo.bucket_bits = 2;
+        SpillRoundsTrace trace(seed, 4 + static_cast<uint32_t>(seed % 5), 150);
+        const GoldenRun r = run_with_golden(*device, oo, [&](Event& e) { return trace.next(e); });
+        expect_same_races(r, "spill rounds, pool " + std::to_string(s.pool) + " of " + std::to_string(s.ways) +
+                                 " ways, batches of " + std::to_string(batch) + ", seed " + std::to_string(seed));
+        if (::testing::Test::HasFatalFailure()) return;
+        ++seed;
+        ++t.traces;
+        t.races += r.golden.size();
+        t.accesses += r.stats.access_commands;
+        t.on_chip += r.stats.on_chip();
+        t.clock_spills += r.stats.read_clock_spills;
+        t.partial_spills += r.stats.partial_read_clock_spills;
+        const uint64_t words = 24 + seed % 24;
+        run(s, batch, seed++, true, t, words);  // and a field trace
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+  std::printf("  %llu traces, %llu races, %llu of %llu accesses on chip, %llu read-clock spills (%llu partial)\n",
+              static_cast<unsigned long long>(t.traces), static_cast<unsigned long long>(t.races),
+              static_cast<unsigned long long>(t.on_chip), static_cast<unsigned long long>(t.accesses),
+              static_cast<unsigned long long>(t.clock_spills), static_cast<unsigned long long>(t.partial_spills));
+  EXPECT_GT(t.races, 0u);
+  EXPECT_GT(t.partial_spills, t.traces) << "LASTWRITE lines read concurrently must start partial clocks";
 }
 
 }  // namespace
