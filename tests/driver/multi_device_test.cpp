@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../common/race_keys.hpp"
+#include "../common/random_trace_options.hpp"
 #include "backends.hpp"
 #include "detect/djit.hpp"
 #include "detect/sharded_checker.hpp"
@@ -52,25 +53,6 @@ offload::OffloadOptions engine_options(const Shape& shape) {
   offload::OffloadOptions o;
   o.batch_words = shape.batch_words;
   o.bucket_bits = shape.bucket_bits;
-  return o;
-}
-
-GeneratorOptions random_trace(uint64_t seed, uint32_t max_threads) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
-  GeneratorOptions o;
-  o.seed = seed;
-  o.threads = static_cast<uint32_t>(pick(2, max_threads));
-  o.events = pick(1500, 4000) + o.threads * 8;
-  o.local_weight = static_cast<uint32_t>(pick(0, 40));
-  o.locked_weight = static_cast<uint32_t>(pick(0, 50));
-  o.shared_weight = static_cast<uint32_t>(pick(0, 30));
-  o.racy_weight = static_cast<uint32_t>(pick(1, 10));
-  o.extras_weight = static_cast<uint32_t>(pick(5, 40));
-  o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
-  o.locks = static_cast<uint32_t>(pick(1, 12));
-  o.std_only = pick(0, 7) == 0;
-  o.atomic_mixing = pick(0, 1) == 0;
   return o;
 }
 
@@ -186,7 +168,7 @@ SuiteTotals run_suite(unsigned n, const Shape& shape, uint64_t seed_base, int tr
     devices.push_back(owned.back().get());
   }
   for (int i = 0; i < traces; ++i) {
-    const GeneratorOptions trace = random_trace(seed_base + static_cast<uint64_t>(i), max_threads);
+    const GeneratorOptions trace = offload_random_trace(seed_base + static_cast<uint64_t>(i), max_threads);
     offload::MultiDeviceChecker many(devices, engine_options(shape));
     const Comparison c = run_three(trace, *single, engine_options(shape), many);
     const std::string what = std::to_string(n) + " " + Backend::kName + " devices, seed " + std::to_string(trace.seed) +
@@ -277,7 +259,7 @@ TEST(MultiDevice, TheComparisonCatchesADeviceThatMissesASyncEvent) {
   int caught = 0, runs = 0;
   std::string example;
   for (uint64_t seed = 0x3D1C'0000 + 200; seed < 0x3D1C'0000 + 200 + 10; ++seed) {
-    GeneratorOptions trace = random_trace(seed, 8);
+    GeneratorOptions trace = offload_random_trace(seed, 8);
     trace.locked_weight = 40;  // lock-protected accesses, whose order the dropped release carried
     trace.racy_weight = 2;
     std::vector<std::unique_ptr<Detector>> shards;
@@ -324,7 +306,7 @@ TEST(MultiDevice, ADeviceFailureStopsTheCheckAtItsEvent) {
   Shape tiny;
   tiny.batch_words = 64;
   offload::MultiDeviceChecker many(devices, engine_options(tiny));
-  GeneratorOptions trace = random_trace(0xFA11, 8);
+  GeneratorOptions trace = offload_random_trace(0xFA11, 8);
   trace.events = 20'000;
   TraceGenerator generator(trace);
   Event e;

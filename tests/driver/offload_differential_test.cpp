@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "../common/race_keys.hpp"
+#include "../common/random_trace_options.hpp"
 #include "backends.hpp"
 #include "detect/djit.hpp"
 #include "gen/generator.hpp"
@@ -82,25 +83,6 @@ RunResult run_both(const RunShape& setup, Source&& next_event) {
   return result;
 }
 
-GeneratorOptions random_trace(uint64_t seed, uint32_t max_threads) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
-  GeneratorOptions o;
-  o.seed = seed;
-  o.threads = static_cast<uint32_t>(pick(2, max_threads));
-  o.events = pick(1500, 4000) + o.threads * 8;
-  o.local_weight = static_cast<uint32_t>(pick(0, 40));
-  o.locked_weight = static_cast<uint32_t>(pick(0, 50));
-  o.shared_weight = static_cast<uint32_t>(pick(0, 30));
-  o.racy_weight = static_cast<uint32_t>(pick(1, 10));
-  o.extras_weight = static_cast<uint32_t>(pick(5, 40));
-  o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
-  o.locks = static_cast<uint32_t>(pick(1, 12));
-  o.std_only = pick(0, 7) == 0;
-  o.atomic_mixing = pick(0, 1) == 0;  // atomic and plain accesses to the same variables
-  return o;
-}
-
 size_t atomic_races(const std::vector<Race>& races) {
   return static_cast<size_t>(
       std::count_if(races.begin(), races.end(), [](const Race& r) { return r.atomic || r.prev_atomic; }));
@@ -145,7 +127,7 @@ template <typename Backend>
 void run_random_suite(const RandomSuite& suite, uint64_t seed_base) {
   uint64_t events = 0, racy = 0, escalations = 0;
   for (int i = 0; i < suite.traces; ++i) {
-    const GeneratorOptions o = random_trace(seed_base + static_cast<uint64_t>(i), suite.max_threads);
+    const GeneratorOptions o = offload_random_trace(seed_base + static_cast<uint64_t>(i), suite.max_threads);
     TraceGenerator generator(o);
     const RunResult r = run_both<Backend>(suite.setup, [&](Event& e) { return generator.next(e); });
     expect_same_races(
@@ -173,7 +155,7 @@ TYPED_TEST(OffloadDifferential, AtomicsMixedWithPlainAccessesMatchDjit) {
   size_t with_atomic_side = 0;
   uint64_t atomic_commands = 0;
   for (uint64_t seed = 0xA70C'0000; seed < 0xA70C'0000 + 20; ++seed) {
-    GeneratorOptions o = random_trace(seed, 12);
+    GeneratorOptions o = offload_random_trace(seed, 12);
     o.atomic_mixing = true;
     o.extras_weight = 40;
     o.std_only = false;
@@ -194,7 +176,7 @@ TYPED_TEST(OffloadDifferential, TinyBatchesMatchDjit) {
   setup.batch_words = 1;  // clamped to one set-row command: a launch every few events
   uint64_t batches = 0, events = 0;
   for (uint64_t seed = 0xBA7C'0000; seed < 0xBA7C'0000 + 10; ++seed) {
-    TraceGenerator generator(random_trace(seed, 8));
+    TraceGenerator generator(offload_random_trace(seed, 8));
     const RunResult r = run_both<TypeParam>(setup, [&](Event& e) { return generator.next(e); });
     expect_same_races(r.golden, r.offload, "tiny batches, seed " + std::to_string(seed));
     batches += r.stats.batches;
@@ -236,7 +218,7 @@ TYPED_TEST(OffloadDifferential, TinyBucketTableSpillsExactly) {
   uint64_t spills = 0, evictions = 0;
   bool has_cache = false;
   for (uint64_t seed = 0x5B11'0000; seed < 0x5B11'0000 + 8; ++seed) {
-    GeneratorOptions o = random_trace(seed, 16);
+    GeneratorOptions o = offload_random_trace(seed, 16);
     o.events = 12'000;
     TraceGenerator generator(o);
     const RunResult r = run_both<TypeParam>(shape, [&](Event& e) { return generator.next(e); });
@@ -261,7 +243,7 @@ TYPED_TEST(OffloadDifferential, TinyBucketTableSpillsExactly) {
 TYPED_TEST(OffloadDifferential, LocksThroughTwoSyncObjectsMatchDjit) {
   uint64_t loads = 0, sync_commands = 0, forced = 0;
   for (uint64_t seed = 0x0B1E'0000; seed < 0x0B1E'0000 + 12; ++seed) {
-    GeneratorOptions o = random_trace(seed, 14);
+    GeneratorOptions o = offload_random_trace(seed, 14);
     o.threads = std::max<uint32_t>(o.threads, seed % 2 == 0 ? 10 : 3);  // half beyond the 8 slots
     o.locks = 3 + static_cast<uint32_t>(seed % 6);
     o.locked_weight = 40 + static_cast<uint32_t>(seed % 30);
@@ -346,7 +328,7 @@ TEST(OffloadSoftwareShapes, FourSlotsForceTheOtherThreads) {
   setup.slots = 4;
   uint64_t forced = 0;
   for (uint64_t seed = 0x5107'1000; seed < 0x5107'1000 + 15; ++seed) {
-    TraceGenerator generator(random_trace(seed, 12));
+    TraceGenerator generator(offload_random_trace(seed, 12));
     const RunResult r = run_both<SoftwareBackend>(setup, [&](Event& e) { return generator.next(e); });
     expect_same_races(r.golden, r.offload, "4 slots, seed " + std::to_string(seed));
     forced += r.stats.forced;
@@ -382,7 +364,7 @@ TEST(OffloadSoftwareShapes, NarrowClocksFallBackExactly) {
   setup.clock_bits = 5;
   int fell_back = 0;
   for (uint64_t seed = 0xC10C'0000; seed < 0xC10C'0000 + 15; ++seed) {
-    TraceGenerator generator(random_trace(seed, 8));
+    TraceGenerator generator(offload_random_trace(seed, 8));
     const RunResult r = run_both<SoftwareBackend>(setup, [&](Event& e) { return generator.next(e); });
     expect_same_races(r.golden, r.offload, "5-bit clocks, seed " + std::to_string(seed));
     fell_back += r.stats.fell_back ? 1 : 0;
