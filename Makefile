@@ -41,8 +41,10 @@ synth: deps configure
 # (docs/deployment.md). Without vivado and v++ on PATH it says what is needed
 # and stops.
 XCLBIN_DIR ?= $(abspath $(BUILD))/xclbin
+# SHAPE="slots=64 ..." is checked by this build's raceaccel (build it first).
+RACEACCEL ?= $(abspath $(BUILD))/bin/raceaccel
 xclbin:
-	@$(MAKE) --no-print-directory -f constraints/vitis/Makefile xclbin XCLBIN_DIR=$(XCLBIN_DIR)
+	@$(MAKE) --no-print-directory -f constraints/vitis/Makefile xclbin XCLBIN_DIR=$(XCLBIN_DIR) RACEACCEL=$(RACEACCEL)
 
 lint:
 	sh scripts/lint.sh

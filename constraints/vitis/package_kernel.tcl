@@ -3,11 +3,12 @@
 #   vivado -mode batch -source constraints/vitis/package_kernel.tcl \
 #          -tclargs <repo root> <work dir> <xo path> [<part>] [synth] [NAME=VALUE ...]
 #
-# NAME=VALUE pairs set the kernel's shape (make xclbin SHAPE="slots=64
-# sets=4096 ..."; docs/deployment.md): slots, clock_bits, sets, ways, objects,
-# pool (or read_vcs) and repl_policy name rac_kernel's NumSlots, ClkW, Sets,
-# Ways, Objects, ReadVcs and ReplPolicy. Unnamed ones keep the RTL default;
-# the capability registers tell the host the shape either way.
+# NAME=VALUE pairs set the kernel's shape with rac_kernel's own parameter
+# names (NumSlots, ClkW, Sets, Ways, Objects, ReadVcs, BucketWays). make
+# xclbin SHAPE="slots=64 sets=4096 ..." (docs/deployment.md) passes what
+# `raceaccel shape` made of the SHAPE words: every one of these parameters,
+# checked against the RTL's limits. Unnamed ones keep the RTL default; the
+# capability registers tell the host the shape either way.
 #
 # Steps (UG1393/UG1700 "Packaging the RTL Code as a Vitis XO"):
 #   1. a throw-away Vivado project holding rtl/*.sv (the two packages first),
@@ -40,17 +41,16 @@ set part    [expr {$argc > 3 ? [lindex $argv 3] : "xcu250-figd2104-2L-e"}]
 # A name or value the kernel does not have is an error before any project
 # is made (Vivado's batch mode then exits non-zero and make stops).
 set synth 0
-set shape_names {slots NumSlots clock_bits ClkW sets Sets ways Ways objects Objects pool ReadVcs
-                 read_vcs ReadVcs repl_policy ReplPolicy}
+set shape_names {NumSlots ClkW Sets Ways Objects ReadVcs BucketWays}
 set shape {}
 foreach arg [lrange $argv 4 end] {
   if {$arg eq "synth"} {
     set synth 1
-  } elseif {[regexp {^([a-z_]+)=([0-9]+)$} $arg -> name value] && [dict exists $shape_names $name]} {
-    dict set shape [dict get $shape_names $name] $value
+  } elseif {[regexp {^([A-Za-z]+)=([0-9]+)$} $arg -> name value] && $name in $shape_names} {
+    dict set shape $name $value
   } else {
     error "package_kernel.tcl: '$arg' is not synth nor a shape parameter NAME=VALUE with NAME one of\
-           [join [dict keys $shape_names] {, }] and a decimal VALUE"
+           [join $shape_names {, }] and a decimal VALUE"
   }
 }
 

@@ -21,6 +21,7 @@ std::unique_ptr<CliApp> make_cli_app() {
   cli->runners["devices"] = add_devices_command(app);
   cli->runners["run"] = add_run_command(app);
   cli->runners["sweep"] = add_sweep_command(app);
+  cli->runners["shape"] = add_shape_command(app);
   return cli;
 }
 

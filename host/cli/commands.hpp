@@ -16,5 +16,6 @@ CommandRunner add_gen_command(CLI::App& app);
 CommandRunner add_devices_command(CLI::App& app);
 CommandRunner add_run_command(CLI::App& app);
 CommandRunner add_sweep_command(CLI::App& app);
+CommandRunner add_shape_command(CLI::App& app);
 
 }  // namespace raceaccel

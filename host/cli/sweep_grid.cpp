@@ -49,30 +49,30 @@ size_t sweep_knob_index(std::string_view name) {
   throw GridError(fmt::format("unknown knob '{}' (expected one of {}; read_vcs is pool)", name, names));
 }
 
-Grid parse_grid(std::string_view text) {
+Grid parse_grid(std::string_view text, std::string_view what) {
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
-    throw GridError(fmt::format("--grid {}: expected NAME=V1,V2,...", text));
+    throw GridError(fmt::format("{} {}: expected NAME=V1,V2,...", what, text));
   }
   Grid grid;
   grid.knob = sweep_knob_index(text.substr(0, eq));
   const SweepKnob& knob = kKnobs[grid.knob];
   std::string_view list = text.substr(eq + 1);
-  if (list.empty()) throw GridError(fmt::format("--grid {}: the list of values is empty", text));
+  if (list.empty()) throw GridError(fmt::format("{} {}: the list of values is empty", what, text));
   while (true) {
     const size_t comma = list.find(',');
     const std::string_view item = list.substr(0, comma);
     uint64_t value = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value, 10);
     if (item.empty() || ec == std::errc::invalid_argument || end != item.data() + item.size()) {
-      throw GridError(fmt::format("--grid {}: '{}' is not an unsigned decimal integer", text, item));
+      throw GridError(fmt::format("{} {}: '{}' is not an unsigned decimal integer", what, text, item));
     }
     if (ec == std::errc::result_out_of_range || value < knob.lo || value > knob.hi) {
       throw GridError(
-          fmt::format("--grid {}: {} is out of range for {} [{} - {}]", text, item, knob.name, knob.lo, knob.hi));
+          fmt::format("{} {}: {} is out of range for {} [{} - {}]", what, text, item, knob.name, knob.lo, knob.hi));
     }
     if (std::find(grid.values.begin(), grid.values.end(), value) != grid.values.end()) {
-      throw GridError(fmt::format("--grid {}: {} is listed twice", text, value));
+      throw GridError(fmt::format("{} {}: {} is listed twice", what, text, value));
     }
     grid.values.push_back(value);
     if (comma == std::string_view::npos) break;

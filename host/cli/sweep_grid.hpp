@@ -45,7 +45,9 @@ struct Grid {
 };
 
 // One --grid argument, "NAME=V1,V2,...": decimal values, no duplicates.
-Grid parse_grid(std::string_view text);
+// `what` names the argument in messages ("--grid", or "SHAPE word" for
+// `raceaccel shape`).
+Grid parse_grid(std::string_view text, std::string_view what = "--grid");
 
 // One point of the sweep: a value for every knob, indexed like sweep_knobs().
 using SweepPoint = std::vector<uint64_t>;

@@ -77,12 +77,22 @@ std::vector<std::string> plot_on_chip_share(const std::string& gnuplot, const st
     const std::string knob(sweep_knobs()[x.knob].name);
     // One series per trace and setting of the other gridded knobs, in the
     // order the rows came (the sweep's order), points sorted by the knob.
+    // Knobs gridded with one value are the same in every series: they go
+    // into the title, so that the legend stays short enough to leave room
+    // for the plot.
     std::map<std::string, std::map<uint64_t, double>> series;
     std::vector<std::string> order;
+    std::string fixed;
+    for (const Grid& g : grids) {
+      if (g.values.size() == 1)
+        fixed += fmt::format("{}{}={}", fixed.empty() ? "" : " ", sweep_knobs()[g.knob].name, g.values.front());
+    }
     for (const PlotRow& r : rows) {
       std::string label = std::filesystem::path(r.trace).filename().string();
       for (const Grid& g : grids) {
-        if (g.knob != x.knob) label += fmt::format(" {}={}", sweep_knobs()[g.knob].name, r.point[g.knob]);
+        if (g.knob != x.knob && g.values.size() > 1) {
+          label += fmt::format(" {}={}", sweep_knobs()[g.knob].name, r.point[g.knob]);
+        }
       }
       if (series.count(label) == 0) order.push_back(label);
       series[label][r.point[x.knob]] = r.on_chip_share;
@@ -99,19 +109,21 @@ std::vector<std::string> plot_on_chip_share(const std::string& gnuplot, const st
     write_file(stem + ".dat", data);
     const bool log_x = x.values.size() > 2 && std::all_of(x.values.begin(), x.values.end(),
                                                           [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; });
+    // noenhanced: knob names such as bucket_bits are text, not subscripts;
+    // the legend below the plot, which keeps the plot's full width.
     const std::string script = fmt::format(
-        "set terminal svg size 800,500 dynamic background '#ffffff'\n"
+        "set terminal svg size 800,600 dynamic background '#ffffff' noenhanced\n"
         "set output {}\n"
         "set title {}\n"
         "set xlabel {}\n"
         "set ylabel 'share of accesses decided on chip'\n"
         "set yrange [0:1]\n"
         "{}"
-        "set key outside right\n"
+        "set key below\n"
         "set grid\n"
         "{}\n",
-        gp_quote(stem + ".svg"), gp_quote("on-chip share vs " + knob), gp_quote(knob),
-        log_x ? "set logscale x 2\n" : "", plot);
+        gp_quote(stem + ".svg"), gp_quote("on-chip share vs " + knob + (fixed.empty() ? "" : " (" + fixed + ")")),
+        gp_quote(knob), log_x ? "set logscale x 2\n" : "", plot);
     write_file(stem + ".gp", script);
     run_gnuplot(gnuplot, stem + ".gp");
     written.push_back(stem + ".svg");

@@ -132,6 +132,18 @@ for knob in pool slots; do
   expect_grep "$svg" "<svg" "$knob plot is SVG"
   expect_grep "$svg" "on-chip share vs $knob" "$knob plot title"
 done
+# Knobs gridded with one value are in the title, not in every legend entry
+# (a long legend left the plot no width), and names are plain text
+# (bucket_bits, not a subscript).
+expect_status 0 "plot with fixed knobs" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --grid bucket_bits=12 \
+  --plot "$work/plots_fixed" "$t"
+expect_grep "$work/plots_fixed/on_chip_share_vs_slots.svg" "on-chip share vs slots (bucket_bits=12)" "fixed knobs in title"
+if grep -q "bucket_bits" "$work/plots_fixed/on_chip_share_vs_slots.dat"; then
+  fail "a one-value knob is in the legend entries"
+else
+  pass
+fi
+expect_grep "$work/plots_fixed/on_chip_share_vs_slots.gp" "noenhanced" "plain-text labels"
 # A plot directory that cannot be made: 74 before any run.
 : >"$work/not_a_dir"
 expect_status 74 "uncreatable plot dir" "$bin" sweep --grid pool=0,16 --plot "$work/not_a_dir/plots" "$t"

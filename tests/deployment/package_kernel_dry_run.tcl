@@ -1,16 +1,20 @@
 # ctest deployment.package_kernel_dry_run:
-#   tclsh package_kernel_dry_run.tcl ROOT WORK
+#   tclsh package_kernel_dry_run.tcl ROOT WORK RACEACCEL
 # Runs constraints/vitis/package_kernel.tcl in plain tclsh with every Vivado
 # command it uses replaced by a stand-in that records the call. It checks
 # what can be checked without Vivado: the script parses and runs to the end,
 # adds the packages before the modules, declares the interfaces Vitis needs,
 # builds the s_axi_control register map from kernel.xml (every argument at
 # its offset, the pointers tied to their m_axi masters) and calls package_xo
-# with the generated kernel.xml. It does not show that Vivado accepts the
-# commands: Vivado is not installed here (docs/deployment.md).
+# with the generated kernel.xml, and that a shape's parameters are what
+# package_xo packages (the stand-ins keep the IP's parameters, save_core
+# writes them into the IP directory, package_xo reads them from there). It
+# does not show that Vivado accepts the commands: Vivado is not installed
+# here (docs/deployment.md).
 
 set root [file normalize [lindex $argv 0]]
 set test_work [file normalize [lindex $argv 1]]
+set raceaccel [file normalize [lindex $argv 2]]
 set calls {}
 proc record {args} { lappend ::calls $args }
 
@@ -21,25 +25,55 @@ proc current_project {args} { return project }
 proc get_filesets {name} { return $name }
 proc get_files {name} { return $name }
 proc add_files {args} { record add_files {*}$args }
-proc set_property {args} { record set_property {*}$args }
+# The packaged IP's parameters as the stand-ins change them: user parameters
+# (initially every parameter of rac_kernel at its RTL default) and HDL
+# parameters ("hdl:NAME"). ipx::save_core writes them into the IP directory
+# and package_xo reads them back from -ip_directory into ::packaged: what the
+# .xo would hold.
+proc reset_core {} {
+  set ::user_params {NumSlots 8 ClkW 32 Sets 256 Ways 4 ReplPolicy 0 Objects 16 ReadVcs 16 BucketWays 4
+                     SlotW 3 LineW 0 EscRecBytes 0}
+  set ::hdl_params {}
+  set ::ip_root ""
+  set ::packaged {}
+}
+proc set_property {args} {
+  record set_property {*}$args
+  lassign $args property value object
+  if {$property eq "value" && [llength $args] == 3} {
+    if {[dict exists $::user_params $object]} { dict set ::user_params $object $value }
+    if {[string match hdl:* $object]} { dict set ::hdl_params [string range $object 4 end] $value }
+  }
+}
 proc synth_design {args} { record synth_design {*}$args }
 proc report_utilization {args} {}
 proc report_timing_summary {args} {}
 proc close_design {args} {}
 proc get_property {name object} { return $object }
 proc close_project {args} { record close_project }
-proc package_xo {args} { record package_xo {*}$args }
+proc package_xo {args} {
+  record package_xo {*}$args
+  set fh [open [file join [lindex $args [expr {[lsearch -exact $args -ip_directory] + 1}]] component.params] r]
+  set ::packaged [string trim [read $fh]]
+  close $fh
+}
 namespace eval ipx {
-  proc package_project {args} { ::record ipx::package_project {*}$args }
+  proc package_project {args} {
+    ::record ipx::package_project {*}$args
+    set ::ip_root [lindex $args [expr {[lsearch -exact $args -root_dir] + 1}]]
+  }
   proc current_core {} { return core }
   # All of them with -of_objects only; with a name first, that one if it exists.
   proc get_user_parameters {args} {
-    set all {NumSlots ClkW Sets Ways ReplPolicy Objects ReadVcs SlotW LineW EscRecBytes}
+    set all [dict keys $::user_params]
     if {[lindex $args 0] eq "-of_objects"} { return $all }
     return [expr {[lsearch -exact $all [lindex $args 0]] >= 0 ? [lindex $args 0] : ""}]
   }
   proc get_hdl_parameters {name args} { return "hdl:$name" }
-  proc remove_user_parameter {name core} { ::record ipx::remove_user_parameter $name }
+  proc remove_user_parameter {name core} {
+    ::record ipx::remove_user_parameter $name
+    dict unset ::user_params $name
+  }
   # As Vivado infers them from rac_kernel's port names.
   proc get_bus_interfaces {name args} {
     if {$name in {ap_clk ap_rst_n interrupt s_axi_control m_axi_cmd m_axi_race m_axi_esc m_axi_meta}} {
@@ -61,7 +95,13 @@ namespace eval ipx {
   proc create_xgui_files {core} {}
   proc update_checksums {core} {}
   proc check_integrity {args} { ::record ipx::check_integrity {*}$args }
-  proc save_core {core} { ::record ipx::save_core }
+  proc save_core {core} {
+    ::record ipx::save_core
+    file mkdir $::ip_root
+    set fh [open [file join $::ip_root component.params] w]
+    puts $fh [list user $::user_params hdl $::hdl_params]
+    close $fh
+  }
 }
 
 # The script sets globals of its own (root, work, ...); test_work is ours.
@@ -69,6 +109,7 @@ namespace eval ipx {
 # (at global level), with the given arguments after the part.
 proc run_script {extra} {
   set ::calls {}
+  reset_core
   set ::argv [concat [list $::root [file join $::test_work package] [file join $::test_work rac_kernel.xo] \
       xcu250-figd2104-2L-e] $extra]
   set ::argc [llength $::argv]
@@ -76,10 +117,17 @@ proc run_script {extra} {
 }
 # The shape's runs first (their calls checked at the end); the default run
 # last, whose call log the checks below read.
-run_script {slots=64 sets=4096 synth ways=8 pool=32}
+# The parameters as `raceaccel shape` makes them of SHAPE="slots=64
+# sets=4096 ways=8 pool=32 bucket_ways=8" (what make xclbin passes on), the
+# others at the RTL defaults.
+set shape_params [exec $raceaccel shape slots=64 sets=4096 ways=8 pool=32 bucket_ways=8]
+set expected_shape_params {NumSlots=64 ClkW=32 Sets=4096 Ways=8 Objects=16 ReadVcs=32 BucketWays=8}
+run_script [linsert $shape_params 3 synth]
 set shape_calls $calls
+set shape_packaged $packaged
 set bad_shape [catch {run_script {colour=3}} bad_shape_message]
-set bad_value [catch {run_script {slots=many}} bad_value_message]
+set bad_value [catch {run_script {NumSlots=many}} bad_value_message]
+set sweep_name [catch {run_script {slots=64}} sweep_name_message]
 set root_saved $root
 run_script {}
 set root $root_saved
@@ -158,25 +206,36 @@ set expected_xo [list package_xo -force -xo_path [file join $test_work rac_kerne
     -ip_directory [file join $test_work package ip] -kernel_xml [file join $root constraints vitis kernel.xml]]
 check {$xo_call eq $expected_xo} "package_xo call: got '$xo_call', expected '$expected_xo'"
 
-# make xclbin SHAPE="slots=64 sets=4096 ways=8 pool=32": the parameters
-# reach the synthesis check (generics) and the packaged IP (user and HDL
-# parameters at the shape's values); the others are removed as without a shape.
+# Without a shape nothing is overridden: every user parameter is removed,
+# so the .xo holds the RTL defaults.
+check {$packaged eq [list user {} hdl {}]} "default: package_xo packaged '$packaged', expected no parameters"
+
+# make xclbin SHAPE="slots=64 sets=4096 ways=8 pool=32 bucket_ways=8": the
+# parameters reach the synthesis check (generics) and what package_xo
+# packages (user and HDL parameters at the shape's values, every one of the
+# seven); the others are removed as without a shape.
 set calls $shape_calls
-check {[called {set_property generic {NumSlots=64 Sets=4096 Ways=8 ReadVcs=32} sources_1}]} \
-    "shape: no generics on sources_1"
+check {$shape_params eq $expected_shape_params} "raceaccel shape printed '$shape_params', expected '$expected_shape_params'"
+check {[called [list set_property generic $shape_params sources_1]]} "shape: no generics $shape_params on sources_1"
 check {[call_index {set_property generic *}] < [call_index {synth_design *}]} "shape: generics set after synthesis"
-foreach {param value} {NumSlots 64 Sets 4096 Ways 8 ReadVcs 32} {
-  check {[called "set_property value $value $param"]} "shape: user parameter $param is not $value"
-  check {[called "set_property value $value hdl:$param"]} "shape: HDL parameter $param is not $value"
-  check {![called "ipx::remove_user_parameter $param"]} "shape: user parameter $param removed"
+set expected_params {}
+foreach word $shape_params {
+  lassign [split $word =] param value
+  dict set expected_params $param $value
 }
-foreach param {ClkW ReplPolicy Objects SlotW LineW EscRecBytes} {
+check {[dict get $shape_packaged user] eq $expected_params} \
+    "shape: package_xo packaged user parameters '[dict get $shape_packaged user]', expected '$expected_params'"
+check {[dict get $shape_packaged hdl] eq $expected_params} \
+    "shape: package_xo packaged HDL parameters '[dict get $shape_packaged hdl]', expected '$expected_params'"
+foreach param {ReplPolicy SlotW LineW EscRecBytes} {
   check {[called "ipx::remove_user_parameter $param"]} "shape: user parameter $param not removed"
 }
 check {[lindex $calls end 0] eq "package_xo"} "shape: package_xo is not the last call"
 check {$bad_shape && [string match {*'colour=3' is not synth nor a shape parameter*} $bad_shape_message]} \
     "unknown shape name: [expr {$bad_shape ? $bad_shape_message : {no error}}]"
-check {$bad_value && [string match {*'slots=many'*} $bad_value_message]} "non-numeric shape value accepted"
+check {$bad_value && [string match {*'NumSlots=many'*} $bad_value_message]} "non-numeric shape value accepted"
+check {$sweep_name && [string match {*'slots=64' is not synth nor a shape parameter*} $sweep_name_message]} \
+    "a sweep knob name reached the Tcl unconverted: [expr {$sweep_name ? $sweep_name_message : {no error}}]"
 
 if {$failures} {
   puts stderr "$failures check(s) failed"

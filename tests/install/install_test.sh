@@ -186,7 +186,7 @@ kernel=$prefix/share/raceaccel/kernel
 [ "$(ls "$kernel"/rtl/*.sv | wc -l)" -eq "$(ls "$src"/rtl/*.sv | wc -l)" ] || fail "not every rtl/*.sv is installed"
 if command -v tclsh >/dev/null 2>&1; then
   expect_status 0 "$work/package_kernel.log" tclsh "$src/tests/deployment/package_kernel_dry_run.tcl" "$kernel" \
-    "$work/package_kernel"
+    "$work/package_kernel" "$prefix/bin/raceaccel"
 fi
 
 if [ "$failures" -ne 0 ]; then
