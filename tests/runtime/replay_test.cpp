@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "process_runner.hpp"
+#include "programs_manifest.hpp"
 
 using raceaccel::test::ProcessResult;
 using raceaccel::test::run_process;
@@ -49,30 +50,6 @@ std::string joined(const std::vector<std::string>& reports) {
   return s;
 }
 
-// The rows of tests/programs/programs.manifest: name|driver|verdict|source|exe|args.
-struct ManifestRow {
-  std::string name, exe;
-  std::vector<std::string> args;
-};
-std::vector<ManifestRow> manifest_rows() {
-  std::ifstream in(PROGRAMS_MANIFEST);
-  std::vector<ManifestRow> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> fields;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, '|');) fields.push_back(f);
-    if (fields.size() < 5) continue;
-    ManifestRow row{fields[0], fields[4], {}};
-    if (fields.size() > 5) {
-      std::stringstream as(fields[5]);
-      for (std::string a; std::getline(as, a, '^');)
-        if (!a.empty()) row.args.push_back(a);
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 std::string trace_path(const std::string& tag) {
   return "/tmp/raceaccel_replay_" + std::to_string(getpid()) + "_" + tag + ".rtrace";
 }
@@ -80,7 +57,7 @@ std::string trace_path(const std::string& tag) {
 }  // namespace
 
 TEST(SymbolizedReplay, EveryTestProgramReplaysToItsLiveReports) {
-  const std::vector<ManifestRow> rows = manifest_rows();
+  const std::vector<ManifestRow> rows = manifest_rows(PROGRAMS_MANIFEST);
   ASSERT_GT(rows.size(), 100u) << PROGRAMS_MANIFEST;
   size_t with_reports = 0;
   const std::string trace = trace_path("program");

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "process_runner.hpp"
+#include "programs_manifest.hpp"
 #include "racy_bytes.hpp"
 
 using raceaccel::test::add_range;
@@ -98,30 +99,6 @@ std::string rate_options(double rate, int seed) {
   return "sample=" + std::to_string(rate) + " sample_seed=" + std::to_string(seed);
 }
 
-// The rows of tests/programs/programs.manifest: name|driver|verdict|source|exe|args.
-struct ManifestRow {
-  std::string name, exe;
-  std::vector<std::string> args;
-};
-std::vector<ManifestRow> manifest_rows() {
-  std::ifstream in(PROGRAMS_MANIFEST);
-  std::vector<ManifestRow> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> fields;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, '|');) fields.push_back(f);
-    if (fields.size() < 5) continue;
-    ManifestRow row{fields[0], fields[4], {}};
-    if (fields.size() > 5) {
-      std::stringstream as(fields[5]);
-      for (std::string a; std::getline(as, a, '^');)
-        if (!a.empty()) row.args.push_back(a);
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 }  // namespace
 
 TEST(Sampling, RandomProgramsReportOnlyRealRaces) {
@@ -140,7 +117,7 @@ TEST(Sampling, RandomProgramsReportOnlyRealRaces) {
 
 // Every program of tests/programs (racy and clean), twice at two rates.
 TEST(Sampling, TestProgramsReportOnlyRealRaces) {
-  const std::vector<ManifestRow> rows = manifest_rows();
+  const std::vector<ManifestRow> rows = manifest_rows(PROGRAMS_MANIFEST);
   ASSERT_GT(rows.size(), 100u) << PROGRAMS_MANIFEST;
   Totals t;
   int seed = 100;
