@@ -396,10 +396,10 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
   const bool reads = e.op != Op::AtomicStore;
   const bool writes = e.op != Op::AtomicLoad;
   const uint64_t now = clock[t];
-  if (cell.atomic()) {
-    const AtomicHistory* h = atomics_.find(addr);
-    if (h != nullptr && (!reads || h->reads.clock(t) == now) && (!writes || h->writes.clock(t) == now)) return;
-  }
+  // One look-up serves the test and the update below (the node map keeps
+  // h valid: nothing between them inserts or erases).
+  AtomicHistory* h = cell.atomic() ? atomics_.find(addr) : nullptr;
+  if (h != nullptr && (!reads || h->reads.clock(t) == now) && (!writes || h->writes.clock(t) == now)) return;
   if (!covered(cell.w, clock, len)) {
     report(addr, size, e, index, writes ? RaceKind::WriteWrite : RaceKind::WriteRead, cell.w, cell.write_site);
     cell.w |= ShadowCell::kRaced;
@@ -420,9 +420,9 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
       return;
     }
   }
-  AtomicHistory& h = atomics_.at(addr);  // the cell's: its bytes share one (spread_atomic_history)
-  if (reads && h.reads.clock(t) != now) h.reads.set(t, now, e.site);
-  if (writes && h.writes.clock(t) != now) h.writes.set(t, now, e.site);
+  if (h == nullptr) h = &atomics_.at(addr);  // the cell's: its bytes share one (spread_atomic_history)
+  if (reads && h->reads.clock(t) != now) h->reads.set(t, now, e.site);
+  if (writes && h->writes.clock(t) != now) h->writes.set(t, now, e.site);
   cell.r |= ShadowCell::kAtomic;
 }
 

@@ -29,6 +29,10 @@ class AtomicShadow {
     auto it = bytes_.find(addr);
     return it == bytes_.end() ? nullptr : &it->second;
   }
+  AtomicHistory* find(uint64_t addr) {
+    auto it = bytes_.find(addr);
+    return it == bytes_.end() ? nullptr : &it->second;
+  }
   AtomicHistory& at(uint64_t addr) { return bytes_[addr]; }  // created empty on first use
   // Discards the history of [addr, addr+size).
   void erase(uint64_t addr, uint64_t size);

@@ -238,21 +238,32 @@ namespace {
 // it) to pattern p: all of them or, when one is off a fixed pattern, none.
 // Within the literal prefix a unit off the pattern makes the whole prefix
 // the period.
+// Only a unit past the literal prefix can be refused, so the prefix entries
+// are written in place and the counters committed at the end: entries at
+// or past p.units are read only after a later call has written them again
+// (a unit's expected entry is below its count), so those a refused call
+// left behind are never seen. (Copying the 88-byte pattern in and out, as
+// the all-or-nothing rule first did, was a tenth of a ring's CPU time.)
 bool add_units(RunPattern& p, uint64_t pc, uint32_t lead, uint32_t size, uint32_t unit) {
-  RunPattern q = p;
+  uint32_t period = p.period, phase = p.phase, units = p.units;
   for (uint32_t offset = lead; offset < size; offset += unit) {
-    const bool expected = q.pcs[q.phase] == pc && q.offsets[q.phase] == offset;
-    if (q.units >= kMaxRunPeriod) {
+    const bool expected = p.pcs[phase] == pc && p.offsets[phase] == offset;
+    if (units >= kMaxRunPeriod) {
       if (!expected) return false;
     } else {
-      if (!expected) q.period = q.units + 1;
-      q.pcs[q.units] = pc;
-      q.offsets[q.units] = static_cast<uint8_t>(offset);
+      if (!expected) {
+        period = units + 1;  // the prefix so far is the period
+        phase = units;       // so the next unit is the period's first
+      }
+      p.pcs[units] = pc;
+      p.offsets[units] = static_cast<uint8_t>(offset);
     }
-    ++q.units;
-    q.phase = q.units % q.period;
+    ++units;
+    if (++phase == period) phase = 0;  // phase stays units % period
   }
-  p = q;
+  p.period = period;
+  p.phase = phase;
+  p.units = units;
   return true;
 }
 }  // namespace
