@@ -12,9 +12,15 @@
 #   slots-pool    slots x read-VC pool, 1024 x 4 cache, 2^16 buckets
 #   cache-pool    cache sets x pool, 16 slots, 2^16 buckets
 #   buckets-pool  bucket table size x pool, 16 slots, 1024 x 4 cache
+#   latency       memory latency x cache sets, 16 slots, pool 16
 # Sizes are small on purpose (the project's machine is a loaded 2-core VM):
-# the whole study takes about a minute. Every step is deterministic except
+# the whole study takes about two minutes. Every step is deterministic except
 # the program recordings, whose interleavings vary from run to run.
+#
+# With RESOURCES=synth it also synthesizes three kernel shapes with Yosys
+# (slots 4, 8, 16 at the RTL's 256 x 4 cache; tens of minutes: each shape
+# once, kept in OUT_DIR/synth-cache) and sweeps them as `resources`, whose
+# CSV has their LUT/FF/BRAM and whose plots include resources vs slots.
 set -eu
 build=${1:-build}
 out=${2:-$build/reference-study}
@@ -48,4 +54,10 @@ sweep() { # NAME GRID...
 sweep slots-pool --grid slots=4,8,16,32,64 --grid pool=0,16,64 --grid sets=1024 --grid ways=4 --grid bucket_bits=16
 sweep cache-pool --grid sets=64,256,1024,4096 --grid pool=0,16,64 --grid ways=4 --grid slots=16 --grid bucket_bits=16
 sweep buckets-pool --grid bucket_bits=8,10,12,14,16 --grid pool=16,64 --grid sets=1024 --grid ways=4 --grid slots=16
+sweep latency --grid latency=1,8,32,128 --grid sets=256,1024 --grid ways=4 --grid slots=16 --grid pool=16 \
+  --grid bucket_bits=16
+if [ "${RESOURCES:-}" = synth ]; then
+  sweep resources --resources synth --synth-cache "$out/synth-cache" --grid slots=4,8,16 --grid sets=256 \
+    --grid ways=4 --grid pool=16 --grid objects=16 --grid bucket_bits=16
+fi
 echo "reference_study: CSVs and plots in $out" >&2

@@ -1,22 +1,15 @@
 #include "driver/verilator/shape_model.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
-extern char** environ;
+#include "driver/shape_cache.hpp"
 
 namespace raceaccel::driver {
 namespace fs = std::filesystem;
@@ -24,59 +17,6 @@ namespace {
 
 DeviceError unavailable(const std::string& message) {
   return DeviceError(DeviceErrorKind::Unavailable, "verilator model: " + message);
-}
-
-// A program's standard output (first line), or "" when it cannot run.
-std::string output_of(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) return "";
-  char buffer[4096];
-  std::string out;
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  if (::pclose(pipe) != 0) return "";
-  if (const size_t nl = out.find('\n'); nl != std::string::npos) out.resize(nl);
-  return out;
-}
-
-// Runs argv with stdout and stderr appended to `log`; true on exit status 0.
-bool run(const std::vector<std::string>& argv, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int err = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0) return false;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return false;
-  }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-// FNV-1a, 64 bits: names the model directory (not a security boundary).
-struct Hash {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void add(std::string_view s) {
-    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-    h = (h ^ 0xff) * 0x100000001b3ull;  // separator
-  }
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path source_dir() {
-  if (const char* env = std::getenv("RACEACCEL_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return RACEACCEL_SOURCE_DIR;
 }
 
 std::string compiler() {
@@ -161,13 +101,7 @@ void load(void*& handle, Device* (*&make)(const DeviceOptions*), const fs::path&
 }  // namespace
 
 fs::path model_cache_dir(const std::string& override_dir) {
-  if (!override_dir.empty()) return override_dir;
-  if (const char* env = std::getenv("RACEACCEL_MODEL_CACHE"); env != nullptr && *env != '\0') return env;
-  if (const char* env = std::getenv("XDG_CACHE_HOME"); env != nullptr && *env != '\0') {
-    return fs::path(env) / "raceaccel" / "verilator";
-  }
-  const char* home = std::getenv("HOME");
-  return fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".cache" / "raceaccel" / "verilator";
+  return cache_dir(override_dir, "RACEACCEL_MODEL_CACHE", "verilator");
 }
 
 ShapeModel::~ShapeModel() {
@@ -190,55 +124,44 @@ std::shared_ptr<ShapeModel> build_shape_model(const KernelShape& shape, const st
                     "RACEACCEL_SOURCE_DIR)",
                     src.string()));
   }
-  const std::string verilator_version = output_of("verilator --version");
-  const std::string verilator_root = output_of("verilator --getenv VERILATOR_ROOT");
+  const std::string verilator_version = first_line_of("verilator --version");
+  const std::string verilator_root = first_line_of("verilator --getenv VERILATOR_ROOT");
   if (verilator_version.empty() || verilator_root.empty()) {
     throw unavailable("building a model needs Verilator on PATH (Debian package verilator)");
   }
   const std::string cxx = compiler();
-  Hash hash;
-  hash.add(shape.describe());
-  hash.add(verilator_version);
-  hash.add(cxx);
-  const std::vector<fs::path> inputs = model_inputs(src);
-  for (const fs::path& f : inputs) {
-    hash.add(f.filename().string());
-    hash.add(read_file(f));
+  CacheKey key;
+  key.add(shape.describe());
+  key.add(verilator_version);
+  key.add(cxx);
+  for (const fs::path& f : model_inputs(src)) {
+    key.add(f.filename().string());
+    key.add(read_file(f));
   }
   const fs::path cache = model_cache_dir(cache_dir);
-  const fs::path dir = cache / fmt::format("{:016x}", hash.h);
-  const fs::path so = dir / "rac_kernel_shape.so";
-
   auto model = std::shared_ptr<ShapeModel>(new ShapeModel());
-  model->path_ = so;
-  if (!fs::exists(so)) {
-    // Built in a directory of its own, renamed into place when complete, so
-    // that concurrent runs never load half a model.
+  const auto build = [&](const fs::path& tmp) {
     std::error_code ec;
-    fs::create_directories(cache, ec);
-    if (ec) throw unavailable(fmt::format("cannot create the model cache {}: {}", cache.string(), ec.message()));
-    const fs::path tmp = cache / fmt::format("{:016x}.tmp-{}", hash.h, ::getpid());
-    fs::remove_all(tmp, ec);
     fs::create_directories(tmp / "gen", ec);
     const fs::path build_log = tmp / "build.log";
     log(fmt::format("building a Verilated rac_kernel ({}) in {} (once per shape; minutes)", shape.describe(),
-                    dir.string()));
+                    (cache / key.hex()).string()));
     const auto started = std::chrono::steady_clock::now();
-    if (!run(verilate_command(shape, src, tmp / "gen"), build_log)) {
+    if (!run_logged(verilate_command(shape, src, tmp / "gen"), build_log)) {
       throw unavailable(fmt::format("Verilator failed on {} (log: {})", shape.describe(), build_log.string()));
     }
-    if (!run(compile_command(src, tmp, verilator_root, cxx), build_log)) {
+    if (!run_logged(compile_command(src, tmp, verilator_root, cxx), build_log)) {
       throw unavailable(
           fmt::format("compiling the model of {} failed (log: {})", shape.describe(), build_log.string()));
     }
     fs::remove_all(tmp / "gen", ec);  // the shared object is all a run needs
     std::ofstream(tmp / "shape.txt") << shape.describe() << '\n' << verilator_version << '\n' << cxx << '\n';
-    fs::rename(tmp, dir, ec);
-    if (ec) fs::remove_all(tmp, ec);  // another run finished the same model first: use that one
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    log(fmt::format("built {} in {:.0f} s", so.string(), seconds));
-    model->built_ = true;
-  }
+    log(fmt::format("built {} in {:.0f} s", (cache / key.hex() / "rac_kernel_shape.so").string(), seconds));
+  };
+  const fs::path dir = cached_entry(cache, key, build, model->built_);
+  model->path_ = dir / "rac_kernel_shape.so";
+  const fs::path so = model->path_;
   load(model->handle_, model->make_, so);
   return model;
 }

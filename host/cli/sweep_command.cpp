@@ -5,8 +5,9 @@
 // (--model verilator, built on demand and cached), and each (point, trace)
 // becomes one CSV row of the accelerator's statistics: how many accesses the
 // shape decides on chip, why the others went to the host, the kernel's
-// cycles, what it costs in command bytes and host time. --plot draws the
-// on-chip share per knob.
+// cycles, what it costs in command bytes and host time, the card throughput
+// that models (offload/card_model.hpp) and, once synthesized, the shape's
+// resources. --plot draws them per knob.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -31,6 +32,8 @@
 #include "driver/rac_kernel_regs.hpp"
 #include "driver/registry.hpp"
 #include "driver/software/software_device.hpp"
+#include "driver/synth/shape_resources.hpp"
+#include "offload/card_model.hpp"
 #include "offload/offload_checker.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -40,9 +43,11 @@ namespace {
 struct SweepOptions {
   std::vector<std::string> grids;
   std::string model = "fast";
-  std::string model_cache;  // --model verilator: where built models are kept (empty: the default)
-  std::string csv;          // empty: stdout
-  std::string plot;         // empty: no plot
+  std::string model_cache;           // --model verilator: where built models are kept (empty: the default)
+  std::string csv;                   // empty: stdout
+  std::string plot;                  // empty: no plot
+  std::string resources = "cached";  // cached: from the synthesis cache when there; synth: synthesize what is not; none
+  std::string synth_cache;           // empty: the default (shape_resources.hpp)
   unsigned jobs = 1;
   std::vector<std::string> traces;
 };
@@ -161,6 +166,9 @@ std::string csv_header() {
   for (size_t i = 0; i < offload::kEscalationCauses; ++i) {
     h += fmt::format(",esc_{}", offload::escalation_cause_name(static_cast<offload::EscalationCause>(i)));
   }
+  // Added after the escalation columns, so that the earlier ones keep their
+  // places.
+  h += ",record_bytes_per_event,kernel_bound_events_per_s,pcie_bound_events_per_s,modelled_events_per_s,lut,ff,bram";
   return h;
 }
 
@@ -168,7 +176,8 @@ double on_chip_share(const offload::OffloadStats& s) {
   return s.access_commands == 0 ? 0.0 : static_cast<double>(s.on_chip()) / static_cast<double>(s.access_commands);
 }
 
-std::string csv_row(const std::string& trace, const std::string& model, const SweepPoint& point, const RunResult& r) {
+std::string csv_row(const std::string& trace, const std::string& model, const SweepPoint& point, const RunResult& r,
+                    const std::optional<driver::ShapeResources>& resources) {
   const offload::OffloadStats& s = r.stats;
   const auto per_event = [&](double v) { return r.events == 0 ? 0.0 : v / static_cast<double>(r.events); };
   std::string row = csv_field(trace) + "," + model;
@@ -186,6 +195,36 @@ std::string csv_row(const std::string& trace, const std::string& model, const Sw
   row += fmt::format(",{:.3f},{:.1f}", per_event(static_cast<double>(s.command_words * regs::kCommandBytes)),
                      offload::host_ns_per_event(s));
   for (uint64_t c : s.causes) row += fmt::format(",{}", c);
+  const offload::CardThroughput card = offload::card_throughput(s, r.events);
+  const auto rate = [](double v) { return v == 0 ? std::string() : fmt::format("{:.0f}", v); };
+  row += fmt::format(",{:.3f},{},{},{}", card.from_card_bytes_per_event, rate(card.kernel_bound), rate(card.pcie_bound),
+                     rate(card.modelled()));
+  if (resources) {
+    row += fmt::format(",{},{},{:g}", resources->lut, resources->ff, resources->bram36);
+  } else {
+    row += ",,,";  // this shape was never synthesized (sweep --resources synth)
+  }
+  return row;
+}
+
+PlotRow plot_row(const std::string& trace, const SweepPoint& point, const RunResult& r,
+                 const std::optional<driver::ShapeResources>& resources) {
+  PlotRow row;
+  row.trace = trace;
+  row.point = point;
+  row.on_chip_share = on_chip_share(r.stats);
+  const offload::CardThroughput card = offload::card_throughput(r.stats, r.events);
+  const auto known = [](double v) { return v == 0 ? std::nullopt : std::optional(v); };
+  if (r.stats.device.busy_cycles != 0 && r.events != 0) {
+    row.cycles_per_event = static_cast<double>(r.stats.device.busy_cycles) / static_cast<double>(r.events);
+  }
+  row.kernel_bound_events_per_s = known(card.kernel_bound);
+  row.pcie_bound_events_per_s = known(card.pcie_bound);
+  if (resources) {
+    row.lut = static_cast<double>(resources->lut);
+    row.ff = static_cast<double>(resources->ff);
+    row.bram = resources->bram36;
+  }
   return row;
 }
 
@@ -281,6 +320,39 @@ int verilator_models(const SweepOptions& o, const std::vector<SweepPoint>& point
   return exit_code::kOk;
 }
 
+// The synthesized resources of every distinct shape of the points, by
+// KernelShape::describe(): with --resources synth, shapes not in the cache
+// are synthesized first, one at a time; with cached, only those the cache
+// holds; with none, nothing. Returns the exit status on failure.
+int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points, const std::vector<Grid>& grids,
+                    std::map<std::string, driver::ShapeResources>& out) {
+  if (o.resources == "none") return exit_code::kOk;
+  for (const SweepPoint& p : points) {
+    const driver::KernelShape shape = kernel_shape_of(p);
+    const std::string name = shape.describe();
+    if (out.count(name) != 0) continue;
+    if (std::optional<driver::ShapeResources> r = driver::cached_shape_resources(shape, o.synth_cache)) {
+      out[name] = *r;
+      continue;
+    }
+    if (o.resources != "synth") continue;
+    if (Knob::of(p, "pool_ways") != 1) {
+      return usage_error(
+          fmt::format("--resources synth: the point {} is not an RTL shape (pool_ways {}: the RTL "
+                      "keeps one read clock per line)",
+                      describe_point(p, grids), Knob::of(p, "pool_ways")));
+    }
+    try {
+      out[name] = driver::synthesize_shape_resources(
+          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
+    } catch (const driver::DeviceError& err) {
+      std::cerr << "raceaccel: sweep --resources synth: " << err.what() << '\n';
+      return device_error_status(err);
+    }
+  }
+  return exit_code::kOk;
+}
+
 int run_sweep(const SweepOptions& o) {
   std::vector<Grid> grids;
   std::vector<SweepPoint> points;
@@ -336,6 +408,13 @@ int run_sweep(const SweepOptions& o) {
       return exit_code::kIo;
     }
   }
+  std::map<std::string, driver::ShapeResources> resources;
+  if (const int status = shape_resources(o, points, grids, resources); status != exit_code::kOk) return status;
+  const auto resources_of = [&](const SweepPoint& p) -> std::optional<driver::ShapeResources> {
+    if (Knob::of(p, "pool_ways") != 1) return std::nullopt;  // the software model's only: no RTL to synthesize
+    const auto found = resources.find(kernel_shape_of(p).describe());
+    return found == resources.end() ? std::nullopt : std::optional(found->second);
+  };
   // Each trace is read once per point, so stdin cannot be one; a trace that
   // cannot be opened fails before the first run, as check would.
   for (const std::string& t : o.traces) {
@@ -360,13 +439,14 @@ int run_sweep(const SweepOptions& o) {
         status = worse(status, r.status);
         continue;
       }
-      out.stream() << csv_row(trace, o.model, point, r) << '\n';
-      plot_rows.push_back({trace, point, on_chip_share(r.stats)});
+      const std::optional<driver::ShapeResources> shape_resources = resources_of(point);
+      out.stream() << csv_row(trace, o.model, point, r, shape_resources) << '\n';
+      plot_rows.push_back(plot_row(trace, point, r, shape_resources));
     }
     out.close();
     if (gnuplot) {
       try {
-        for (const std::string& svg : plot_on_chip_share(*gnuplot, o.plot, grids, plot_rows)) {
+        for (const std::string& svg : plot_sweep(*gnuplot, o.plot, grids, plot_rows)) {
           std::cerr << "raceaccel: sweep: wrote " << svg << '\n';
         }
       } catch (const PlotError& err) {
@@ -399,7 +479,17 @@ CommandRunner add_sweep_command(CLI::App& app) {
                   "$XDG_CACHE_HOME/raceaccel/verilator, else ~/.cache/raceaccel/verilator)")
       ->type_name("DIR");
   sub->add_option("--csv", o->csv, "Write the CSV to FILE (default: stdout)")->type_name("FILE");
-  sub->add_option("--plot", o->plot, "Draw the on-chip share vs each knob as SVG into DIR (needs gnuplot)")
+  sub->add_option("--plot", o->plot,
+                  "Draw the on-chip share, cycles per event, modelled events/s and resources vs each knob as SVG "
+                  "into DIR (needs gnuplot)")
+      ->type_name("DIR");
+  sub->add_option("--resources", o->resources,
+                  "LUT/FF/BRAM columns: cached (from earlier synthesis of the shape, if any; default), synth "
+                  "(Yosys-synthesize every shape not cached first: minutes per shape) or none")
+      ->check(CLI::IsMember({"cached", "synth", "none"}));
+  sub->add_option("--synth-cache", o->synth_cache,
+                  "Where synthesis reports are kept (default: $RACEACCEL_SYNTH_CACHE, else "
+                  "$XDG_CACHE_HOME/raceaccel/synth, else ~/.cache/raceaccel/synth)")
       ->type_name("DIR");
   sub->add_option("--jobs,-j", o->jobs, "Runs in parallel (threads; default 1)")->check(unsigned_in(1, 256));
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed)")->required();

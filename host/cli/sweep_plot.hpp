@@ -1,6 +1,9 @@
-// `raceaccel sweep --plot DIR`: the on-chip share against each gridded knob,
-// drawn by gnuplot as SVG (docs/cli.md). gnuplot is looked for on PATH
-// before the sweep runs, so that a missing gnuplot (exit 69) costs nothing.
+// `raceaccel sweep --plot DIR`: what a co-design study reads off a sweep,
+// against each gridded knob, drawn by gnuplot as SVG (docs/cli.md): the
+// on-chip share, the kernel's cycles per event, the modelled card's events
+// per second (kernel-bound and PCIe-bound) and, where known, the shape's
+// resources. gnuplot is looked for on PATH before the sweep runs, so that a
+// missing gnuplot (exit 69) costs nothing.
 #pragma once
 
 #include <optional>
@@ -12,11 +15,16 @@
 
 namespace raceaccel {
 
-// One CSV row's worth of what the plot needs.
+// One CSV row's worth of what the plots need; a metric that is not known
+// (cycles of a model without them, resources of a shape never synthesized)
+// is nullopt and leaves its point out.
 struct PlotRow {
   std::string trace;
   SweepPoint point;
   double on_chip_share = 0;
+  std::optional<double> cycles_per_event;
+  std::optional<double> kernel_bound_events_per_s, pcie_bound_events_per_s;
+  std::optional<double> lut, ff, bram;
 };
 
 // gnuplot's path on PATH, or nullopt.
@@ -28,9 +36,13 @@ class PlotError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// For each grid with at least two values: DIR/on_chip_share_vs_KNOB.{dat,gp,svg},
-// one line per trace and setting of the other gridded knobs. Returns the SVG paths.
-std::vector<std::string> plot_on_chip_share(const std::string& gnuplot, const std::string& dir,
-                                            const std::vector<Grid>& grids, const std::vector<PlotRow>& rows);
+// For each grid with at least two values, DIR/METRIC_vs_KNOB.{dat,gp,svg}
+// for the metrics rows carry: on_chip_share, cycles_per_event, events_per_s
+// (kernel- and PCIe-bound, two lines per series) and resources (LUT, FF,
+// BRAM of each shape: the same for every trace, so one series per setting
+// of the other knobs). One line per trace and setting of the other gridded
+// knobs. Returns the SVG paths.
+std::vector<std::string> plot_sweep(const std::string& gnuplot, const std::string& dir, const std::vector<Grid>& grids,
+                                    const std::vector<PlotRow>& rows);
 
 }  // namespace raceaccel

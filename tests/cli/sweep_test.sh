@@ -48,7 +48,7 @@ t=$work/t.rtrace
 
 # A 2 x 2 grid: pool (0: no read-VC pool) x slots (4: most threads slotless).
 expect_status 0 "2x2 sweep" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --csv "$work/grid.csv" "$t"
-header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,bucket_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other"
+header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,bucket_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other,record_bytes_per_event,kernel_bound_events_per_s,pcie_bound_events_per_s,modelled_events_per_s,lut,ff,bram"
 [ "$(head -1 "$work/grid.csv")" = "$header" ] && pass || fail "CSV header: $(head -1 "$work/grid.csv")"
 [ "$(wc -l <"$work/grid.csv")" -eq 5 ] && pass || fail "rows: $(wc -l <"$work/grid.csv") lines, expected header + 4"
 # Rows in grid order: the first grid varies slowest.
@@ -71,6 +71,25 @@ awk -F, 'NR > 1 && $7 == 16 { exit !($30 == 0) }' "$work/grid.csv" && pass || fa
 for c in $(column "$work/grid.csv" cycles); do
   [ "$c" -gt 20000 ] && pass || fail "cycles $c: not estimated (at least one per event)"
 done
+# The modelled card (offload/card_model.hpp): 300 MHz over the busy cycles
+# per event, PCIe over the bytes each way, the lower of the two.
+for row in 2 3 4 5; do
+  line=$(sed -n "${row}p" "$work/grid.csv")
+  get() { echo "$line" | awk -F, -v c="$(head -1 "$work/grid.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1)" '{ print $c }'; }
+  awk -v k="$(get kernel_bound_events_per_s)" -v c="$(get cycles_per_event)" \
+    'BEGIN { d = k * c / 300e6 - 1; if (d < 0) d = -d; exit !(d < 0.001) }' &&
+    pass || fail "kernel-bound $(get kernel_bound_events_per_s) is not 300 MHz / $(get cycles_per_event) cycles"
+  awk -v p="$(get pcie_bound_events_per_s)" -v b="$(get command_bytes_per_event)" -v r="$(get record_bytes_per_event)" \
+    'BEGIN { q = 9e9 / b; if (r > 0 && 12e9 / r < q) q = 12e9 / r; d = p / q - 1; if (d < 0) d = -d; exit !(d < 0.001) }' &&
+    pass || fail "PCIe-bound $(get pcie_bound_events_per_s) from $(get command_bytes_per_event) and $(get record_bytes_per_event) bytes"
+  awk -v m="$(get modelled_events_per_s)" -v k="$(get kernel_bound_events_per_s)" -v p="$(get pcie_bound_events_per_s)" \
+    'BEGIN { exit !(m == (k < p ? k : p)) }' && pass || fail "modelled is not the lower bound"
+  [ -z "$(get lut)$(get ff)$(get bram)" ] && pass || fail "resources without synthesis: $(get lut) $(get ff) $(get bram)"
+done
+# Slotless threads escalate: more records back per event with 4 slots.
+awk -F, 'NR > 1 && $3 == 4 { a = $38 } NR > 1 && $3 == 64 { b = $38 } END { exit !(a > b) }' "$work/grid.csv" &&
+  pass || fail "record bytes do not grow with the escalations"
+
 # Cycles grow with the memory latency once there is a cache to miss in.
 expect_status 0 "latency sweep" "$bin" sweep --grid sets=64 --grid ways=2 --grid latency=1,64 --csv "$work/lat.csv" "$t"
 [ "$(column "$work/lat.csv" cycles | sed -n 2p)" -gt "$(column "$work/lat.csv" cycles | sed -n 1p)" ] &&
@@ -131,6 +150,11 @@ for knob in pool slots; do
   [ -s "$svg" ] && pass || fail "no $svg"
   expect_grep "$svg" "<svg" "$knob plot is SVG"
   expect_grep "$svg" "on-chip share vs $knob" "$knob plot title"
+  expect_grep "$work/plots/cycles_per_event_vs_$knob.svg" "kernel cycles per event vs $knob" "$knob cycles plot"
+  expect_grep "$work/plots/events_per_s_vs_$knob.dat" "PCIe-bound" "$knob events/s plot: PCIe line"
+  expect_grep "$work/plots/events_per_s_vs_$knob.dat" "kernel-bound" "$knob events/s plot: kernel line"
+  # No shape was synthesized: no resources plot.
+  [ ! -e "$work/plots/resources_vs_$knob.svg" ] && pass || fail "a resources plot without resources"
 done
 # Knobs gridded with one value are in the title, not in every legend entry
 # (a long legend left the plot no width), and names are plain text
