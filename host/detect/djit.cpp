@@ -18,7 +18,7 @@ void DjitDetector::process(const Event& e, uint64_t index) {
       } else {
         for (uint64_t i = 0; i < e.size; ++i) locations_.erase(e.addr + i);
       }
-      sync_.forget_atomics(e.addr, e.size);
+      sync_.forget(e.addr, e.size);
       break;
     case Op::AtomicLoad:
     case Op::AtomicStore:

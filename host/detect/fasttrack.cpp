@@ -34,7 +34,7 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
     case Op::Free:
       sync_.thread(e.tid);
       forget(e.addr, e.size);
-      sync_.forget_atomics(e.addr, e.size);
+      sync_.forget(e.addr, e.size);
       break;
     case Op::AtomicLoad:
     case Op::AtomicStore:

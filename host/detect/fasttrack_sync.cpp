@@ -76,11 +76,11 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       break;
     }
     case Op::Release:  // [FT RELEASE], as a join so unbalanced traces stay monotone
-      join(locks_[e.addr].exclusive, threads_[t].clock);
+      join(lock(e.addr).exclusive, threads_[t].clock);
       tick(t);
       break;
     case Op::ReleaseShared: {
-      std::unique_ptr<Clock>& shared = locks_[e.addr].shared;
+      std::unique_ptr<Clock>& shared = lock(e.addr).shared;
       if (!shared) shared = std::make_unique<Clock>();
       join(*shared, threads_[t].clock);
       tick(t);
@@ -167,9 +167,19 @@ void FastTrackSync::atomic_release(const Event& e, uint32_t t) {
   }
 }
 
-void FastTrackSync::forget_atomics(uint64_t addr, uint64_t size) {
+FastTrackSync::LockClocks& FastTrackSync::lock(uint64_t id) {
+  auto [it, added] = locks_.try_emplace(id);
+  if (added) lock_ids_.insert(id);
+  return it->second;
+}
+
+void FastTrackSync::forget(uint64_t addr, uint64_t size) {
   if (size == 0) return;  // free(NULL): nothing to forget
-  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
+  const uint64_t last = addr + (size - 1);
+  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
+  const auto first = lock_ids_.lower_bound(addr), end = lock_ids_.upper_bound(last);
+  for (auto it = first; it != end; ++it) locks_.erase(*it);
+  lock_ids_.erase(first, end);
 }
 
 void FastTrackSync::put_thread(uint32_t slot, const Clock& clock, const Clock& release_fence,

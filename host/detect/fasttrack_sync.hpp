@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -51,7 +52,9 @@ class FastTrackSync {
   // (docs/event-model.md). apply() runs both.
   void atomic_acquire(const Event& e, uint32_t t);
   void atomic_release(const Event& e, uint32_t t);
-  void forget_atomics(uint64_t addr, uint64_t size);
+  // Alloc/free of [addr, addr+size): forgets the atomic release clocks and
+  // lock clocks of the objects there (ReferenceSyncState::forget).
+  void forget(uint64_t addr, uint64_t size);
   // A checker that keeps each running thread's clocks itself (the runtime's
   // parallel checking) hands them in before an event applied here that reads
   // or changes them, and takes them back after it.
@@ -94,7 +97,9 @@ class FastTrackSync {
   ThreadId last_tid_ = 0;  // the last thread() lookup, a cache
   uint32_t last_slot_ = kNoSlot;
   std::vector<Thread> threads_;
+  LockClocks& lock(uint64_t id);  // made empty on first use
   std::unordered_map<uint64_t, LockClocks> locks_;
+  std::set<uint64_t> lock_ids_;  // the keys of locks_, ordered: a free finds the locks in its range
   std::unordered_map<uint64_t, BarrierRounds> barriers_;
   std::map<uint64_t, Clock> atomics_;
   RetiredClocks retired_;

@@ -37,18 +37,18 @@ void ReferenceSyncState::apply(const Event& e) {
   const uint32_t t = thread(e.tid);
   switch (e.op) {
     case Op::Acquire: {
-      auto& lock = locks_[e.addr];
-      threads_[t].clock.join(lock.exclusive);
-      threads_[t].clock.join(lock.shared);
+      const Lock& l = lock(e.addr);
+      threads_[t].clock.join(l.exclusive);
+      threads_[t].clock.join(l.shared);
       break;
     }
-    case Op::AcquireShared: threads_[t].clock.join(locks_[e.addr].exclusive); break;
+    case Op::AcquireShared: threads_[t].clock.join(lock(e.addr).exclusive); break;
     case Op::Release:
-      locks_[e.addr].exclusive.join(threads_[t].clock);
+      lock(e.addr).exclusive.join(threads_[t].clock);
       increment(t);
       break;
     case Op::ReleaseShared:
-      locks_[e.addr].shared.join(threads_[t].clock);
+      lock(e.addr).shared.join(threads_[t].clock);
       increment(t);
       break;
     case Op::Fork: {
@@ -138,10 +138,24 @@ void ReferenceSyncState::atomic_release(const Event& e) {
   }
 }
 
-void ReferenceSyncState::forget_atomics(uint64_t addr, uint64_t size) {
-  if (size == 0) return;  // free(NULL): nothing to forget
+ReferenceSyncState::Lock& ReferenceSyncState::lock(uint64_t id) {
+  auto [it, added] = locks_.try_emplace(id);
+  if (added) lock_ids_.insert(id);
+  return it->second;
+}
+
+const std::vector<uint64_t>& ReferenceSyncState::forget(uint64_t addr, uint64_t size) {
+  forgotten_.clear();
+  if (size == 0) return forgotten_;  // free(NULL): nothing to forget
   const uint64_t last = addr + (size - 1);
   atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
+  const auto first = lock_ids_.lower_bound(addr), end = lock_ids_.upper_bound(last);
+  for (auto it = first; it != end; ++it) {
+    locks_.erase(*it);
+    forgotten_.push_back(*it);
+  }
+  lock_ids_.erase(first, end);
+  return forgotten_;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -43,8 +44,14 @@ class ReferenceSyncState {
   // increment (docs/event-model.md, "Atomic accesses"). apply() runs both.
   void atomic_acquire(const Event& e);
   void atomic_release(const Event& e);
-  // Forgets atomic release clocks in [addr, addr+size) (alloc/free).
-  void forget_atomics(uint64_t addr, uint64_t size);
+  // Alloc/free of [addr, addr+size): the synchronization objects there are
+  // gone, so memory reused for a new one starts it with no history (as
+  // ThreadSanitizer resets the sync state of freed memory;
+  // docs/event-model.md, "Alloc and Free"): forgets their atomic release
+  // clocks and lock clocks. Returns the addresses of the locks forgotten
+  // (the offload engine drops their copies on chip); valid until the next
+  // call.
+  const std::vector<uint64_t>& forget(uint64_t addr, uint64_t size);
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;
 
@@ -82,7 +89,10 @@ class ReferenceSyncState {
   ThreadSlots slots_;
   std::vector<Thread> threads_;
   RetiredClocks retired_;
+  Lock& lock(uint64_t id);  // made empty on first use
   std::unordered_map<uint64_t, Lock> locks_;
+  std::set<uint64_t> lock_ids_;  // the keys of locks_, ordered: a free finds the locks in its range
+  std::vector<uint64_t> forgotten_;
   std::unordered_map<uint64_t, Barrier> barriers_;
   std::map<uint64_t, VectorClock> atomics_;  // by address; ordered for range erase
 };

@@ -284,7 +284,7 @@ void ProtocolCore::process_parts(const Event& e, uint64_t index, std::span<const
     return;
   }
   if (e.op == Op::Alloc || e.op == Op::Free) {
-    sync_.forget_atomics(e.addr, e.size);
+    objects_.forget_locks(sync_.forget(e.addr, e.size));
     atomic_history_.forget(e.addr, e.size);
     sites_.record_reset(index, e.addr, e.size);
     free_touched(e, index, t);

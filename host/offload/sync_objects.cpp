@@ -120,4 +120,14 @@ void SyncObjectStore::applied_in_software(const Event& e) {
   if (entry.valid && entry.lock == e.addr && entry.shared == shared) entry.valid = false;
 }
 
+void SyncObjectStore::forget_locks(const std::vector<uint64_t>& locks) {
+  if (entries_.empty()) return;
+  for (const uint64_t lock : locks) {
+    for (const bool shared : {false, true}) {
+      Entry& entry = entries_[entry_of(lock, shared)];
+      if (entry.valid && entry.lock == lock && entry.shared == shared) entry.valid = false;
+    }
+  }
+}
+
 }  // namespace raceaccel::offload

@@ -64,6 +64,10 @@ class SyncObjectStore {
   // `e` was applied to the host's state without the device: a lock clock it
   // changed is stale on chip and is reloaded at its next use.
   void applied_in_software(const Event& e);
+  // The host forgot these locks (their memory was freed or allocated:
+  // ReferenceSyncState::forget): their entries are dropped, so that a new
+  // lock at the same address is loaded with its own, empty clocks.
+  void forget_locks(const std::vector<uint64_t>& locks);
 
   // The lanes the device keeps of a clock: one per slot (LaneMap::row).
   std::vector<uint64_t> device_lanes(const VectorClock& c) const;

@@ -6,8 +6,8 @@
 // node before the first of the bucket, the node itself and a division by
 // the prime bucket count. Linear probing, doubled at three-quarter load
 // (slots are 48 bytes: at half load chase's 65,536 node locks took 12 MiB,
-// 6 MiB more than at three quarters); no removal (lock clocks outlive their
-// lock: docs/runtime.md, "Not done yet").
+// 6 MiB more than at three quarters); erase() shifts the probe chain back
+// (no tombstones), for locks whose memory is freed.
 #pragma once
 
 #include <cstddef>
@@ -42,9 +42,12 @@ class LockTable {
       if (s.key == 0) return nullptr;
     }
   }
-  // The clocks of the lock at addr, made empty if it has none.
-  LockClocks& get(uint64_t addr) {
+  // The clocks of the lock at addr, made empty if it has none (then
+  // `added` is set).
+  LockClocks& get(uint64_t addr, bool& added) {
+    added = false;
     if (addr == 0) [[unlikely]] {  // 0 marks empty slots: its clocks live apart
+      added = !zero_used_;
       zero_used_ = true;
       return zero_;
     }
@@ -55,11 +58,42 @@ class LockTable {
     }
     if (4 * (used_ + 1) > 3 * slots_.size()) grow();
     ++used_;
+    added = true;
     size_t i = home(addr);
     while (slots_[i].key != 0) i = next(i);
     slots_[i].key = addr;
     return slots_[i].clocks;
   }
+  LockClocks& get(uint64_t addr) {
+    bool added = false;
+    return get(addr, added);
+  }
+  // Forgets the lock at addr (its memory was freed). Linear probing
+  // without tombstones: each later entry of the probe chain whose home
+  // does not lie cyclically in (hole, entry] moves back into the hole, so
+  // that every key stays reachable from its home.
+  void erase(uint64_t addr) {
+    if (addr == 0) [[unlikely]] {
+      zero_used_ = false;
+      zero_ = LockClocks{};
+      return;
+    }
+    size_t hole = home(addr);
+    for (;; hole = next(hole)) {
+      if (slots_[hole].key == addr) break;
+      if (slots_[hole].key == 0) return;  // not here
+    }
+    for (size_t j = next(hole); slots_[j].key != 0; j = next(j)) {
+      const size_t k = home(slots_[j].key);
+      const bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
+      if (stays) continue;
+      slots_[hole] = std::move(slots_[j]);
+      hole = j;
+    }
+    slots_[hole] = Slot{};
+    --used_;
+  }
+  size_t size() const { return used_ + (zero_used_ ? 1 : 0); }
 
  private:
   struct Slot {

@@ -116,12 +116,17 @@ void ShardedFastTrack::lock_event(const Event& e, ClockView& view) {
     case Op::AcquireShared:
       if (const LockClocks* clocks = stripe.locks.find(e.addr); clocks != nullptr) acquire(view, clocks->exclusive);
       break;
-    case Op::Release:  // [FT RELEASE], as a join so unbalanced traces stay monotone
-      stripe.locks.get(e.addr).exclusive.join(view.own);
+    case Op::Release: {  // [FT RELEASE], as a join so unbalanced traces stay monotone
+      bool added = false;
+      stripe.locks.get(e.addr, added).exclusive.join(view.own);
+      if (added) lock_index_.add(e.addr);
       tick(view);
       break;
+    }
     default: {  // ReleaseShared
-      std::unique_ptr<VectorClock>& shared = stripe.locks.get(e.addr).shared;
+      bool added = false;
+      std::unique_ptr<VectorClock>& shared = stripe.locks.get(e.addr, added).shared;
+      if (added) lock_index_.add(e.addr);
       if (!shared) shared = std::make_unique<VectorClock>();
       shared->join(view.own);
       tick(view);
@@ -179,8 +184,14 @@ void ShardedFastTrack::atomic_locked(const Event& e, uint64_t index, ClockView& 
   }
 }
 
-// Alloc/Free: the bytes' shadow and their atomic clocks back to ⊥, block by block.
+// Alloc/Free: the bytes' shadow and their atomic clocks back to ⊥, block by
+// block, then the clocks of locks in them.
 void ShardedFastTrack::forget(uint64_t addr, uint64_t size) {
+  forget_memory(addr, size);
+  forget_locks(addr, size);
+}
+
+void ShardedFastTrack::forget_memory(uint64_t addr, uint64_t size) {
   Cursor cursor(*this);
   while (size > 0) {
     const uint64_t n = std::min(kBlockBytes - (addr & (kBlockBytes - 1)), size);
@@ -193,6 +204,46 @@ void ShardedFastTrack::forget(uint64_t addr, uint64_t size) {
   }
 }
 
+// Lock clocks in [addr, addr + size): the index says which locks are
+// there; each is erased under its stripe's lock, one at a time, with the
+// index's lock no longer held (it nests under a stripe's, when a lock
+// event makes a lock, never the other way).
+void ShardedFastTrack::forget_locks(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  const uint64_t last = addr + (size - 1);
+  if (!lock_index_.maybe_in(addr, last)) return;
+  for (const uint64_t lock : lock_index_.take(addr, last)) {
+    Stripe& stripe = stripes_[stripe_of(lock)];
+    InternalLock hold(stripe.mu);
+    stripe.locks.erase(lock);
+  }
+}
+
+void ShardedFastTrack::LockIndex::add(uint64_t addr) {
+  const unsigned bit = bit_of(addr >> kBlockShift);
+  pages[bit / 64].fetch_or(uint64_t{1} << (bit % 64), std::memory_order_relaxed);
+  InternalLock hold(mu);
+  addrs.insert(addr);
+}
+
+bool ShardedFastTrack::LockIndex::maybe_in(uint64_t addr, uint64_t last) const {
+  const uint64_t first_page = addr >> kBlockShift, last_page = last >> kBlockShift;
+  if (last_page - first_page >= 64) return true;  // a large free: the index decides
+  for (uint64_t page = first_page;; ++page) {
+    const unsigned bit = bit_of(page);
+    if ((pages[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1) return true;
+    if (page == last_page) return false;
+  }
+}
+
+std::vector<uint64_t> ShardedFastTrack::LockIndex::take(uint64_t addr, uint64_t last) {
+  InternalLock hold(mu);
+  const auto first = addrs.lower_bound(addr), end = addrs.upper_bound(last);
+  std::vector<uint64_t> out(first, end);
+  addrs.erase(first, end);
+  return out;
+}
+
 void ShardedFastTrack::tids_of(std::vector<Race>& races) {
   InternalLock lock(global_mu_);
   for (Race& r : races) r.prev_tid = global_.tid_of(r.prev_tid);
@@ -202,9 +253,11 @@ void ShardedFastTrack::lock_all() {
   global_mu_.lock();
   for (Shard& s : shards_) s.mu.lock();
   for (Stripe& s : stripes_) s.mu.lock();
+  lock_index_.mu.lock();
 }
 
 void ShardedFastTrack::unlock_all() {
+  lock_index_.mu.unlock();
   for (Stripe& s : stripes_) s.mu.unlock();
   for (Shard& s : shards_) s.mu.unlock();
   global_mu_.unlock();

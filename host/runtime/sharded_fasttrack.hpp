@@ -22,9 +22,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "core/vector_clock.hpp"
@@ -136,9 +138,32 @@ class ShardedFastTrack {
     InternalMutex mu;
     LockTable locks;
   };
+  // Where the locks are, for a free to find those in its range (their
+  // clocks go with their memory: FastTrackSync::forget): every lock
+  // address, ordered, behind its own lock (a leaf: taken with no other of
+  // this class's locks held but a stripe's), and a bit per page hash set once a lock was
+  // made on such a page, read without a lock, so that a free of a few pages
+  // that never held a lock costs a few loads (a bit set late is harmless:
+  // the lock was made after the free began, so it is not in the freed
+  // memory's past).
+  struct LockIndex {
+    static constexpr unsigned kPageBits = 1u << 16;
+    std::array<std::atomic<uint64_t>, kPageBits / 64> pages{};
+    InternalMutex mu;
+    std::set<uint64_t> addrs;
+    static unsigned bit_of(uint64_t page) {
+      return static_cast<unsigned>((page * 0x9E3779B97F4A7C15ull) >> 48);  // top 16 bits
+    }
+    void add(uint64_t addr);
+    // Takes out (and returns) the addresses in [addr, last].
+    std::vector<uint64_t> take(uint64_t addr, uint64_t last);
+    bool maybe_in(uint64_t addr, uint64_t last) const;
+  };
   void lock_event(const Event& e, ClockView& view);
   void global_event(const Event& e, ClockView& view);
   void forget(uint64_t addr, uint64_t size);
+  void forget_memory(uint64_t addr, uint64_t size);
+  void forget_locks(uint64_t addr, uint64_t size);
   static void spread(ClockView& view);
   static void tick(ClockView& view);
   // C_t := C_t ⊔ from (spread again when it changed).
@@ -148,6 +173,7 @@ class ShardedFastTrack {
   FastTrackSync global_;
   std::array<Shard, kShards> shards_;
   std::array<Stripe, kStripes> stripes_;
+  LockIndex lock_index_;
 };
 
 }  // namespace raceaccel::rt

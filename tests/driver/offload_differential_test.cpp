@@ -210,6 +210,64 @@ TYPED_TEST(OffloadDifferential, HugeFreeClearsOnlyWhatWasTouched) {
   EXPECT_LT(r.stats.command_words, 1200u) << "only granules of touched pages are freed";
 }
 
+// Locks whose memory is freed lose their clocks (ReferenceSyncState::forget):
+// a new lock at the same address is loaded onto the chip empty, not from
+// the store's copy of the old one. Lock clocks on chip (the sync-object
+// store) and as set-rows; one lock freed, one freed by a free of a larger
+// block, a read-write lock's shared side, and one lock kept (its ordering
+// must survive the frees around it).
+TYPED_TEST(OffloadDifferential, LocksInFreedMemoryStartOver) {
+  // Addresses whose store entries (of 16) differ: a lock evicted by another
+  // would be reloaded whatever the free did.
+  constexpr uint64_t L = 0x5000, M = 0x5080, R = 0x6010, K = 0x7000;
+  constexpr uint64_t X = 0x1000, Y = 0x1100, Z = 0x1200, W = 0x1300;
+  const std::vector<Event> events = {
+      Event::sync(Op::Fork, 0, 1),
+      Event::sync(Op::Acquire, 0, L),
+      Event::write(0, X, 8),
+      Event::sync(Op::Release, 0, L),
+      Event::sync(Op::Acquire, 0, M),
+      Event::write(0, Y, 8),
+      Event::sync(Op::Release, 0, M),
+      Event::sync(Op::AcquireShared, 0, R),
+      Event::read(0, Z, 8),
+      Event::sync(Op::ReleaseShared, 0, R),
+      Event::sync(Op::Acquire, 0, K),
+      Event::write(0, W, 8),
+      Event::sync(Op::Release, 0, K),
+      Event::range(Op::Free, 0, L, 48),         // L alone
+      Event::range(Op::Free, 0, M - 64, 1024),  // M inside a larger block
+      Event::range(Op::Free, 0, R, 56),
+      Event::range(Op::Alloc, 0, L, 48),
+      Event::sync(Op::Acquire, 1, L),
+      Event::read(1, X, 8),
+      Event::sync(Op::Release, 1, L),  // races
+      Event::sync(Op::Acquire, 1, M),
+      Event::read(1, Y, 8),
+      Event::sync(Op::Release, 1, M),  // races
+      Event::sync(Op::Acquire, 1, R),
+      Event::write(1, Z, 8),
+      Event::sync(Op::Release, 1, R),  // races
+      Event::sync(Op::Acquire, 1, K),
+      Event::read(1, W, 8),
+      Event::sync(Op::Release, 1, K),  // ordered
+  };
+  for (const unsigned entries : {16u, 0u}) {
+    RunShape shape;
+    shape.objects = entries;
+    shape.sync_objects = entries;
+    size_t next = 0;
+    const RunResult r = run_both<TypeParam>(shape, [&](Event& e) {
+      if (next == events.size()) return false;
+      e = events[next++];
+      return true;
+    });
+    ASSERT_EQ(r.golden.size(), 24u) << "X, Y and Z race, 8 bytes each; W is ordered by K";
+    expect_same_races(r.golden, r.offload, std::to_string(entries) + " sync objects");
+    if (entries != 0) EXPECT_GT(r.stats.object_loads, 0u) << "the locks were on chip";
+  }
+}
+
 // A bucket table of two buckets: nearly every eviction finds its bucket
 // taken and spills the line to the host, which owns it from then on.
 TYPED_TEST(OffloadDifferential, TinyBucketTableSpillsExactly) {

@@ -1,11 +1,13 @@
 // LockTable (host/runtime/lock_table.hpp): every lock keeps its own clocks
 // through the table's growth, a lock without clocks is not found, and the
-// address 0 (which marks empty slots) is a lock like any other.
+// address 0 (which marks empty slots) is a lock like any other, and an
+// erased lock leaves every other reachable.
 #include "runtime/lock_table.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 
 namespace raceaccel::rt {
 namespace {
@@ -51,6 +53,43 @@ TEST(LockTable, AddressZeroIsALock) {
   ASSERT_NE(table.find(0), nullptr);
   EXPECT_EQ(table.find(0)->exclusive.get(2), 9u);
   EXPECT_EQ(table.find(8)->exclusive.get(2), 4u);
+}
+
+// erase() against a std::map model: random adds and erases of addresses
+// that crowd a few homes (so probe chains are long and wrap around the
+// table's end), through growth; after each step every present lock is
+// found with its own clocks and every erased one is not.
+TEST(LockTable, EraseKeepsEveryOtherLockReachable) {
+  LockTable table;
+  std::map<uint64_t, uint64_t> model;  // address -> the mark in its clocks
+  uint64_t state = 12345;
+  const auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  for (uint64_t step = 1; step <= 20000; ++step) {
+    const uint64_t addr = 8 * (next() % 700);  // 700 addresses, address 0 among them
+    if (next() % 3 == 0) {
+      table.erase(addr);
+      model.erase(addr);
+    } else {
+      bool added = false;
+      LockClocks& c = table.get(addr, added);
+      EXPECT_EQ(added, model.count(addr) == 0) << addr;
+      if (added) EXPECT_TRUE(c.exclusive.is_zero()) << "a re-added lock starts empty: " << addr;
+      c.exclusive.set(0, step);
+      model[addr] = step;
+    }
+    if (step % 997 == 0) {
+      ASSERT_EQ(table.size(), model.size());
+      for (uint64_t a = 0; a < 8 * 700; a += 8) {
+        const LockClocks* c = table.find(a);
+        const auto m = model.find(a);
+        ASSERT_EQ(c != nullptr, m != model.end()) << a << " at step " << step;
+        if (c != nullptr) ASSERT_EQ(c->exclusive.get(0), m->second) << a;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -640,6 +640,61 @@ TYPED_TEST(EventModel, FreeOfNullKeepsAtomicReleaseClocks) {
   this->expect_no_races();
 }
 
+// A lock in freed (or newly allocated) memory is gone with it: a new lock at
+// the same address starts with no history (ThreadSanitizer resets the sync
+// state of freed memory), so acquiring it orders nothing after the old
+// lock's releases (tests/programs/mutex_reused_after_free_race.c).
+constexpr uint64_t kHeapLock = 0x9000;
+TYPED_TEST(EventModel, FreeForgetsLockClocks) {
+  auto& f = this->f;
+  f.acquire(0, kHeapLock);
+  f.write(0, X, n);
+  f.release(0, kHeapLock);
+  f.free(0, kHeapLock - 8, 48);
+  f.acquire(1, kHeapLock);
+  const uint64_t r = f.read(1, X, n);
+  this->expect_race(X, r, RaceKind::WriteRead, 1, 0, 1);
+}
+
+TYPED_TEST(EventModel, AllocForgetsLockClocks) {
+  auto& f = this->f;
+  f.acquire(0, kHeapLock);
+  f.write(0, X, n);
+  f.release(0, kHeapLock);
+  f.alloc(2, kHeapLock, 40);
+  f.acquire(1, kHeapLock);
+  const uint64_t r = f.read(1, X, n);
+  this->expect_race(X, r, RaceKind::WriteRead, 1, 0, 1);
+}
+
+// The shared side of a read-write lock goes too: a writer of the new lock
+// is not ordered after the old lock's readers.
+TYPED_TEST(EventModel, FreeForgetsSharedLockClocks) {
+  auto& f = this->f;
+  f.acquire_shared(0, kHeapLock);
+  f.read(0, X, n);
+  f.release_shared(0, kHeapLock);
+  f.free(0, kHeapLock, 56);
+  f.acquire(1, kHeapLock);
+  const uint64_t w = f.write(1, X, n);
+  this->expect_race(X, w, RaceKind::ReadWrite, 1, 0, 1);
+}
+
+// Only the locks inside the range: one just outside keeps its clocks, and
+// a free of nothing (free(NULL)) forgets nothing.
+TYPED_TEST(EventModel, FreeOfOtherRangeKeepsLockClocks) {
+  auto& f = this->f;
+  f.acquire(0, kHeapLock);
+  f.write(0, X, n);
+  f.release(0, kHeapLock);
+  f.free(0, kHeapLock + 1, 64);
+  f.free(0, kHeapLock - 64, 64);
+  f.free(2, 0, 0);
+  f.acquire(1, kHeapLock);
+  f.read(1, X, n);
+  this->expect_no_races();
+}
+
 // Begin/End (transaction markers) create no happens-before.
 TYPED_TEST(EventModel, BeginEndDoNotOrder) {
   auto& f = this->f;
