@@ -51,17 +51,30 @@ void ProtocolCore::protocol_error(const std::string& what) const {
 
 // ---- clock history ----------------------------------------------------------
 
-void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
+// The thread's clock may have changed at `event`: the next access command
+// of the thread records it (snapshot_clock). Only access commands are ever
+// checked with a clock of the history (check_on_host), so a lock or
+// barrier event followed by another synchronization of the same thread
+// costs no copy, and no comparison of clocks.
+void ProtocolCore::note_clock(uint32_t slot, uint64_t) {
+  if (history_.size() <= slot) history_.resize(slot + 1);
+  history_[slot].stale = true;
+}
+
+// Before an access command of `slot` at `event`: its clock as of now, if it
+// changed since the last entry. Exact: every change of a thread's clock
+// passes note_clock, so between this entry and the next one the clock is
+// this entry's, and clock_at finds for each command the entry made at or
+// before its event.
+void ProtocolCore::snapshot_clock(uint32_t slot, uint64_t event) {
   if (history_.size() <= slot) history_.resize(slot + 1);
   History& h = history_[slot];
+  if (!h.stale) return;
+  h.stale = false;
   const VectorClock& now = sync_.clock(slot);
-  if (h.size != 0) {
-    auto& last = h.entries[h.size - 1];
-    if (last.second == now) return;
-    if (last.first == event) {
-      last.second = now;
-      return;
-    }
+  if (h.size != 0 && h.entries[h.size - 1].first == event) {
+    h.entries[h.size - 1].second = now;
+    return;
   }
   if (h.size < h.entries.size()) {
     h.entries[h.size].first = event;
@@ -70,9 +83,9 @@ void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
     h.entries.emplace_back(event, now);
   }
   ++h.size;
-  // Clock changes without commands (threads without a slot synchronizing,
-  // spin loops) must not grow the history without bound: answer what is in
-  // flight early, after which only current clocks are needed.
+  // Bounded by the commands in flight, but a transport that holds many
+  // must not grow it without bound: answer what is in flight early, after
+  // which only current clocks are needed.
   if (++history_entries_ > kHistoryLimit) {
     if (table_.empty()) {
       prune_history();
@@ -179,6 +192,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
   const bool atomic_reads = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
   const bool atomic_writes = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
   const VectorClock& now = sync_.clock(t);
+  snapshot_clock(t, index);
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;

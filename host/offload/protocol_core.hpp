@@ -260,6 +260,7 @@ class ProtocolCore final : public RecordSink {
   Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);
+  void snapshot_clock(uint32_t slot, uint64_t event);
   const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
   void prune_history();
   const SentCommand* command_at(uint64_t number) const;
@@ -277,10 +278,12 @@ class ProtocolCore final : public RecordSink {
   std::vector<SyncObjectCommand> sync_commands_;
   // Per slot: (from event, clock), the first `size` entries in use. Pruned
   // entries stay constructed, so a new one reuses a clock's memory instead
-  // of allocating (one per synchronization event otherwise).
+  // of allocating. An entry is made at the first access command after the
+  // clock changed (`stale`), not at every synchronization event.
   struct History {
     std::vector<std::pair<uint64_t, VectorClock>> entries;
     size_t size = 0;
+    bool stale = true;
   };
   std::vector<History> history_;
   static constexpr size_t kHistoryLimit = 1 << 16;  // entries before the transport is flushed early

@@ -372,20 +372,22 @@ TEST(OffloadSoftwareShapes, NarrowClocksFallBackExactly) {
   EXPECT_GT(fell_back, 0) << "some trace must outgrow 5-bit clocks";
 }
 
-// Synchronization by threads without a slot adds clock history but no
-// command words; the engine answers a batch early rather than let the
-// history grow without bound, and stays exact.
+// Accesses after clock changes add clock history (an entry per access
+// whose thread synchronized since its last one); when a batch holds more
+// of them than the history's limit, the engine answers the batch early
+// rather than let the history grow without bound, and stays exact.
 TEST(OffloadSoftwareShapes, SyncHeavyThreadsWithoutSlotsLaunchEarly) {
   RunShape shape;
   shape.slots = 1;
-  // Threads 1–8 (no slot) pass three locks around thousands of times and
-  // write under them now and then; at the end two of them race.
+  shape.batch_words = 1 << 20;  // more history entries than the limit (2^16) fit in one batch
+  // Threads 1–8 (no slot) pass three locks around tens of thousands of
+  // times and write under them; at the end two of them race.
   std::vector<Event> events;
   for (ThreadId t = 1; t <= 8; ++t) events.push_back(Event::sync(Op::Fork, 0, t));
-  for (uint64_t k = 0; k < 60'000; ++k) {
+  for (uint64_t k = 0; k < 80'000; ++k) {
     const ThreadId t = 1 + k % 8;
     events.push_back(Event::sync(Op::Acquire, t, k % 3));
-    if (k % 16 == 0) events.push_back(Event::write(t, 0x1000 + (k % 3) * 8, 8, 10 + t));
+    events.push_back(Event::write(t, 0x1000 + (k % 3) * 8, 8, 10 + t));
     events.push_back(Event::sync(Op::Release, t, k % 3));
   }
   events.push_back(Event::write(1, 0x9000, 4, 1));
