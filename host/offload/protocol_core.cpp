@@ -131,6 +131,13 @@ void ProtocolCore::send(const driver::CommandWord& word, const SentCommand& info
   transport_.send(word, number, row);
 }
 
+// A row's lanes that can be non-zero: lanes never held are 0 in every row,
+// and a transport takes the lanes beyond the span as 0 (with 16 threads on
+// 64 slots, three quarters of a row are never encoded).
+std::span<const uint64_t> ProtocolCore::used_lanes(std::span<const uint64_t> row) const {
+  return row.first(std::min<size_t>(row.size(), lanes_.used()));
+}
+
 const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const {
   if (number < table_base_ || number - table_base_ >= table_.size()) return nullptr;
   return &table_[number - table_base_];
@@ -159,7 +166,7 @@ void ProtocolCore::sync_row(uint32_t thread) {
   SentCommand info;
   info.op = regs::kOpSetRow;
   info.slot = thread;
-  send(set, info, mirror_[lane]);
+  send(set, info, used_lanes(mirror_[lane]));
 }
 
 // A thread without a slot, right after a synchronization event of its own:
@@ -376,7 +383,7 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
     info.slot = t;
     info.op = static_cast<uint8_t>(c.op);
     info.granule = s.entry;
-    send(c, info, s.lanes);
+    send(c, info, used_lanes(s.lanes));
   }
   objects_.device_lanes(sync_.clock(t), mirror_[lane]);
   note_clock(t, index);

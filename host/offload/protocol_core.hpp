@@ -153,7 +153,8 @@ class Transport {
   // For error messages: "software device", "engine".
   virtual std::string_view name() const = 0;
   // Command number `number` (consecutive from 0). Set-row and load-object
-  // commands carry `row`, one lane per slot.
+  // commands carry `row`, one lane per slot; lanes beyond the span are 0
+  // (the core sends the lanes ever held only, LaneMap::used).
   virtual void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) = 0;
   // An import-line command (op 7) with its line and, when the word's mask
   // (the line's shared bytes) is not zero, the read clock, one lane per
@@ -255,6 +256,7 @@ class ProtocolCore final : public RecordSink {
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
   void sync_row(uint32_t thread);
+  std::span<const uint64_t> used_lanes(std::span<const uint64_t> row) const;
   void thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index);
   void adopt_slot(uint32_t thread);
   Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
