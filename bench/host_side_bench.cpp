@@ -19,9 +19,10 @@
 //                     wait() and buffer transfers (cpu_timed_device.hpp): the
 //                     model's own work (about 0 for the pass-through device);
 //   host_cpu_ns/event the difference: the host's own CPU time, escalations
-//                     answered included. The honest host-side figure: the
-//                     same on a loaded machine as on an idle one, up to
-//                     cache sharing, and without any device model's work;
+//                     answered included. The honest host-side figure: no
+//                     device model's work, and no waits for a core (other
+//                     processes' use of the caches still shows: on the
+//                     shared VM it rose about 25 % from load 2.5 to 10);
 //   host_ns/event     OffloadStats' host_time (what `check --json` reports):
 //                     wall time less the device launches, from a sample of
 //                     calls, so a loaded machine's waits for a core count.
