@@ -94,32 +94,29 @@ class BitWriter {
   unsigned held_ = 0;
 };
 
+// Every escalation record's line is decoded (the host answers it), so a
+// field is one unaligned 64-bit load where it fits in one (a field of up to
+// 57 bits with 8 bytes behind its first byte), byte-wise otherwise.
 class BitReader {
  public:
   explicit BitReader(std::span<const std::byte> in) : in_(in) {}
   uint64_t get(size_t pos, unsigned width) {
     if (pos < at_) throw std::logic_error("line layout fields out of order");
-    while (at_ < pos) get_bits(static_cast<unsigned>(std::min<size_t>(pos - at_, 64)));
-    return get_bits(width);
+    at_ = pos + width;
+    const size_t first = pos / 8;
+    const unsigned shift = pos % 8;
+    if (kLittleEndian && shift + width <= 64 && first + 8 <= in_.size()) {
+      uint64_t v = 0;
+      std::memcpy(&v, in_.data() + first, 8);
+      const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
+      return (v >> shift) & mask;
+    }
+    return get_bits(in_, pos, width);
   }
 
  private:
-  uint64_t get_bits(unsigned width) {
-    while (held_ < width) {
-      acc_ |= static_cast<unsigned __int128>(in_[pos_++]) << held_;
-      held_ += 8;
-    }
-    const uint64_t mask = width >= 64 ? UINT64_MAX : (uint64_t{1} << width) - 1;
-    const uint64_t value = static_cast<uint64_t>(acc_) & mask;
-    acc_ >>= width;
-    held_ -= width;
-    at_ += width;
-    return value;
-  }
   std::span<const std::byte> in_;
-  size_t pos_ = 0, at_ = 0;
-  unsigned __int128 acc_ = 0;
-  unsigned held_ = 0;
+  size_t at_ = 0;
 };
 
 }  // namespace

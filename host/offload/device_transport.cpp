@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "driver/rac_kernel_regs.hpp"
 
@@ -79,7 +80,6 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
     commands_ = device_.allocate(batch_words_ * regs::kCommandBytes);
     race_records_ = device_.allocate(batch_words_ * regs::kRaceRecordBytes);
     esc_records_ = device_.allocate(esc_records_per_word_ * batch_words_ * shape_.esc_record_bytes());
-    command_starts_.reserve(batch_words_);
   } catch (const std::bad_alloc&) {  // a batch size too large for this host: a clear error, not a crash
     throw DeviceError(DeviceErrorKind::BadOptions,
                       fmt::format("{}: batches of {} command words need {} bytes of buffers, more than "
@@ -95,11 +95,30 @@ DeviceTransport::DeviceTransport(driver::Device& device, const DeviceTransportOp
 
 size_t DeviceTransport::reserve(uint64_t number, size_t data_words) {
   if (words_ + 1 + data_words > batch_words_) launch();
+  if (words_ == 0) {
+    first_number_ = number;
+  } else if (number != next_number_) {  // the Transport contract: consecutive numbers
+    throw std::logic_error(fmt::format("offload: command {} sent after command {}", number, next_number_ - 1));
+  }
   const size_t at = words_ * regs::kCommandBytes;
-  command_starts_.push_back({words_, number});
+  if (data_words != 0) {
+    data_runs_.push_back({words_, data_words, data_words_});
+    data_words_ += data_words;
+  }
   words_ += 1 + data_words;
   next_number_ = number + 1;
   return at;
+}
+
+uint64_t DeviceTransport::number_of(uint64_t word) const {
+  if (word >= words_) return kDataWord;
+  // The last command with data before `word` (records are few: a search each).
+  const auto after = std::lower_bound(data_runs_.begin(), data_runs_.end(), word,
+                                      [](const DataRun& r, uint64_t w) { return r.word < w; });
+  if (after == data_runs_.begin()) return first_number_ + word;
+  const DataRun& r = *std::prev(after);
+  if (word <= r.word + r.data) return kDataWord;
+  return first_number_ + (word - r.data_before - r.data);
 }
 
 void DeviceTransport::send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) {
@@ -167,14 +186,6 @@ void DeviceTransport::launch() {
   ++stats_.batches;
   stats_.command_words += words;
 
-  // A record names a word of this batch; the core knows commands by number.
-  // (A binary search over the batch's command starts: records are few, and
-  // a set-row's data words get no entry.)
-  const auto number_of = [&](uint64_t word) {
-    const auto it = std::lower_bound(command_starts_.begin(), command_starts_.end(), word,
-                                     [](const CommandStart& c, uint64_t w) { return c.word < w; });
-    return it != command_starts_.end() && it->word == word ? it->number : kDataWord;
-  };
   // Escalations change the host's lines, so they go first and in the order
   // the device wrote them (per granule, command order); race records only
   // read the site log.
@@ -200,7 +211,8 @@ void DeviceTransport::launch() {
     r.word = number;
     sink_->on_race(r);
   }
-  command_starts_.clear();
+  data_runs_.clear();
+  data_words_ = 0;
   words_ = 0;
   sink_->answered(next_number_);
   stats_.records_time += std::chrono::steady_clock::now() - finished;

@@ -86,17 +86,23 @@ class DeviceTransport final : public Transport {
   std::unique_ptr<driver::Buffer> commands_, race_records_, esc_records_, buckets_;
   bool first_launch_ = true;
   RecordSink* sink_ = nullptr;
-  // Where each command of the batch starts and its number, in word order:
-  // records name words of the batch (a data word of a set-row, load-object
-  // or import-line names no command: kDataWord).
+  // Records name words of the batch; the core knows commands by number.
+  // Numbers are consecutive, so a word's number is the batch's first number
+  // plus the commands before it, and only the commands with data words
+  // (set-row, load-object, import-line, op 8: a few in a hundred) are kept,
+  // in word order (a data word names no command: kDataWord).
   static constexpr uint64_t kDataWord = UINT64_MAX;
-  struct CommandStart {
-    size_t word;
-    uint64_t number;
+  struct DataRun {
+    size_t word;         // the command's word
+    size_t data;         // its data words, right behind it
+    size_t data_before;  // data words of the batch's earlier commands
   };
-  std::vector<CommandStart> command_starts_;
-  size_t words_ = 0;          // words in the batch so far
-  uint64_t next_number_ = 0;  // one past the last command sent
+  uint64_t number_of(uint64_t word) const;
+  std::vector<DataRun> data_runs_;
+  size_t data_words_ = 0;      // data words in the batch so far
+  uint64_t first_number_ = 0;  // the batch's first command
+  size_t words_ = 0;           // words in the batch so far
+  uint64_t next_number_ = 0;   // one past the last command sent
   std::vector<driver::RaceRecord> race_scratch_;
   DeviceTransportStats stats_;
 };

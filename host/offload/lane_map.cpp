@@ -159,9 +159,11 @@ uint64_t LaneMap::row(const VectorClock& c, std::vector<uint64_t>& out, unsigned
   uint64_t own_value = 0;
   if (identity_ && c.is_dense()) {  // lane l is thread l: lane_value(c, l) = c.get(l)
     const size_t n = std::min<size_t>(fresh_, c.size());
-    const uint64_t* v = c.data();
-    for (size_t l = 0; l < n; ++l) out[l] = std::min(v[l], max_clock_);
-    std::fill(out.begin() + static_cast<std::ptrdiff_t>(n), out.end(), 0);
+    const uint64_t* __restrict v = c.data();
+    uint64_t* __restrict o = out.data();  // plain pointers: a loop the compiler can vectorize
+    const uint64_t max = max_clock_;
+    for (size_t l = 0; l < n; ++l) o[l] = v[l] < max ? v[l] : max;
+    std::fill(o + n, o + out.size(), 0);
     return own < n ? v[own] : 0;
   }
   for (unsigned l = 0; l < fresh_; ++l) {

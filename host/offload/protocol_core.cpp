@@ -51,17 +51,30 @@ void ProtocolCore::protocol_error(const std::string& what) const {
 
 // ---- clock history ----------------------------------------------------------
 
-void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
+// The thread's clock may have changed at `event`: the next access command
+// of the thread records it (snapshot_clock). Only access commands are ever
+// checked with a clock of the history (check_on_host), so a lock or
+// barrier event followed by another synchronization of the same thread
+// costs no copy, and no comparison of clocks.
+void ProtocolCore::note_clock(uint32_t slot, uint64_t) {
+  if (history_.size() <= slot) history_.resize(slot + 1);
+  history_[slot].stale = true;
+}
+
+// Before an access command of `slot` at `event`: its clock as of now, if it
+// changed since the last entry. Exact: every change of a thread's clock
+// passes note_clock, so between this entry and the next one the clock is
+// this entry's, and clock_at finds for each command the entry made at or
+// before its event.
+void ProtocolCore::snapshot_clock(uint32_t slot, uint64_t event) {
   if (history_.size() <= slot) history_.resize(slot + 1);
   History& h = history_[slot];
+  if (!h.stale) return;
+  h.stale = false;
   const VectorClock& now = sync_.clock(slot);
-  if (h.size != 0) {
-    auto& last = h.entries[h.size - 1];
-    if (last.second == now) return;
-    if (last.first == event) {
-      last.second = now;
-      return;
-    }
+  if (h.size != 0 && h.entries[h.size - 1].first == event) {
+    h.entries[h.size - 1].second = now;
+    return;
   }
   if (h.size < h.entries.size()) {
     h.entries[h.size].first = event;
@@ -70,9 +83,9 @@ void ProtocolCore::note_clock(uint32_t slot, uint64_t event) {
     h.entries.emplace_back(event, now);
   }
   ++h.size;
-  // Clock changes without commands (threads without a slot synchronizing,
-  // spin loops) must not grow the history without bound: answer what is in
-  // flight early, after which only current clocks are needed.
+  // Bounded by the commands in flight, but a transport that holds many
+  // must not grow it without bound: answer what is in flight early, after
+  // which only current clocks are needed.
   if (++history_entries_ > kHistoryLimit) {
     if (table_.empty()) {
       prune_history();
@@ -110,12 +123,20 @@ const VectorClock& ProtocolCore::clock_at(uint32_t slot, uint64_t event) const {
 
 // ---- commands ---------------------------------------------------------------
 
-void ProtocolCore::send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row) {
+template <typename Fill>
+void ProtocolCore::send(const driver::CommandWord& word, Fill&& fill, std::span<const uint64_t> row) {
   // Into the table first: the transport may deliver the command's records
   // before send() returns.
   const uint64_t number = table_base_ + table_.size();
-  table_.push_back(info);
+  fill(table_.emplace_back());
   transport_.send(word, number, row);
+}
+
+// A row's lanes that can be non-zero: lanes never held are 0 in every row,
+// and a transport takes the lanes beyond the span as 0 (with 16 threads on
+// 64 slots, three quarters of a row are never encoded).
+std::span<const uint64_t> ProtocolCore::used_lanes(std::span<const uint64_t> row) const {
+  return row.first(std::min<size_t>(row.size(), lanes_.used()));
 }
 
 const ProtocolCore::SentCommand* ProtocolCore::command_at(uint64_t number) const {
@@ -143,10 +164,13 @@ void ProtocolCore::sync_row(uint32_t thread) {
   driver::CommandWord set;
   set.op = regs::kOpSetRow;
   set.slot = lane;
-  SentCommand info;
-  info.op = regs::kOpSetRow;
-  info.slot = thread;
-  send(set, info, mirror_[lane]);
+  send(
+      set,
+      [&](SentCommand& info) {
+        info.op = regs::kOpSetRow;
+        info.slot = thread;
+      },
+      used_lanes(mirror_[lane]));
 }
 
 // A thread without a slot, right after a synchronization event of its own:
@@ -179,6 +203,8 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
   const bool atomic_reads = e.op == Op::AtomicLoad || e.op == Op::AtomicRmw;
   const bool atomic_writes = e.op == Op::AtomicStore || e.op == Op::AtomicRmw;
   const VectorClock& now = sync_.clock(t);
+  const bool fell_back = lanes_.evicted(t);
+  snapshot_clock(t, index);
   uint64_t remaining = size;
   while (remaining > 0) {
     const unsigned offset = addr & 7;
@@ -197,18 +223,14 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     c.slot = slotless ? 0 : lane;
     c.mask = ((1u << n) - 1) << offset;
     c.granule = addr >> 3;
-    SentCommand info{index, c.granule, e.site, t, op, static_cast<uint8_t>(c.mask)};
-    info.atomic_read = atomic_reads;
-    info.atomic_write = atomic_writes;
-    info.fell_back = lanes_.evicted(t);
-    info.slotless = slotless;
+    bool atomic_forced = false;
     c.force_sw = (access || atomic) && slotless;
     if (atomic) {
       // Recorded as sent: later commands are later in the trace.
       atomic_history_.record(c.granule, c.mask, Epoch{t, now.get(t)}, e.site, atomic_reads, atomic_writes, index);
       if (!atomic_on_chip && !slotless) {
         c.force_sw = true;
-        info.atomic_forced = true;
+        atomic_forced = true;
       }
     }
     // A plain access concurrent with an atomic access of one of its bytes:
@@ -218,7 +240,7 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
         access && atomic_history_.may_have(c.granule) &&
         atomic_history_.conflicts(c.granule, c.mask, op == regs::kOpWrite, now, scratch_conflicts_) != 0;
     if (conflict) {
-      if (!slotless) info.atomic_forced = true;
+      if (!slotless) atomic_forced = true;
       c.force_sw = true;
       ++stats_.atomic_conflicts;
     }
@@ -231,7 +253,19 @@ void ProtocolCore::send_granules(const Event& e, uint64_t index, uint32_t t, uin
     if (c.op == regs::kOpFree) ++stats_.free_commands;
     reimport_before(c, index);
     if (conflict) conflicts_[table_base_ + table_.size()] = scratch_conflicts_;  // the number send() gives it
-    send(c, info);
+    send(c, [&](SentCommand& info) {
+      info.event = index;
+      info.granule = c.granule;
+      info.site = e.site;
+      info.slot = t;
+      info.op = op;
+      info.mask = static_cast<uint8_t>(c.mask);
+      info.atomic_read = atomic_reads;
+      info.atomic_write = atomic_writes;
+      info.atomic_forced = atomic_forced;
+      info.fell_back = fell_back;
+      info.slotless = slotless;
+    });
     addr += n;
     remaining -= n;
   }
@@ -357,12 +391,15 @@ bool ProtocolCore::sync_on_device(const Event& e, uint64_t index, uint32_t t) {
         ++stats_.sync_commands;
         break;
     }
-    SentCommand info;
-    info.event = index;
-    info.slot = t;
-    info.op = static_cast<uint8_t>(c.op);
-    info.granule = s.entry;
-    send(c, info, s.lanes);
+    send(
+        c,
+        [&](SentCommand& info) {
+          info.event = index;
+          info.slot = t;
+          info.op = static_cast<uint8_t>(c.op);
+          info.granule = s.entry;
+        },
+        used_lanes(s.lanes));
   }
   objects_.device_lanes(sync_.clock(t), mirror_[lane]);
   note_clock(t, index);

@@ -153,7 +153,8 @@ class Transport {
   // For error messages: "software device", "engine".
   virtual std::string_view name() const = 0;
   // Command number `number` (consecutive from 0). Set-row and load-object
-  // commands carry `row`, one lane per slot.
+  // commands carry `row`, one lane per slot; lanes beyond the span are 0
+  // (the core sends the lanes ever held only, LaneMap::used).
   virtual void send(const driver::CommandWord& word, uint64_t number, std::span<const uint64_t> row) = 0;
   // An import-line command (op 7) with its line and, when the word's mask
   // (the line's shared bytes) is not zero, the read clock, one lane per
@@ -235,7 +236,13 @@ class ProtocolCore final : public RecordSink {
   };
 
   [[noreturn]] void protocol_error(const std::string& what) const;
-  void send(const driver::CommandWord& word, const SentCommand& info, std::span<const uint64_t> row = {});
+  // Numbers the next command, has `fill` write its table entry in place and
+  // hands the command to the transport. In place: an entry built field by
+  // field on the stack and then copied into the table stalled every command
+  // (the copy's wide loads cannot be forwarded from the narrow stores that
+  // built it), a fifth of the host's time.
+  template <typename Fill>
+  void send(const driver::CommandWord& word, Fill&& fill, std::span<const uint64_t> row = {});
   void send_granules(const Event& e, uint64_t index, uint32_t t, uint64_t addr, uint64_t size);
   void free_touched(const Event& e, uint64_t index, uint32_t t);
   SoftLine& import_line(const driver::EscalationRecord& r, const driver::Line& line);
@@ -255,11 +262,13 @@ class ProtocolCore final : public RecordSink {
   Race make_race(const SentCommand& c, unsigned byte, RaceKind kind, Epoch prev,
                  std::optional<uint64_t> prev_atomic_site = std::nullopt) const;
   void sync_row(uint32_t thread);
+  std::span<const uint64_t> used_lanes(std::span<const uint64_t> row) const;
   void thread_created(uint32_t thread, const VectorClock* fork_clock, uint64_t index);
   void adopt_slot(uint32_t thread);
   Epoch thread_epoch(uint32_t lane, uint64_t clock, uint64_t command) const;
   bool sync_on_device(const Event& e, uint64_t index, uint32_t t);
   void note_clock(uint32_t slot, uint64_t event);
+  void snapshot_clock(uint32_t slot, uint64_t event);
   const VectorClock& clock_at(uint32_t slot, uint64_t event) const;
   void prune_history();
   const SentCommand* command_at(uint64_t number) const;
@@ -277,10 +286,12 @@ class ProtocolCore final : public RecordSink {
   std::vector<SyncObjectCommand> sync_commands_;
   // Per slot: (from event, clock), the first `size` entries in use. Pruned
   // entries stay constructed, so a new one reuses a clock's memory instead
-  // of allocating (one per synchronization event otherwise).
+  // of allocating. An entry is made at the first access command after the
+  // clock changed (`stale`), not at every synchronization event.
   struct History {
     std::vector<std::pair<uint64_t, VectorClock>> entries;
     size_t size = 0;
+    bool stale = true;
   };
   std::vector<History> history_;
   static constexpr size_t kHistoryLimit = 1 << 16;  // entries before the transport is flushed early

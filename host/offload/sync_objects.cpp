@@ -76,7 +76,13 @@ bool SyncObjectStore::apply_on_chip(const Event& e, uint32_t t, ReferenceSyncSta
   const bool saturated = lanes_ != nullptr;
   if (!saturated || e.op != Op::ReleaseShared) device_lanes(sync.lock_clock(e.addr), exclusive_);
   if (!saturated || e.op == Op::Acquire || e.op == Op::ReleaseShared) {
-    device_lanes(sync.lock_shared_clock(e.addr), shared_);
+    const VectorClock& clock = sync.lock_shared_clock(e.addr);
+    // Most locks are never read-locked: a zero clock's row is zero.
+    if (clock.is_zero() && shared_.size() == slots_) {
+      std::fill(shared_.begin(), shared_.end(), 0);
+    } else {
+      device_lanes(clock, shared_);
+    }
   }
   const std::vector<uint64_t>& exclusive = exclusive_;
   const std::vector<uint64_t>& shared = shared_;

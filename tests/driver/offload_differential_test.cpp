@@ -430,20 +430,54 @@ TEST(OffloadSoftwareShapes, NarrowClocksFallBackExactly) {
   EXPECT_GT(fell_back, 0) << "some trace must outgrow 5-bit clocks";
 }
 
-// Synchronization by threads without a slot adds clock history but no
-// command words; the engine answers a batch early rather than let the
-// history grow without bound, and stays exact.
+// The host checks an escalated access with its thread's clock as of that
+// access (the clock history: an entry at the first access after each clock
+// change), and maps each record to its command across batches whose
+// set-row and load-object data words sit between the commands. Lock-heavy
+// random traces with more threads than slots (their accesses go to the host
+// forced), two sync-object entries (reloads) and small batches, against
+// DJIT+.
+TEST(OffloadSoftwareShapes, ForcedAccessesBetweenLockEventsInSmallBatchesMatchDjit) {
+  RunShape shape;
+  shape.slots = 4;
+  shape.objects = 2;
+  shape.batch_words = 48;  // a launch every few dozen commands; with 4 slots a set-row or load is 1 + 1 words
+  uint64_t forced = 0, escalations = 0, loads = 0, batches = 0;
+  for (uint64_t seed = 0xC10C'0000; seed < 0xC10C'0000 + 24; ++seed) {
+    GeneratorOptions o = offload_random_trace(seed, 12);
+    o.locked_weight = 60;
+    o.locks = 3;
+    TraceGenerator generator(o);
+    const RunResult r = run_both<SoftwareBackend>(shape, [&](Event& e) { return generator.next(e); });
+    expect_same_races(r.golden, r.offload, "lock-heavy, 4 slots, seed " + std::to_string(seed));
+    if (::testing::Test::HasFatalFailure()) return;
+    forced += r.stats.forced;
+    escalations += r.stats.escalations;
+    loads += r.stats.object_loads;
+    batches += r.stats.batches;
+  }
+  EXPECT_GT(forced, 0u) << "threads beyond the slots must have been forced";
+  EXPECT_GT(escalations, forced / 2);
+  EXPECT_GT(loads, 0u) << "two entries for three locks must reload";
+  EXPECT_GT(batches, 24u * 10);
+}
+
+// Accesses after clock changes add clock history (an entry per access
+// whose thread synchronized since its last one); when a batch holds more
+// of them than the history's limit, the engine answers the batch early
+// rather than let the history grow without bound, and stays exact.
 TEST(OffloadSoftwareShapes, SyncHeavyThreadsWithoutSlotsLaunchEarly) {
   RunShape shape;
   shape.slots = 1;
-  // Threads 1–8 (no slot) pass three locks around thousands of times and
-  // write under them now and then; at the end two of them race.
+  shape.batch_words = 1 << 20;  // more history entries than the limit (2^16) fit in one batch
+  // Threads 1–8 (no slot) pass three locks around tens of thousands of
+  // times and write under them; at the end two of them race.
   std::vector<Event> events;
   for (ThreadId t = 1; t <= 8; ++t) events.push_back(Event::sync(Op::Fork, 0, t));
-  for (uint64_t k = 0; k < 60'000; ++k) {
+  for (uint64_t k = 0; k < 80'000; ++k) {
     const ThreadId t = 1 + k % 8;
     events.push_back(Event::sync(Op::Acquire, t, k % 3));
-    if (k % 16 == 0) events.push_back(Event::write(t, 0x1000 + (k % 3) * 8, 8, 10 + t));
+    events.push_back(Event::write(t, 0x1000 + (k % 3) * 8, 8, 10 + t));
     events.push_back(Event::sync(Op::Release, t, k % 3));
   }
   events.push_back(Event::write(1, 0x9000, 4, 1));
