@@ -62,7 +62,7 @@ prove() {  # prove <proof> <rtl_dir> <work_dir>: exit 0 iff the proof passes
               sh "$here/run_block_formal.sh" satbmc rac_cmd_reader_props "$2" "$3" ;;
     writer) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
               sh "$here/run_block_formal.sh" satbmc rac_record_writer_props "$2" "$3" ;;
-    meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
+    meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
               sh "$here/run_block_formal.sh" satbmc rac_meta_port_props "$2" "$3" ;;
   esac
 }
