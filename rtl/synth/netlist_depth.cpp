@@ -98,7 +98,9 @@ std::string pin_class(Kind k, const std::string& pin) {
 
 struct Cell {
   std::string name, type;
-  Kind kind;
+  std::string label;  // the name of the net it drives (first output bit), else its cell name
+  std::vector<long> outputs;
+  Kind kind = Kind::Seq;
   std::vector<std::pair<std::string, std::vector<long>>> inputs;  // pin, nets (-1: constant)
 };
 
@@ -106,12 +108,16 @@ class Graph {
  public:
   explicit Graph(const json& module) {
     for (const auto& [name, c] : module.at("cells").items()) {
-      Cell cell{name, c.at("type").get<std::string>(), kind_of(c.at("type").get<std::string>()), {}};
+      Cell cell;
+      cell.name = name;
+      cell.type = c.at("type").get<std::string>();
+      cell.kind = kind_of(cell.type);
       const auto& dirs = c.at("port_directions");
       for (const auto& [pin, bits] : c.at("connections").items()) {
         std::vector<long> nets;
         for (const auto& b : bits) nets.push_back(b.is_number() ? b.get<long>() : -1);
         if (dirs.at(pin) == "output") {
+          cell.outputs.insert(cell.outputs.end(), nets.begin(), nets.end());
           for (size_t i = 0; i < nets.size(); ++i) {
             if (nets[i] >= 0) driver_[nets[i]] = {cells_.size(), pin + "[" + std::to_string(i) + "]"};
           }
@@ -120,6 +126,19 @@ class Graph {
         }
       }
       cells_.push_back(std::move(cell));
+    }
+    // A readable name per net bit (the RTL signal, not a $auto name), for
+    // the start and end of a path.
+    for (const auto& [name, n] : module.at("netnames").items()) {
+      if (name.empty() || name[0] == '$') continue;
+      const auto& bits = n.at("bits");
+      for (size_t i = 0; i < bits.size(); ++i) {
+        if (!bits[i].is_number()) continue;
+        const long b = bits[i].get<long>();
+        std::string label = bits.size() > 1 ? name + "[" + std::to_string(i) + "]" : name;
+        auto it = net_name_.find(b);
+        if (it == net_name_.end() || label.size() < it->second.size()) net_name_[b] = label;
+      }
     }
     for (const auto& [name, p] : module.at("ports").items()) {
       std::vector<long> nets;
@@ -130,6 +149,15 @@ class Graph {
         }
       } else {
         out_ports_.emplace_back(name, nets);
+      }
+    }
+    for (Cell& c : cells_) {
+      c.label = c.name;
+      for (long n : c.outputs) {
+        if (n >= 0 && net_name_.count(n)) {
+          c.label = net_name_.at(n);
+          break;
+        }
       }
     }
     memo_.assign(cells_.size(), Path{});
@@ -153,7 +181,7 @@ class Graph {
     if (c.kind == Kind::LutRam) return through(d->second.first);
     if (c.kind == Kind::Ff || c.kind == Kind::Ram || c.kind == Kind::Seq) {
       p.valid = true;
-      p.from = c.type + " " + c.name;
+      p.from = c.type + " " + net_label(n);
       return p;
     }
     return through(d->second.first);
@@ -198,7 +226,7 @@ class Graph {
       if (c.kind == Kind::Lut || c.kind == Kind::Muxf || c.kind == Kind::Carry || c.kind == Kind::Comb) continue;
       for (const auto& [pin, nets] : c.inputs) {
         const std::string cls = pin_class(c.kind, pin);
-        for (long n : nets) consider(cls, arriving(n), c.type + " " + c.name + " ." + pin);
+        for (long n : nets) consider(cls, arriving(n), c.type + " " + c.label + " ." + pin);
       }
     }
     for (const auto& [name, nets] : out_ports_) {
@@ -247,6 +275,12 @@ class Graph {
   std::vector<Cell> cells_;
   std::unordered_map<long, std::pair<size_t, std::string>> driver_;
   std::unordered_map<long, std::string> input_port_;
+  std::unordered_map<long, std::string> net_name_;
+
+  std::string net_label(long n) const {
+    auto it = net_name_.find(n);
+    return it == net_name_.end() ? "net " + std::to_string(n) : it->second;
+  }
   std::vector<std::pair<std::string, std::vector<long>>> out_ports_;
   std::vector<Path> memo_;
   std::vector<int> state_;

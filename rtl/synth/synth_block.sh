@@ -49,5 +49,6 @@ seconds=$(( $(date +%s) - start ))
 "$tool" "$base.netlist.json" "$top" "$top" "$params" >"$base.tmp.json"
 # The Yosys run time, for the docs' table (wall clock on this machine).
 sed "1s/^{/{\n \"yosys_seconds\": $seconds,/" "$base.tmp.json" >"$base.json"
-rm -f "$base.tmp.json" "$base.netlist.json"
+rm -f "$base.tmp.json"
+[ -n "${KEEP_NETLIST:-}" ] || rm -f "$base.netlist.json"  # KEEP_NETLIST=1 keeps it
 "$tool" --line "$base.json"

@@ -14,6 +14,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Vrac_cmd_decoder.h"
@@ -143,6 +144,15 @@ struct DecoderBench {
   }
 
   static Bits wide(const uint32_t* p, unsigned bits) { return Bits(p, p + (bits + 31) / 32); }
+  // A Verilated port as a bit string: an integer up to 64 bits, else VlWide.
+  template <class Port>
+  static Bits port_bits(const Port& p, unsigned bits) {
+    if constexpr (std::is_integral_v<Port>) {
+      return wide(static_cast<uint64_t>(p), bits);
+    } else {
+      return wide(p.data(), bits);
+    }
+  }
   static Bits wide(uint64_t v, unsigned bits) {
     Bits out((bits + 31) / 32);
     for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<uint32_t>(v >> (32 * k));
@@ -168,10 +178,8 @@ struct DecoderBench {
         h->word_i.data()[3] = static_cast<uint32_t>(words[next].hi >> 32);
       }
       if (abort_at >= 0 && next >= static_cast<size_t>(abort_at)) h->abort_i = 1;
-      h.eval();
-      const bool taken = h->word_valid_i && h->word_ready_o;
       cycle(stall);
-      if (taken) {
+      if (word_taken) {
         h->word_valid_i = 0;
         ++next;
       }
@@ -185,9 +193,13 @@ struct DecoderBench {
     return false;
   }
 
+  // One cycle; CMD_READY is drawn first (WORD_READY depends on it), and
+  // word_taken says whether the word offered was taken at this edge.
+  bool word_taken = false;
   void cycle(unsigned stall) {
     h->cmd_ready_i = !coin(stall);
     h.eval();
+    word_taken = h->word_valid_i && h->word_ready_o;
     if (h->cmd_valid_o && h->cmd_ready_i) {
       if (h->cmd_zeroing_o) {
         ++zeroing;
@@ -200,16 +212,8 @@ struct DecoderBench {
         c.mask = h->cmd_mask_o;
         c.granule = h->cmd_granule_o;
         c.seq = h->cmd_seq_o;
-        if constexpr (kRowW > 64) {
-          c.row = wide(h->cmd_row_o.data(), kRowW);
-        } else {
-          c.row = wide(static_cast<uint64_t>(h->cmd_row_o), kRowW);
-        }
-        if constexpr (kLineW > 64) {
-          c.line = wide(h->cmd_line_o.data(), kLineW);
-        } else {
-          c.line = wide(static_cast<uint64_t>(h->cmd_line_o), kLineW);
-        }
+        c.row = port_bits(h->cmd_row_o, kRowW);
+        c.line = port_bits(h->cmd_line_o, kLineW);
         // Only import-line carries a line, only set-row/load-object/import a row.
         if (c.op != 7) c.line.assign(c.line.size(), 0);
         if (c.op != 3 && c.op != 6 && c.op != 7) c.row.assign(c.row.size(), 0);
@@ -259,7 +263,7 @@ std::vector<Word> random_batch(rac_rtl::Coin& c, size_t commands) {
   return out;
 }
 
-void expect_decoded(const DecoderBench& b, const Decoded& want) {
+void expect_decoded(DecoderBench& b, const Decoded& want) {
   EXPECT_EQ(b.h->status_o, want.status);
   EXPECT_EQ(b.h->words_done_o, want.words_done);
   ASSERT_EQ(b.got.size(), want.cmds.size());
