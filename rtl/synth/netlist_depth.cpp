@@ -73,7 +73,7 @@ Kind kind_of(const std::string& type) {
   if (starts_with(type, "FD")) return Kind::Ff;
   if (starts_with(type, "RAMB") || starts_with(type, "URAM")) return Kind::Ram;
   if (starts_with(type, "RAM")) return Kind::LutRam;  // RAM32M16, RAM64M8, RAM64X1D, ...: reads are combinational
-  return Kind::Seq;  // DSP48E2, SRL*, anything else: a boundary
+  return Kind::Seq;                                   // DSP48E2, SRL*, anything else: a boundary
 }
 
 std::string pin_class(Kind k, const std::string& pin) {
@@ -238,8 +238,8 @@ class Graph {
     bool any = false;
     for (const auto& [cls, pe] : worst) {
       const Levels& l = pe.first.levels;
-      json j = {{"levels", l.total()}, {"lut", l.lut},   {"muxf", l.muxf},
-                {"carry", l.carry},    {"other", l.other}, {"from", pe.first.from}, {"to", pe.second}};
+      json j = {{"levels", l.total()}, {"lut", l.lut},          {"muxf", l.muxf}, {"carry", l.carry},
+                {"other", l.other},    {"from", pe.first.from}, {"to", pe.second}};
       by_class[cls] = j;
       if (!any || top < l) {
         top = l;
@@ -256,18 +256,27 @@ class Graph {
     for (const Cell& c : cells_) ++count[c.type];
     long lut = 0, ff = 0, carry = 0, muxf = 0, uram = 0, dsp = 0, ramb36 = 0, ramb18 = 0, lutram = 0;
     for (const auto& [t, n] : count) {
-      if (starts_with(t, "LUT") && t.size() == 4) lut += n;
-      else if (starts_with(t, "RAMB36")) ramb36 += n;
-      else if (starts_with(t, "RAMB18")) ramb18 += n;
-      else if (starts_with(t, "RAM") || starts_with(t, "SRL")) lutram += n;
-      else if (starts_with(t, "FD")) ff += n;
-      else if (starts_with(t, "CARRY")) carry += n;
-      else if (starts_with(t, "MUXF")) muxf += n;
-      else if (starts_with(t, "URAM")) uram += n;
-      else if (starts_with(t, "DSP")) dsp += n;
+      if (starts_with(t, "LUT") && t.size() == 4)
+        lut += n;
+      else if (starts_with(t, "RAMB36"))
+        ramb36 += n;
+      else if (starts_with(t, "RAMB18"))
+        ramb18 += n;
+      else if (starts_with(t, "RAM") || starts_with(t, "SRL"))
+        lutram += n;
+      else if (starts_with(t, "FD"))
+        ff += n;
+      else if (starts_with(t, "CARRY"))
+        carry += n;
+      else if (starts_with(t, "MUXF"))
+        muxf += n;
+      else if (starts_with(t, "URAM"))
+        uram += n;
+      else if (starts_with(t, "DSP"))
+        dsp += n;
     }
-    return {{"lut", lut + lutram}, {"lutram", lutram}, {"ff", ff},     {"carry", carry},
-            {"muxf", muxf},        {"bram36", static_cast<double>(ramb36) + ramb18 / 2.0},
+    return {{"lut", lut + lutram}, {"lutram", lutram}, {"ff", ff},
+            {"carry", carry},      {"muxf", muxf},     {"bram36", static_cast<double>(ramb36) + ramb18 / 2.0},
             {"uram", uram},        {"dsp", dsp},       {"cells", count}};
   }
 
@@ -336,8 +345,10 @@ std::vector<std::string> split_row(const std::string& line) {
 double number(const std::string& cell) {  // "2,121" -> 2121; "21 (6+0+15)" -> 21
   std::string digits;
   for (char c : cell) {
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') digits += c;
-    else if (c != ',') break;
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.')
+      digits += c;
+    else if (c != ',')
+      break;
   }
   return digits.empty() ? -1 : std::stod(digits);
 }
@@ -421,8 +432,8 @@ int main(int argc, char** argv) {
       return 65;
     }
     Graph g(modules.at(argv[2]));
-    json out = {{"block", argc > 3 ? argv[3] : argv[2]}, {"params", argc > 4 ? argv[4] : ""},
-                {"resources", g.resources()}};
+    json out = {
+        {"block", argc > 3 ? argv[3] : argv[2]}, {"params", argc > 4 ? argv[4] : ""}, {"resources", g.resources()}};
     out["depth"] = g.depth();
     std::cout << out.dump(1) << "\n";
   } catch (const std::exception& e) {
