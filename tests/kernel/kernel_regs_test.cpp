@@ -357,7 +357,9 @@ TEST(KernelRegisters, BusErrorsEndTheBatchWithStatus4AndThePortsBit) {
     EXPECT_EQ(r.status, regs::kStatusBusError | c.bit);
     EXPECT_GT(k.port_stats(c.port).error_bursts, 0u);
     EXPECT_LE(r.words_done, batch.words());
-    if (c.port == 0) EXPECT_LE(r.words_done, 80u) << "no word at or after the failed beat is consumed";
+    if (c.port == 0) {
+      EXPECT_LE(r.words_done, 80u) << "no word at or after the failed beat is consumed";
+    }
     EXPECT_FALSE(k.bus_busy()) << "every burst answered before ap_done";
     expect_clean(k);
 
