@@ -72,10 +72,11 @@ bool AxiSlaveModel::check_burst(const char* channel, uint64_t addr, unsigned len
   return ok;
 }
 
-uint8_t AxiSlaveModel::response_for(uint64_t addr, unsigned len) {
+uint8_t AxiSlaveModel::response_for(uint64_t addr, unsigned len, bool write) {
   const uint64_t end = addr + (uint64_t{len} + 1) * kBeatBytes;
   for (const FailRange& f : fail_ranges_) {
-    if (addr < f.end && f.begin < end) {
+    const bool applies = f.on == FailOn::Both || (f.on == FailOn::Writes) == write;
+    if (applies && addr < f.end && f.begin < end) {
       ++stats_.error_bursts;
       return f.resp;
     }
@@ -126,7 +127,7 @@ void AxiSlaveModel::sample(uint64_t now) {
       ReadBurst burst;
       burst.due = latency();
       burst.beats.resize(len + 1);
-      burst.resp = response_for(addr, len);
+      burst.resp = response_for(addr, len, false);
       for (unsigned i = 0; i <= len && burst.resp == 0; ++i)
         memory_.read(addr + uint64_t{i} * kBeatBytes, burst.beats[i]);
       reads_.push_back(std::move(burst));
@@ -152,7 +153,7 @@ void AxiSlaveModel::sample(uint64_t now) {
       WriteBurst burst;
       burst.addr = *pins_.awaddr;
       burst.beats = *pins_.awlen + 1u;
-      burst.resp = response_for(burst.addr, *pins_.awlen);
+      burst.resp = response_for(burst.addr, *pins_.awlen, true);
       check_burst("AW", burst.addr, *pins_.awlen, *pins_.awsize, *pins_.awburst, now);
       writes_.push_back(std::move(burst));
       aw_req_.waiting = false;

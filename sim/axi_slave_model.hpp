@@ -67,8 +67,12 @@ class AxiSlaveModel {
   void drive();
   void sample(uint64_t now);
 
-  // Bursts touching [begin, end) from now on are answered with resp.
-  void fail_range(uint64_t begin, uint64_t end, uint8_t resp) { fail_ranges_.push_back({begin, end, resp}); }
+  // Bursts touching [begin, end) from now on are answered with resp: reads,
+  // writes or both.
+  enum class FailOn { Both, Reads, Writes };
+  void fail_range(uint64_t begin, uint64_t end, uint8_t resp, FailOn on = FailOn::Both) {
+    fail_ranges_.push_back({begin, end, resp, on});
+  }
 
   // Transactions accepted but not finished (reads not fully returned,
   // writes without their B response, W beats without their AW).
@@ -97,6 +101,7 @@ class AxiSlaveModel {
   struct FailRange {
     uint64_t begin = 0, end = 0;
     uint8_t resp = 0;
+    FailOn on = FailOn::Both;
   };
   struct WBeat {
     Beat data;
@@ -114,7 +119,7 @@ class AxiSlaveModel {
   void violation(const std::string& what, uint64_t now);
   bool check_burst(const char* channel, uint64_t addr, unsigned len, unsigned size, unsigned burst, uint64_t now);
   void match_write_beats(uint64_t now);
-  uint8_t response_for(uint64_t addr, unsigned len);
+  uint8_t response_for(uint64_t addr, unsigned len, bool write);
 
   std::string name_;
   AxiMasterPins pins_;

@@ -286,4 +286,27 @@ TEST(MetaPort, ErrorResponsesAreReportedAndEveryRequestCompletes) {
   }
 }
 
+// A bucket write answered with SLVERR/DECERR (its read was fine): one
+// bus_error_o, the write-back is still acknowledged, and the table keeps
+// what it had (the failed write did not land).
+TEST(MetaPort, FailedBucketWriteIsReportedAndAcknowledged) {
+  for (const uint8_t resp : {uint8_t{2}, uint8_t{3}}) {
+    const uint64_t base = 0x6'1000'0000ull;
+    MetaBench b(rac_rtl::timing(50 + resp, 30, 8), resp, base, 1, 20);
+    TableModel model(base, 1);
+    rac_rtl::Coin c(resp + 10);
+    b.slave->fail_range(base, base + 2 * kWays * kWayBytes, resp, AxiSlaveModel::FailOn::Writes);
+    const auto wb = b.request(true, 777, random_line(c), 1);
+    ASSERT_TRUE(wb.has_value()) << "write-back hung on a failed B response";
+    EXPECT_EQ(b.bus_errors, 1u);
+    EXPECT_EQ(b.table(model), model.bytes()) << "the failed write did not land";
+    const auto fill = b.request(false, 777, Line(kLineWords, 0), 2);
+    ASSERT_TRUE(fill.has_value());
+    EXPECT_EQ(fill->data, Line(kLineWords, 0)) << "the table still has no line for the granule";
+    EXPECT_EQ(b.bus_errors, 1u);
+    for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+    EXPECT_EQ(b.h.errors(), 0);
+  }
+}
+
 }  // namespace
