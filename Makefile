@@ -6,7 +6,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps configure build test demo bench synth xclbin lint format clean
+.PHONY: all deps configure build test demo bench synth synth_card xclbin lint format clean
 
 all: build
 
@@ -33,9 +33,14 @@ bench: deps
 	$(MAKE) build
 	sh scripts/bench.sh $(BUILD)
 
-# Yosys resource and logic-depth estimates (UltraScale+); a report, not a test.
+# Yosys resource and logic-depth estimates (UltraScale+); reports, not tests:
+# the CI shapes (about 10 min; build/synth/ci.json) and the card shape (an
+# hour or more; build/synth/card.json). rtl/README.md explains the columns.
 synth: deps configure
 	cmake --build $(BUILD) --target synth
+
+synth_card: deps configure
+	cmake --build $(BUILD) --target synth_card
 
 # The card image with AMD Vitis: make xclbin PLATFORM=<platform> [TARGET=hw_emu]
 # (docs/deployment.md). Without vivado and v++ on PATH it says what is needed

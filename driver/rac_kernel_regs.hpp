@@ -182,6 +182,11 @@ inline constexpr uint32_t kStatusOk = 0;  // batch completed
 inline constexpr uint32_t kStatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
 inline constexpr uint32_t kStatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
 inline constexpr uint32_t kStatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
+inline constexpr uint32_t kStatusBusError = 4;  // a device-memory access was answered with SLVERR or DECERR; the batch stopped at a word boundary; status bits 8-11 name the ports (constants status_bus_error_*); the host must start again with clear_state
+inline constexpr uint32_t kStatusBusErrorCmd = 256;  // status bit: m_axi_cmd read error
+inline constexpr uint32_t kStatusBusErrorRace = 512;  // status bit: m_axi_race write error
+inline constexpr uint32_t kStatusBusErrorEsc = 1024;  // status bit: m_axi_esc write error
+inline constexpr uint32_t kStatusBusErrorMeta = 2048;  // status bit: m_axi_meta read or write error
 
 // The bucket hash (docs/kernel-interface.md, "Metadata bucket table"): state
 // {x, y} := {0, granule} (x the high word), kBucketHashRounds rounds of

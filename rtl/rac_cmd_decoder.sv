@@ -21,6 +21,10 @@
 // - zero_rows_i (and reset) issues a zero set-row for every slot and a zero
 //   load-object for every sync object: the thread clock rows and the object
 //   store are RAM without reset, and the contract starts them at zero.
+// - abort_i (the kernel saw a bus error) ends the batch at the next word:
+//   no further word is taken, and once the command in the output register
+//   has been handed over done_o rises with words_done = the words consumed
+//   (status is left to the kernel, which reports the bus error).
 // done_o rises when the batch's last command has been handed to the engine.
 `include "rac_assert.svh"
 
@@ -45,6 +49,7 @@ module rac_cmd_decoder #(
   input  logic               start_i,      // pulse: decode a batch of words_i words
   input  logic [31:0]        words_i,
   input  logic               zero_rows_i,  // pulse: zero every thread clock row and sync object
+  input  logic               abort_i,      // level: end the running batch now (bus error)
   output logic               busy_o,       // a batch or the zeroing is in progress
   output logic               done_o,       // the batch is decoded (level, until the next start)
   output logic [1:0]         status_o,
@@ -101,7 +106,9 @@ module rac_cmd_decoder #(
   logic out_free, word_fire;
   assign out_free  = !cmd_valid_o || cmd_ready_i;
   assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0) ||
-                         (state_q == DLine && line_left_q != 0)) && idx_q != words_q && out_free;
+                         (state_q == DLine && line_left_q != 0)) && idx_q != words_q && out_free && !abort_i;
+  logic in_batch;
+  assign in_batch = state_q == DCmd || state_q == DLine || state_q == DRow;
   assign word_fire = word_valid_i && word_ready_o;
 
   // The word being decoded
@@ -153,7 +160,13 @@ module rac_cmd_decoder #(
     end else begin
       stop_o <= 1'b0;
       if (cmd_valid_o && cmd_ready_i) cmd_valid_o <= 1'b0;
-      case (state_q)
+      if (abort_i && in_batch) begin
+        if (out_free) begin  // the last command handed over: the batch ends here
+          state_q <= DIdle;
+          done_o <= 1'b1;
+          words_done_o <= idx_q;
+        end
+      end else case (state_q)
         DIdle: begin
           if (start_i) begin
             state_q <= DCmd;

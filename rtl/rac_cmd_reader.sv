@@ -12,6 +12,12 @@
 // stop_i (the decoder met a bad word) ends the batch early: no further
 // bursts are requested, the beats still owed are accepted and dropped, and
 // idle_o rises when the last of them has arrived.
+//
+// A beat with an error response (RRESP SLVERR or DECERR) carries no command
+// words: it raises bus_error_o for a cycle and stops the batch as stop_i
+// does (its own and every later beat are dropped, the rest still owed is
+// drained), so the reader never hangs and never delivers a word read after
+// a failed beat. The kernel reports the error in its status register.
 `include "rac_assert.svh"
 
 module rac_cmd_reader #(
@@ -38,7 +44,9 @@ module rac_cmd_reader #(
   input  logic         rvalid_i,
   output logic         rready_o,
   input  logic [511:0] rdata_i,
-  input  logic         rlast_i
+  input  logic         rlast_i,
+  input  logic [1:0]   rresp_i,
+  output logic         bus_error_o  // pulse: a beat came back with SLVERR/DECERR
 );
 
   localparam int unsigned PtrW = $clog2(FifoDepth);
@@ -66,6 +74,7 @@ module rac_cmd_reader #(
   logic ar_fire, r_fire, issue;
   assign ar_fire = arvalid_o && arready_i;
   assign r_fire  = rvalid_i && rready_o;
+  assign bus_error_o = r_fire && rresp_i[1];  // 2: SLVERR, 3: DECERR (1, EXOKAY, is not used by a plain read)
   assign issue   = !arvalid_o && !start_i && !stop_i && !stopped_q && beats_left_q != 0 && room >= CntW'(burst_len);
 
   logic [33:0] first_beats;  // beats of the batch: ceil((word offset in the first beat + words) / 4)
@@ -82,7 +91,7 @@ module rac_cmd_reader #(
         next_addr_q <= {base_i[63:6], 6'd0};
         beats_left_q <= first_beats;
         stopped_q <= 1'b0;
-      end else if (stop_i) begin
+      end else if (stop_i || bus_error_o) begin
         stopped_q <= 1'b1;
       end
       if (ar_fire) begin
@@ -108,7 +117,7 @@ module rac_cmd_reader #(
   logic            push, pop, word_fire, drop;
 
   assign rready_o  = stopped_q || fifo_count_q != CntW'(FifoDepth);
-  assign drop      = stopped_q || stop_i;
+  assign drop      = stopped_q || stop_i || bus_error_o;
   assign push      = r_fire && !drop;
   assign word_fire = word_valid_o && word_ready_i;
   assign pop       = drop ? fifo_count_q != 0
@@ -139,7 +148,7 @@ module rac_cmd_reader #(
         lane_q <= lane_q + 2'd1;
         words_left_q <= words_left_q - 32'd1;
       end
-      if (stop_i) words_left_q <= '0;
+      if (stop_i || bus_error_o) words_left_q <= '0;
     end
   end
 
@@ -147,7 +156,7 @@ module rac_cmd_reader #(
   // not needed; base is 16-byte aligned (the kernel checks it).
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = rlast_i ^ (^base_i[3:0]);
+  assign unused_bits = rlast_i ^ (^base_i[3:0]) ^ rresp_i[0];
   /* verilator lint_on UNUSEDSIGNAL */
 
   assign idle_o = !arvalid_o && owed_q == 0 && fifo_count_q == 0 && (stopped_q || beats_left_q == 0);

@@ -15,6 +15,14 @@
 // and finish when every word is consumed, the engine is idle and every
 // record has its B response. The checker's state persists between launches.
 //
+// A device-memory access answered with SLVERR or DECERR (any m_axi port)
+// ends the batch cleanly: the command reader stops, the decoder takes no
+// further word, what is in flight drains (every burst still gets its
+// responses), and the batch finishes with status 4 (status_bus_error) and
+// bit 8 + p set for each port p that saw an error (0 cmd, 1 race, 2 esc,
+// 3 meta). The bucket table may then disagree with the chip: the host must
+// start again with clear_state.
+//
 // ReadVcs > 0 turns on the engine's read-VC pool (cap_read_vcs): lines gain
 // the shared-byte mask, escalation records carry the read clock after byte
 // 128 (cap_esc_record_bytes) and reason 5 (read-clock spill) appears; the
@@ -209,6 +217,11 @@ module rac_kernel #(
   logic [1:0]  dec_status;
   logic [31:0] dec_words_done, race_count, esc_count;
   logic        eng_clear, dec_zero_rows, batch_start;
+  // Bus errors of this batch, per port (bit 0 cmd, 1 race, 2 esc, 3 meta).
+  logic        cmd_bus_error, race_bus_error, esc_bus_error, meta_bus_error;
+  logic [3:0]  bus_error_q;
+  logic        bus_failed;
+  assign bus_failed = bus_error_q != 4'd0;
 
   assign take          = kstate_q == KIdle && ap_start && !dec_busy;
   assign eng_clear     = kstate_q == KClear;
@@ -235,6 +248,7 @@ module rac_kernel #(
       res_races_q <= '0;
       res_escs_q <= '0;
       res_words_q <= '0;
+      bus_error_q <= '0;
     end else begin
       case (kstate_q)
         KIdle: if (take) kstate_q <= KCheck;
@@ -257,7 +271,8 @@ module rac_kernel #(
         KRun: begin
           if (dec_done && rd_idle && eng_idle && meta_idle && race_idle && esc_idle) begin
             kstate_q <= KFinish;
-            res_status_q <= {30'd0, dec_status};
+            res_status_q <= bus_failed ? {20'd0, bus_error_q, 8'(rac_kernel_regs_pkg::StatusBusError)}
+                                       : {30'd0, dec_status};
             res_races_q <= race_count;
             res_escs_q <= esc_count;
             res_words_q <= dec_words_done;
@@ -266,6 +281,11 @@ module rac_kernel #(
         KFinish: kstate_q <= KIdle;
         default: kstate_q <= KIdle;
       endcase
+      if (take) begin
+        bus_error_q <= '0;
+      end else begin
+        bus_error_q <= bus_error_q | {meta_bus_error, esc_bus_error, race_bus_error, cmd_bus_error};
+      end
     end
     if (take) begin
       commands_q <= a_commands;
@@ -289,11 +309,13 @@ module rac_kernel #(
 
   rac_cmd_reader u_reader (
     .clk_i(ap_clk), .rst_i(rst),
-    .start_i(batch_start), .base_i(commands_q), .words_i(words_q), .stop_i(dec_stop), .idle_o(rd_idle),
+    .start_i(batch_start), .base_i(commands_q), .words_i(words_q), .stop_i(dec_stop || bus_failed),
+    .idle_o(rd_idle),
     .word_valid_o(word_valid), .word_ready_i(word_ready), .word_o(word),
     .arvalid_o(m_axi_cmd_arvalid), .arready_i(m_axi_cmd_arready), .araddr_o(m_axi_cmd_araddr),
     .arlen_o(m_axi_cmd_arlen),
-    .rvalid_i(m_axi_cmd_rvalid), .rready_o(m_axi_cmd_rready), .rdata_i(m_axi_cmd_rdata), .rlast_i(m_axi_cmd_rlast)
+    .rvalid_i(m_axi_cmd_rvalid), .rready_o(m_axi_cmd_rready), .rdata_i(m_axi_cmd_rdata), .rlast_i(m_axi_cmd_rlast),
+    .rresp_i(m_axi_cmd_rresp), .bus_error_o(cmd_bus_error)
   );
   assign m_axi_cmd_arsize  = Size64Bytes;
   assign m_axi_cmd_arburst = BurstIncr;
@@ -312,7 +334,8 @@ module rac_kernel #(
     .ReadVcs(ReadVcs)
   ) u_decoder (
     .clk_i(ap_clk), .rst_i(rst),
-    .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .busy_o(dec_busy),
+    .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .abort_i(bus_failed),
+    .busy_o(dec_busy),
     .done_o(dec_done), .status_o(dec_status), .words_done_o(dec_words_done), .stop_o(dec_stop),
     .word_valid_i(word_valid), .word_ready_o(word_ready), .word_i(word),
     .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_force_sw_o(cmd_force),
@@ -391,7 +414,8 @@ module rac_kernel #(
     .awlen_o(m_axi_meta_awlen),
     .wvalid_o(m_axi_meta_wvalid), .wready_i(m_axi_meta_wready), .wdata_o(m_axi_meta_wdata),
     .wstrb_o(m_axi_meta_wstrb), .wlast_o(m_axi_meta_wlast),
-    .bvalid_i(m_axi_meta_bvalid), .bready_o(m_axi_meta_bready)
+    .bvalid_i(m_axi_meta_bvalid), .bready_o(m_axi_meta_bready),
+    .rresp_i(m_axi_meta_rresp), .bresp_i(m_axi_meta_bresp), .bus_error_o(meta_bus_error)
   );
   assign m_axi_meta_arsize  = Size64Bytes;
   assign m_axi_meta_arburst = BurstIncr;
@@ -464,7 +488,8 @@ module rac_kernel #(
     .awlen_o(m_axi_race_awlen),
     .wvalid_o(m_axi_race_wvalid), .wready_i(m_axi_race_wready), .wdata_o(m_axi_race_wdata),
     .wstrb_o(m_axi_race_wstrb), .wlast_o(m_axi_race_wlast),
-    .bvalid_i(m_axi_race_bvalid), .bready_o(m_axi_race_bready)
+    .bvalid_i(m_axi_race_bvalid), .bready_o(m_axi_race_bready),
+    .bresp_i(m_axi_race_bresp), .bus_error_o(race_bus_error)
   );
   assign m_axi_race_awsize  = Size64Bytes;
   assign m_axi_race_awburst = BurstIncr;
@@ -477,7 +502,8 @@ module rac_kernel #(
     .awlen_o(m_axi_esc_awlen),
     .wvalid_o(m_axi_esc_wvalid), .wready_i(m_axi_esc_wready), .wdata_o(m_axi_esc_wdata),
     .wstrb_o(m_axi_esc_wstrb), .wlast_o(m_axi_esc_wlast),
-    .bvalid_i(m_axi_esc_bvalid), .bready_o(m_axi_esc_bready)
+    .bvalid_i(m_axi_esc_bvalid), .bready_o(m_axi_esc_bready),
+    .bresp_i(m_axi_esc_bresp), .bus_error_o(esc_bus_error)
   );
   assign m_axi_esc_awsize  = Size64Bytes;
   assign m_axi_esc_awburst = BurstIncr;
@@ -522,8 +548,7 @@ module rac_kernel #(
   assign stat_writebacks  = base_writebacks_q + eng_writebacks;
   assign stat_escalations = base_escalations_q + eng_escalations;
 
-  // Bus error responses are not expected from device memory; they are
-  // checked as assumptions in simulation. The engine's own cycle, command
+  // The engine's own cycle, command
   // and access counters restart with a clear (and count what the kernel
   // does not): the kernel keeps its own.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -538,11 +563,6 @@ module rac_kernel #(
   `RAC_STATIC_ASSERT(ClockInContract, ClkW >= 1 && ClkW <= 32)
   `RAC_STATIC_ASSERT(LineInContract, LineW <= 832)
   `RAC_STATIC_ASSERT(PoolInContract, ReadVcs == 0 || (ReadVcs & (ReadVcs - 1)) == 0)
-  `RAC_ASSUME(CmdReadOkay, !m_axi_cmd_rvalid || m_axi_cmd_rresp == 2'b00, ap_clk, rst)
-  `RAC_ASSUME(MetaReadOkay, !m_axi_meta_rvalid || m_axi_meta_rresp == 2'b00, ap_clk, rst)
-  `RAC_ASSUME(MetaWriteOkay, !m_axi_meta_bvalid || m_axi_meta_bresp == 2'b00, ap_clk, rst)
-  `RAC_ASSUME(RaceWriteOkay, !m_axi_race_bvalid || m_axi_race_bresp == 2'b00, ap_clk, rst)
-  `RAC_ASSUME(EscWriteOkay, !m_axi_esc_bvalid || m_axi_esc_bresp == 2'b00, ap_clk, rst)
   // The clear resets the engine only when it has nothing in flight.
   `RAC_ASSERT(ClearOnlyWhenIdle, !eng_clear || (eng_idle && meta_idle), ap_clk, rst)
   // Records never exceed the capacities (the argument check guarantees it).

@@ -83,6 +83,11 @@ package rac_kernel_regs_pkg;
   localparam int unsigned StatusBadOp = 1;  // a command word had a reserved op, an out-of-range slot or an out-of-range object index
   localparam int unsigned StatusBadArgs = 2;  // capacities too small, bucket_bits out of range or a misaligned buffer
   localparam int unsigned StatusTruncated = 3;  // the batch ended inside a set-row or load-object command's data words
+  localparam int unsigned StatusBusError = 4;  // a device-memory access was answered with SLVERR or DECERR; the batch stopped at a word boundary; status bits 8-11 name the ports (constants status_bus_error_*); the host must start again with clear_state
+  localparam int unsigned StatusBusErrorCmd = 256;  // status bit: m_axi_cmd read error
+  localparam int unsigned StatusBusErrorRace = 512;  // status bit: m_axi_race write error
+  localparam int unsigned StatusBusErrorEsc = 1024;  // status bit: m_axi_esc write error
+  localparam int unsigned StatusBusErrorMeta = 2048;  // status bit: m_axi_meta read or write error
 
   // The bucket hash (docs/kernel-interface.md, "Metadata bucket table"):
   // state {x, y} := {0, granule}; BucketHashRounds rounds of

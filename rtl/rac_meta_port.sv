@@ -20,6 +20,14 @@
 //    line with only the INSOFTWARE bit (the host may own g); else the zero
 //    line (g never left the chip with history).
 // One request at a time, as the engine issues them.
+//
+// Bus errors (RRESP or BRESP SLVERR/DECERR) raise bus_error_o for a cycle;
+// the request still completes, so the engine never waits forever. A bucket
+// read with an error beat decides nothing from what it read: a write-back
+// writes nothing (it could overwrite another granule's way) and spills
+// nothing, a fill returns the zero line. The kernel reports the error in
+// its status register, ends the batch, and the host must start again with
+// clear_state (the table no longer agrees with the chip).
 `include "rac_assert.svh"
 
 module rac_meta_port #(
@@ -74,7 +82,10 @@ module rac_meta_port #(
   output logic [63:0]       wstrb_o,
   output logic              wlast_o,
   input  logic              bvalid_i,
-  output logic              bready_o
+  output logic              bready_o,
+  input  logic [1:0]        rresp_i,
+  input  logic [1:0]        bresp_i,
+  output logic              bus_error_o  // pulse: a beat or a B response was SLVERR/DECERR
 );
 
   localparam int unsigned BucketLineBits = 832;  // bytes 24..127 of a way
@@ -103,6 +114,7 @@ module rac_meta_port #(
   logic [WayW-1:0]  match_way_q, empty_way_q;
   logic             store_q;         // write-back: key and line (else the filter beat)
   logic             aw_sent_q;
+  logic             rd_error_q;      // a beat of this bucket read had an error response
   logic [1:0]       w_sent_q;
   logic [1:0]       w_total;
 
@@ -127,6 +139,9 @@ module rac_meta_port #(
   assign w_fire     = wvalid_o && wready_i;
   assign b_fire     = bvalid_i && bready_o;
   assign spill_fire = spill_valid_o && spill_ready_i;
+  logic r_error;
+  assign r_error     = r_fire && rresp_i[1];
+  assign bus_error_o = r_error || (b_fire && bresp_i[1]);
 
   // Read: the whole bucket, one burst.
   assign arvalid_o = state_q == MRead;
@@ -217,10 +232,12 @@ module rac_meta_port #(
             cur_match_q <= 1'b0;
             match_way_q <= '0;
             empty_way_q <= '0;
+            rd_error_q <= 1'b0;
           end
         end
         MData: begin
           if (r_fire) begin
+            if (r_error) rd_error_q <= 1'b1;
             beat_q <= beat_q + BeatW'(1);
             if (beat_key) begin
               if (beat_way == '0) filter_q <= rdata_i[127:64];
@@ -246,7 +263,10 @@ module rac_meta_port #(
           store_q   <= 1'b1;
           wr_addr_q <= addr_q + way_offset;
           wr_key_q  <= line_zero ? 64'd0 : own_key;
-          if (write_q) begin
+          if (rd_error_q) begin
+            state_q <= MDone;  // nothing read can be trusted: no write, no spill
+            if (!write_q) line_q <= '0;
+          end else if (write_q) begin
             if (match_q || (empty_q && !line_zero)) begin
               state_q <= MWrite;
             end else if (line_zero) begin
@@ -279,7 +299,7 @@ module rac_meta_port #(
   // The hash state above the index window and the filter bit is not needed.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{hash_q[63:38], hash_q[31:30]};
+  assign unused_bits = ^{hash_q[63:38], hash_q[31:30], rresp_i[0], bresp_i[0]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -291,8 +311,11 @@ module rac_meta_port #(
   // is 4 KB aligned, a bucket at most 1 KB and aligned to its size).
   `RAC_ASSERT(ReadWithin4K, !arvalid_o || araddr_o[6 + WayShift:0] == '0, clk_i, rst_i)
   `RAC_ASSERT(WriteWithin4K, !awvalid_o || awaddr_o[6:0] == 7'd0, clk_i, rst_i)
-  // A granule is in at most one way: a write-back takes its own way first.
-  `RAC_ASSERT(OneWayPerGranule, !(state_q == MData && r_fire && beat_key && beat_match && match_q), clk_i, rst_i)
+  // A granule is in at most one way: a write-back takes its own way first
+  // (a read with an error response returns no keys to judge).
+  `RAC_ASSERT(OneWayPerGranule,
+              !(state_q == MData && r_fire && beat_key && beat_match && match_q && !r_error && !rd_error_q), clk_i,
+              rst_i)
   // The B response of the bucket write comes after all its data.
   `RAC_ASSUME(ResponseAfterData, !b_fire || (aw_sent_q || aw_fire) && (w_sent_q == w_total), clk_i, rst_i)
   // Only one engine request at a time, held while waiting.

@@ -10,6 +10,11 @@
 // B responses are counted; idle_o rises when no record is held and every
 // burst has its response, so the batch ends only after its records are in
 // memory.
+//
+// A B response with an error (BRESP SLVERR or DECERR) raises bus_error_o
+// for a cycle and is otherwise counted like any other: the writer goes on
+// taking and writing records, so the engine drains and the batch ends
+// cleanly; the kernel reports the error in its status register.
 `include "rac_assert.svh"
 
 module rac_record_writer #(
@@ -40,7 +45,9 @@ module rac_record_writer #(
   output logic [63:0]           wstrb_o,
   output logic                  wlast_o,
   input  logic                  bvalid_i,
-  output logic                  bready_o
+  output logic                  bready_o,
+  input  logic [1:0]            bresp_i,
+  output logic                  bus_error_o  // pulse: a B response was SLVERR/DECERR
 );
 
   logic                 hold_q;
@@ -76,6 +83,7 @@ module rac_record_writer #(
   assign aw_fire  = awvalid_o && awready_i;
   assign w_fire   = wvalid_o && wready_i;
   assign b_fire   = bvalid_i && bready_o;
+  assign bus_error_o = b_fire && bresp_i[1];
   assign rec_ready_o = !hold_q;
   assign rec_fire = rec_valid_i && rec_ready_o;
   assign aw_done  = aw_sent_q + (aw_fire ? OneC : '0) == aw_total;
@@ -112,6 +120,11 @@ module rac_record_writer #(
   end
 
   assign idle_o = !hold_q && owed_q == 0;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_bits;
+  assign unused_bits = bresp_i[0];  // EXOKAY is not an answer to a plain write
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
   // Assertions

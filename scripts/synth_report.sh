@@ -4,6 +4,8 @@
 #   synth_report.sh <rtl_dir> <out_dir> <top> ["Param=val Param=val ..."]
 #   synth_report.sh --header
 #
+# (make synth uses rtl/synth/ instead: per endpoint class, JSON; this one-line
+# estimate is what driver/synth, sweep --resources, runs.)
 # Runs synth_xilinx -family xcup -noiopad -noclkbuf -flatten on <top> (its
 # submodules are found by file name in <rtl_dir>; rac_pkg.sv and any other
 # *_pkg.sv are read first), and prints one line:

@@ -35,7 +35,7 @@ void AxiSlaveModel::drive() {
       const ReadBurst& b = reads_.front();
       std::memcpy(pins_.rdata, b.beats[b.next].data(), kBeatBytes);
       *pins_.rlast = b.next + 1 == b.beats.size();
-      *pins_.rresp = 0;
+      *pins_.rresp = b.resp;
     }
   }
   if (pins_.awvalid != nullptr) {
@@ -44,14 +44,14 @@ void AxiSlaveModel::drive() {
     if (!b_offered_ && !writes_.empty() && writes_.front().complete && writes_.front().due == 0 && !stall()) {
       // The write lands when its response is offered.
       const WriteBurst& w = writes_.front();
-      for (unsigned i = 0; i < w.beats; ++i) {
+      for (unsigned i = 0; i < w.beats && w.resp == 0; ++i) {
         memory_.write_strobed(w.addr + uint64_t{i} * kBeatBytes, std::span<const std::byte, 64>(w.data[i]),
                               w.strobes[i]);
       }
       b_offered_ = true;
     }
     *pins_.bvalid = b_offered_;
-    *pins_.bresp = 0;
+    *pins_.bresp = b_offered_ ? writes_.front().resp : 0;
   }
 }
 
@@ -70,6 +70,18 @@ bool AxiSlaveModel::check_burst(const char* channel, uint64_t addr, unsigned len
     fail("burst at " + std::to_string(addr) + " of " + std::to_string(len + 1) + " beats crosses a 4 KB boundary");
   }
   return ok;
+}
+
+uint8_t AxiSlaveModel::response_for(uint64_t addr, unsigned len, bool write) {
+  const uint64_t end = addr + (uint64_t{len} + 1) * kBeatBytes;
+  for (const FailRange& f : fail_ranges_) {
+    const bool applies = f.on == FailOn::Both || (f.on == FailOn::Writes) == write;
+    if (applies && addr < f.end && f.begin < end) {
+      ++stats_.error_bursts;
+      return f.resp;
+    }
+  }
+  return 0;
 }
 
 void AxiSlaveModel::match_write_beats(uint64_t now) {
@@ -115,7 +127,9 @@ void AxiSlaveModel::sample(uint64_t now) {
       ReadBurst burst;
       burst.due = latency();
       burst.beats.resize(len + 1);
-      for (unsigned i = 0; i <= len; ++i) memory_.read(addr + uint64_t{i} * kBeatBytes, burst.beats[i]);
+      burst.resp = response_for(addr, len, false);
+      for (unsigned i = 0; i <= len && burst.resp == 0; ++i)
+        memory_.read(addr + uint64_t{i} * kBeatBytes, burst.beats[i]);
       reads_.push_back(std::move(burst));
       ar_req_.waiting = false;
     } else {
@@ -139,6 +153,7 @@ void AxiSlaveModel::sample(uint64_t now) {
       WriteBurst burst;
       burst.addr = *pins_.awaddr;
       burst.beats = *pins_.awlen + 1u;
+      burst.resp = response_for(burst.addr, *pins_.awlen, true);
       check_burst("AW", burst.addr, *pins_.awlen, *pins_.awsize, *pins_.awburst, now);
       writes_.push_back(std::move(burst));
       aw_req_.waiting = false;

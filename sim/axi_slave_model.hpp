@@ -11,6 +11,11 @@
 // first offered, so a master that reads before its B arrives sees the old
 // data, as on a real interconnect. W beats may arrive before their AW.
 //
+// Error injection: fail_range(begin, end, resp) makes every burst that
+// touches [begin, end) answer with resp (2 SLVERR, 3 DECERR): each R beat
+// of such a read carries it (and zero data), such a write gets it as its B
+// response and does not land. A burst is judged when its address is taken.
+//
 // Per cycle: drive() sets the slave's outputs (before the clock's low
 // phase is evaluated), sample(now) takes the handshakes of the cycle
 // (after that evaluation, before the rising edge).
@@ -52,6 +57,7 @@ struct BusTiming {
 
 struct AxiPortStats {
   uint64_t read_bursts = 0, read_beats = 0, write_bursts = 0, write_beats = 0;
+  uint64_t error_bursts = 0;  // bursts answered with an error (fail_range)
 };
 
 class AxiSlaveModel {
@@ -60,6 +66,13 @@ class AxiSlaveModel {
 
   void drive();
   void sample(uint64_t now);
+
+  // Bursts touching [begin, end) from now on are answered with resp: reads,
+  // writes or both.
+  enum class FailOn { Both, Reads, Writes };
+  void fail_range(uint64_t begin, uint64_t end, uint8_t resp, FailOn on = FailOn::Both) {
+    fail_ranges_.push_back({begin, end, resp, on});
+  }
 
   // Transactions accepted but not finished (reads not fully returned,
   // writes without their B response, W beats without their AW).
@@ -74,6 +87,7 @@ class AxiSlaveModel {
     uint64_t due = 0;
     std::vector<Beat> beats;
     size_t next = 0;
+    uint8_t resp = 0;
   };
   struct WriteBurst {
     uint64_t addr = 0;
@@ -82,6 +96,12 @@ class AxiSlaveModel {
     std::vector<uint64_t> strobes;
     uint64_t due = 0;  // B response time, once complete
     bool complete = false;
+    uint8_t resp = 0;
+  };
+  struct FailRange {
+    uint64_t begin = 0, end = 0;
+    uint8_t resp = 0;
+    FailOn on = FailOn::Both;
   };
   struct WBeat {
     Beat data;
@@ -99,6 +119,7 @@ class AxiSlaveModel {
   void violation(const std::string& what, uint64_t now);
   bool check_burst(const char* channel, uint64_t addr, unsigned len, unsigned size, unsigned burst, uint64_t now);
   void match_write_beats(uint64_t now);
+  uint8_t response_for(uint64_t addr, unsigned len, bool write);
 
   std::string name_;
   AxiMasterPins pins_;
@@ -108,6 +129,7 @@ class AxiSlaveModel {
   std::vector<std::string> violations_;
   AxiPortStats stats_;
 
+  std::vector<FailRange> fail_ranges_;
   std::deque<ReadBurst> reads_;
   bool r_offered_ = false;
   std::deque<WriteBurst> writes_;  // in AW order; beats are matched to the oldest incomplete one

@@ -56,6 +56,9 @@ class KernelSim {
   // Protocol violations seen by the bus models and failed RTL assertions.
   std::vector<std::string> violations() const;
   AxiPortStats port_stats(unsigned port) const { return ports_.at(port)->stats(); }
+  // The memory model of one port (0 cmd, 1 race, 2 esc, 3 meta), e.g. to
+  // inject error responses (AxiSlaveModel::fail_range).
+  AxiSlaveModel& port(unsigned port) { return *ports_.at(port); }
 
  private:
   void run_until_lite_done();

@@ -22,6 +22,22 @@ constexpr uint32_t kMaxReadVcs = 65536;  // and of cap_read_vcs
 // escalation or read-clock spill (docs/kernel-interface.md, the capacity
 // rule; the kernel checks only the 2 × words of a kernel without a pool).
 
+// The ports named by a status_bus_error status (bits 8-11), e.g.
+// "m_axi_cmd, m_axi_meta".
+std::string bus_error_ports(uint32_t status) {
+  constexpr std::pair<uint32_t, const char*> kPorts[] = {{regs::kStatusBusErrorCmd, "m_axi_cmd"},
+                                                         {regs::kStatusBusErrorRace, "m_axi_race"},
+                                                         {regs::kStatusBusErrorEsc, "m_axi_esc"},
+                                                         {regs::kStatusBusErrorMeta, "m_axi_meta"}};
+  std::string out;
+  for (const auto& [bit, name] : kPorts) {
+    if ((status & bit) == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out.empty() ? std::string("no port named") : out;
+}
+
 }  // namespace
 
 unsigned default_bucket_bits(const driver::Device& device) {
@@ -174,6 +190,14 @@ void DeviceTransport::launch() {
   const uint32_t done = device_.read_register(regs::kWordsDone);
   const uint32_t races = device_.read_register(regs::kRacesWritten);
   const uint32_t escalations = device_.read_register(regs::kEscalationsWritten);
+  if ((status & 0xFFu) == regs::kStatusBusError) {
+    // The card's memory failed an access: nothing of this batch can be
+    // trusted, and the bucket table may disagree with the chip.
+    protocol_error(
+        fmt::format("device memory error: an AXI access on {} was answered with SLVERR/DECERR "
+                    "(status {:#x}); the batch stopped after {} of {} command words",
+                    bus_error_ports(status), status, done, words));
+  }
   if (status != regs::kStatusOk || done != words) {
     protocol_error(fmt::format("batch ended with status {} after {} of {} command words", status, done, words));
   }

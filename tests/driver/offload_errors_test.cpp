@@ -114,6 +114,19 @@ TEST(OffloadErrors, NonzeroStatusIsAProtocolError) {
   EXPECT_NE(message.find("status 1"), std::string::npos) << message;
 }
 
+TEST(OffloadErrors, BusErrorStatusNamesThePortsAndIsAProtocolError) {
+  // status_bus_error with the m_axi_cmd and m_axi_meta bits: the message
+  // says it is the device's memory and which ports (exit 70 in the CLI).
+  FaultyDevice device([](uint32_t offset, uint32_t v) {
+    return offset == regs::kStatus ? regs::kStatusBusError | regs::kStatusBusErrorCmd | regs::kStatusBusErrorMeta : v;
+  });
+  std::string message;
+  EXPECT_EQ(run_until_error(device, message), driver::DeviceErrorKind::Protocol);
+  EXPECT_NE(message.find("device memory error"), std::string::npos) << message;
+  EXPECT_NE(message.find("m_axi_cmd, m_axi_meta"), std::string::npos) << message;
+  EXPECT_NE(message.find("SLVERR/DECERR"), std::string::npos) << message;
+}
+
 TEST(OffloadErrors, ShortBatchIsAProtocolError) {
   FaultyDevice device([](uint32_t offset, uint32_t v) { return offset == regs::kWordsDone && v > 0 ? v - 1 : v; });
   std::string message;

@@ -7,12 +7,16 @@
 #   run_block_formal.sh seq  <props_module> <rtl_dir> <work_dir> ["chparam args"]...
 #       sequential: yosys write_smt2, then yosys-smtbmc -s z3 BMC (-t DEPTH)
 #       and k-induction (-i -t DEPTH), once per parameter set;
+#   run_block_formal.sh bmc  <props_module> <rtl_dir> <work_dir> ["chparam args"]...
+#       sequential, bounded only: yosys-smtbmc -s z3 BMC (-t DEPTH), for the
+#       AXI4 masters (their harnesses are not inductive as written);
 #   run_block_formal.sh satbmc <props_module> <rtl_dir> <work_dir> ["chparam args"]...
 #       sequential, bounded: Yosys's built-in SAT solver (`sat -seq DEPTH
 #       -prove-asserts -set-assumes -set-init-zero`), for blocks on which
 #       yosys-smtbmc with z3 stalls (rac_axil_ctrl: z3 did not finish step 0
 #       in ten minutes).
-# The harness is tests/formal/<props_module>.sv; the block and its
+# The harness is tests/formal/<props_module>.sv (plus the files in EXTRA,
+# tests/formal/ names, e.g. axi4_master_checker.sv); the block and its
 # submodules are read from <rtl_dir> (packages first). Counterexamples go to
 # <work_dir> as VCD. Exits non-zero on any failure. Packages the block needs
 # besides rac_pkg.sv go in PKGS (file names in <rtl_dir>, space-separated).
@@ -27,7 +31,9 @@ mkdir -p "$work"
 block=${props%_props}
 sources="$rtl/rac_pkg.sv"
 for p in ${PKGS:-}; do sources="$sources $rtl/$p"; done
-sources="$sources $rtl/$block.sv $here/$props.sv"
+sources="$sources $rtl/$block.sv"
+for f in ${EXTRA:-}; do sources="$sources $here/$f"; done
+sources="$sources $here/$props.sv"
 read_cmd="read_verilog -sv -formal -I$rtl $sources"
 
 fail=0
@@ -50,15 +56,16 @@ for params in "$@"; do
     comb)
       run "sat_$n" yosys -p "$read_cmd; $chparam prep -top $props; flatten; opt -fast;
         sat -prove-asserts -verify -show-inputs -show-outputs" ;;
-    seq)
+    seq|bmc)
       smt2="$work/${props}_$n.smt2"
       run "smt2_$n" yosys -q -p "$read_cmd; $chparam prep -top $props; flatten; memory_map; opt -fast;
         async2sync; dffunmap; write_smt2 -wires $smt2"
       [ -f "$smt2" ] || continue
       run "bmc_$n" yosys-smtbmc -s z3 -t "$DEPTH" --dump-vcd "$work/bmc_$n.vcd" "$smt2"
+      [ "$mode" = bmc ] && continue
       run "induction_$n" yosys-smtbmc -s z3 -i -t "$DEPTH" --dump-vcd "$work/induction_$n.vcd" "$smt2" ;;
     satbmc)
-      run "satbmc_$n" yosys -p "$read_cmd; $chparam prep -top $props; flatten; opt; async2sync; dffunmap;
+      run "satbmc_$n" yosys -p "$read_cmd; $chparam prep -top $props; flatten; memory_map; opt; async2sync; dffunmap;
         sat -seq $DEPTH -prove-asserts -set-assumes -set-init-zero -show-inputs -verify" ;;
     *) echo "run_block_formal: unknown mode '$mode'" >&2; exit 2 ;;
   esac

@@ -6,8 +6,10 @@
 # proofs can fail, i.e. that they check behaviour and not only structure.
 #
 #   run_mutants.sh <group> [rtl_dir] [work_dir]
-#     group: engine (the engine's functional property) or axil (the AXI4-Lite
-#     control slave's protocol properties).
+#     group: engine (the engine's functional property), axil (the AXI4-Lite
+#     control slave's protocol properties), or reader / writer / meta (the
+#     AXI4 master properties of axi4_master_checker and the harnesses of
+#     rac_cmd_reader, rac_record_writer and rac_meta_port).
 set -eu
 group=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,9 +27,29 @@ bresp_slverr#rac_axil_ctrl.sv#s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   =
 b_dropped_without_bready#rac_axil_ctrl.sv#s/end else if (bready_i) begin/end else begin/#axil
 read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/#axil
 '
+# AXI4 masters: each mutant breaks one rule of axi4_master_checker or the
+# harness's idle property (and, where the block has one, its own assertion).
+reader_mutants='
+idle_with_beats_owed#rac_cmd_reader.sv#s/assign idle_o = !arvalid_o \&\& owed_q == 0 \&\&/assign idle_o = !arvalid_o \&\&/#reader
+burst_across_4k#rac_cmd_reader.sv#s/if (to_boundary < burst_len) burst_len = to_boundary;/if (1'"'"'b0) burst_len = to_boundary;/#reader
+request_changed_while_waiting#rac_cmd_reader.sv#s/end else if (issue) begin/end else if (issue || arvalid_o) begin/#reader
+'
+writer_mutants='
+idle_before_b_response#rac_record_writer.sv#s/assign idle_o = !hold_q \&\& owed_q == 0;/assign idle_o = !hold_q;/#writer
+wlast_on_first_beat#rac_record_writer.sv#s/assign wlast_o   = split || w_sent_q == LastC;/assign wlast_o   = split || w_sent_q == '"'"'0;/#writer
+w_advances_without_wready#rac_record_writer.sv#s/if (w_fire) w_sent_q <= w_sent_q + OneC;/if (wvalid_o) w_sent_q <= w_sent_q + OneC;/#writer
+'
+meta_mutants='
+idle_before_b_response#rac_meta_port.sv#s/if (b_fire) state_q <= MDone;/if (w_fire) state_q <= MDone;/#meta
+wlast_on_every_beat#rac_meta_port.sv#s/assign wlast_o   = w_sent_q == w_total - 2'"'"'d1;/assign wlast_o   = 1'"'"'b1;/#meta
+w_advances_without_wready#rac_meta_port.sv#s/if (w_fire) w_sent_q <= w_sent_q + 2'"'"'d1;/if (wvalid_o) w_sent_q <= w_sent_q + 2'"'"'d1;/#meta
+'
 case $group in
   engine) mutants=$engine_mutants ;;
   axil)   mutants=$axil_mutants ;;
+  reader) mutants=$reader_mutants ;;
+  writer) mutants=$writer_mutants ;;
+  meta)   mutants=$meta_mutants ;;
   *) echo "run_mutants: unknown group '$group'" >&2; exit 2 ;;
 esac
 
@@ -36,6 +58,12 @@ prove() {  # prove <proof> <rtl_dir> <work_dir>: exit 0 iff the proof passes
     engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-18} sh "$here/run_engine_bmc.sh" "$2" "$3" ;;
     axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
               sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$2" "$3" ;;
+    reader) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
+              sh "$here/run_block_formal.sh" satbmc rac_cmd_reader_props "$2" "$3" ;;
+    writer) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
+              sh "$here/run_block_formal.sh" satbmc rac_record_writer_props "$2" "$3" ;;
+    meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
+              sh "$here/run_block_formal.sh" satbmc rac_meta_port_props "$2" "$3" ;;
   esac
 }
 
