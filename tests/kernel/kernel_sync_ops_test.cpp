@@ -410,7 +410,7 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
             ++counts.imports;
             // Further clocks for bytes not shared yet, each in a way of its own.
             unsigned free_bytes = ~shared & 0xFFu;
-            for (unsigned c = shared != 0 ? 1 : 0; c < ways && free_bytes != 0 && pick(2) != 0; ++c) {
+            for (unsigned c = shared != 0 ? 1 : 0; ways > 1 && c < ways && free_bytes != 0 && pick(2) != 0; ++c) {
               const unsigned mask = free_bytes & static_cast<unsigned>(1 + pick(255));
               if (mask == 0) continue;
               free_bytes &= ~mask;
@@ -486,7 +486,7 @@ TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
 // evicted and filled back from the bucket table.
 TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 300, 12, c, 10, 2);
+  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 300, 40, c, 10, 2);
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.imports, 100u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
@@ -503,7 +503,7 @@ TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
 // granules' entries.
 TEST(KernelSyncOps, RandomBatchesMatchWithFourWays) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny_ways4>(2, 8, {2, 2, 2}, 350, 12, c, 10, 4);
+  random_batches_match<Vrac_kernel_tiny_ways4>(2, 8, {2, 2, 2}, 350, 40, c, 10, 4);
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.clock_spills, 0u);
   EXPECT_GT(c.clock_imports, 20u);
