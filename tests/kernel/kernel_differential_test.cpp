@@ -169,15 +169,17 @@ TEST(KernelDifferential, TinyCacheAndBucketTableSpill) {
   EXPECT_GT(t.object_loads, t.sync_commands / 4) << "two entries: lock clocks are reloaded constantly";
 }
 
-// The 2-entry pool on the 2 x 2 cache, read-mostly traces: pool lines are
-// evicted to the bucket table and filled back, clocks are carried, spilled
-// and joined into LASTWRITE lines. The table's words fall in distinct
-// buckets, so no pool line is spilled from a full bucket (the next test
-// makes that happen).
+// The 2-entry pool (one set of 2 ways) on the 2 x 2 cache, read-mostly
+// traces: pool lines are evicted to the bucket table and filled back,
+// clocks are spilled and joined into LASTWRITE lines. The table's words
+// fall in distinct buckets, so no pool line is spilled from a full bucket
+// (the next test makes that happen). (With one clock per line, half-word
+// reads of shared words escalated with the line's clock; with two they
+// split the clock on chip, so escalations that carry a clock are left to
+// the byte-for-byte tests of kernel_sync_ops_test.cpp.)
 TEST(KernelDifferential, TwoEntryPoolOnTinyCacheReadMostly) {
   const Totals t = run_suite<Vrac_kernel_tiny_pool>({2, 8, 30, 1024, 16, 4000, 15, true});
   EXPECT_GT(t.misses, t.events / 10);
-  EXPECT_GT(t.read_clock_imports, 0u);
   EXPECT_GT(t.read_clock_spills, 0u);
   EXPECT_GT(t.lastwrite_imports, 0u);
 }
