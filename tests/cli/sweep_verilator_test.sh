@@ -73,9 +73,9 @@ paste "$work/vc" "$work/fc" | awk '{ d = ($2 - $1) / $1; if (d < 0) d = -d; if (
   fail "cycles differ by more than 5 %: verilator $(tr '\n' ' ' <"$work/vc"), fast $(tr '\n' ' ' <"$work/fc")"
 
 # Shapes the RTL cannot take: usage errors, nothing built.
-expect_status 2 "several read clocks per line" "$bin" sweep --model verilator --model-cache "$cache" \
-  --grid pool_ways=2 "$t"
-grep -q "one read clock per line" "$work/err" && pass || fail "pool_ways message: $(cat "$work/err")"
+expect_status 2 "more pool sets than cache sets" "$bin" sweep --model verilator --model-cache "$cache" \
+  --grid sets=4 --grid ways=2 --grid pool=16 --grid pool_ways=2 "$t"
+grep -q "sets" "$work/err" && pass || fail "pool_ways message: $(cat "$work/err")"
 expect_status 2 "no cache" "$bin" sweep --model verilator --model-cache "$cache" --grid sets=0 --grid ways=0 "$t"
 grep -q "not a kernel shape" "$work/err" && pass || fail "no-cache message: $(cat "$work/err")"
 expect_status 2 "3 sync objects" "$bin" sweep --model verilator --model-cache "$cache" --grid objects=3 "$t"

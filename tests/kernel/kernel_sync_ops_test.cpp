@@ -442,8 +442,7 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       expect_same(r, run_on_device(*model, b, flags, table.get(), bucket_bits), what);
       if (::testing::Test::HasFailure()) return;
       for (const EscalationRecord& e : r.escalations) {
-        const bool clock_spill =
-            e.reason == regs::kReasonReadVcSpill || e.reason == regs::kReasonPartialReadVcSpill;
+        const bool clock_spill = e.reason == regs::kReasonReadVcSpill || e.reason == regs::kReasonPartialReadVcSpill;
         counts.with_clock += e.read_clock_valid && !clock_spill;
         counts.clock_spills += clock_spill;
         counts.partial_spills += e.reason == regs::kReasonPartialReadVcSpill;
