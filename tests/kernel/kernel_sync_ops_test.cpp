@@ -115,8 +115,9 @@ std::unique_ptr<driver::Buffer> bucket_table(driver::Device& d, unsigned bucket_
 // The same batch through the Device interface (the software model). Its
 // bucket table is `table` (kept from launch to launch, as the kernel's; the
 // host zeroes it with clear_state) or, without one, a fresh 1,024-bucket one.
+// `esc_capacity` 0: the contract's minimum.
 BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags, driver::Buffer* table = nullptr,
-                          unsigned bucket_bits = 10) {
+                          unsigned bucket_bits = 10, uint32_t esc_capacity = 0) {
   const uint32_t n = batch.words();
   auto commands = d.allocate(size_t{n} * 16);
   auto races = d.allocate(size_t{n} * 64);
@@ -140,7 +141,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags,
   d.write_register64(regs::kRaces, races->device_address());
   d.write_register(regs::kRaceCapacity, n);
   d.write_register64(regs::kEscalations, escs->device_address());
-  d.write_register(regs::kEscCapacity, per_word * n);
+  d.write_register(regs::kEscCapacity, esc_capacity != 0 ? esc_capacity : per_word * n);
   d.write_register64(regs::kBuckets, buckets->device_address());
   d.write_register(regs::kBucketBits, bucket_bits);
   d.start();
@@ -275,6 +276,59 @@ TEST(KernelSyncOps, BadObjectIndexStopsTheFeedAtThatWord) {
     EXPECT_EQ(r.races[0].word, racy) << what;
     expect_clean(k);
     expect_same(r, run_on_device(*model, b, regs::kFlagClearState), what);
+  }
+}
+
+// The capacity rule with W read-clock ways: esc_capacity must hold 2W + 1
+// records per command word (status 2 below that), on the RTL and on the
+// software model alike (which checked 3 per word before).
+TEST(KernelSyncOps, EscalationCapacityGrowsWithReadClockWays) {
+  Batch b(kShape);
+  b.set_row(0, row({{0, 1}}));
+  b.access(regs::kOpRead, 0, 0x100, 0xFF);
+  const uint32_t n = b.words();
+  for (const uint32_t capacity : {3 * n, 5 * n - 1, 5 * n}) {
+    sim::KernelSim<Vrac_kernel_tiny_pool> k(options(40));
+    Buffers buffers;
+    k.memory().write(buffers.commands, b.bytes());
+    write_arguments(k, buffers, n, 0, n, capacity);
+    k.write_register(regs::kCtrl, regs::kCtrlStart);
+    wait_done(k);
+    const uint32_t want = capacity < 5 * n ? regs::kStatusBadArgs : regs::kStatusOk;
+    EXPECT_EQ(k.read_register(regs::kStatus), want) << "2 ways, capacity " << capacity << " for " << n << " words";
+    auto model = software_model(2, 2, {2, 2, 1}, 2);
+    const BatchResult m = run_on_device(*model, b, 0, nullptr, 10, capacity);
+    EXPECT_EQ(m.status, want) << "the software model, capacity " << capacity;
+    expect_clean(k);
+  }
+}
+
+// Op 8 is a command only with several ways and some bytes: on the
+// one-way built-in kernel it is reserved, with a zero mask it is bad, and
+// both stop the batch at that word (status 1), on the RTL and on the model.
+TEST(KernelSyncOps, ImportReadClockNeedsWaysAndBytes) {
+  const std::vector<uint64_t> clock = row({{1, 3}});
+  for (const bool one_way : {true, false}) {
+    Batch b(kShape);
+    b.access(regs::kOpWrite, 0, 0x100, 0xFF);
+    const uint32_t bad = import_read_clock(b, 0x100, one_way ? 0x0F : 0x00, clock);
+    b.access(regs::kOpWrite, 0, 0x101, 0xFF);
+    BatchResult r, m;
+    if (one_way) {
+      Kernel k(options(50));
+      r = run_batch(k, b, Buffers{});
+      expect_clean(k);
+      m = run_on_device(*software_model(kObjects), b, 0);
+    } else {
+      sim::KernelSim<Vrac_kernel_tiny_pool> k(options(51));
+      r = run_batch(k, b, Buffers{});
+      expect_clean(k);
+      m = run_on_device(*software_model(2, 2, {2, 2, 1}, 2), b, 0);
+    }
+    const std::string what = one_way ? "one way" : "two ways, mask 0";
+    EXPECT_EQ(r.status, regs::kStatusBadOp) << what;
+    EXPECT_EQ(r.words_done, bad) << what;
+    expect_same(r, m, what);
   }
 }
 
