@@ -12,9 +12,9 @@
 //   OpImportLine      the host hands back a line it owns: looked up as an
 //                     access (a miss evicts and fills), then the line :=
 //                     `line` with INSOFTWARE clear and shared = `mask`;
-//                     shared bytes take the granule's pool entry with the
-//                     clock `row` (another granule's clock there leaves in
-//                     a read-clock spill record)
+//                     shared bytes take a way of the granule's pool set
+//                     with the clock `row` (another granule's clock there
+//                     leaves in a read-clock spill record)
 //   OpImportLine with cmd_atomic_i (op 8, import-read-clock; ReadVcWays > 1)
 //                     the bytes `mask` of the line just imported become
 //                     shared with the clock `row`, in a way of the
@@ -60,10 +60,11 @@
 // stage's copy of what it read is patched by each array write it could have
 // missed (the write at the edge of the RAM read and at the edge it leaves
 // S0, and every write while it waits in S1 or S2), and an access waits in S2
-// while the access in S3 may write its line or its pool entry (rare: it
+// while the access in S3 may write its line or its pool set (rare: it
 // then re-selects with the new values).
-// Sets, Ways, Objects and ReadVcs must be powers of two. See
-// docs/hardware.md.
+// Sets, Ways, Objects, ReadVcs and ReadVcWays must be powers of two. See
+// docs/hardware.md ("The read-VC pool", "Several read clocks per line in
+// the RTL").
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -527,7 +528,7 @@ module rac_check_engine #(
   logic [RowW-1:0]      s1_crow_q;
   logic [LineW-1:0]     s1_cline_q;
   // S1's copy of its set, its thread's clock row, its sync object and its
-  // pool entry, patched by every write while it waits.
+  // pool set, patched by every write while it waits.
   logic [Ways*TagW-1:0]  s1_tag_q;
   logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
   logic [Ways*LineW-1:0] s1_line_q;
@@ -757,9 +758,9 @@ module rac_check_engine #(
 
   // Everything else S3's rules compare is compared here too, so that S3
   // starts from registered bits: per byte, whether W and R are the thread's
-  // current epoch; whether the pool entry holds this granule and its lane
-  // of the thread is current; and which bytes have equal R epochs (an
-  // allocation needs the sharing bytes to have one).
+  // current epoch; per way of the pool set, whether it holds this granule
+  // and its lane of the thread is current; and which bytes have equal R
+  // epochs (an allocation needs the sharing bytes to have one).
   logic [7:0]  s2_same_w, s2_same_r;
   logic [7:0]  s2_byte_set;  // bytes with any history (a free of them changes the line)
   logic [63:0] s2_r_eq;  // [8*b + c]: bytes b and c have the same R epoch
@@ -778,10 +779,10 @@ module rac_check_engine #(
   end
 
   // S2 waits while the access or import in S3 may write what S2's access or
-  // import read: its line, or its pool entry (an access in S3 may allocate,
-  // raise or free an entry only if its line has shared bytes or it is a
-  // read that is not ordered after some byte's last read; an import may
-  // always). Decided from registers alone, so the wait never lengthens a
+  // import read: its line, or its pool set (an access in S3 may allocate,
+  // raise, split or free an entry only if its line has shared bytes or it
+  // is a read that is not ordered after some byte's last read; an import
+  // may always). Decided from registers alone, so the wait never lengthens a
   // path. Rows and sync objects need no wait: they are written by S2 itself.
   logic s2_is_lookup, s3_is_access, s3_is_import, s3_is_lookup;
   logic hazard, s3_ready, s2_advance, s3_may_write_pool;
