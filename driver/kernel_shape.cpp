@@ -10,8 +10,10 @@ bool power_of_two(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 }  // namespace
 
 std::string KernelShape::describe() const {
-  return fmt::format("NumSlots={} ClkW={} Sets={} Ways={} Objects={} ReadVcs={} BucketWays={}", slots, clock_bits, sets,
-                     ways, objects, read_vcs, bucket_ways);
+  std::string words = fmt::format("NumSlots={} ClkW={} Sets={} Ways={} Objects={} ReadVcs={} BucketWays={}", slots,
+                                  clock_bits, sets, ways, objects, read_vcs, bucket_ways);
+  if (read_vc_ways != 1) words += fmt::format(" ReadVcWays={}", read_vc_ways);
+  return words;
 }
 
 // rac_kernel's and rac_check_engine's static assertions, and the one-way
@@ -29,8 +31,14 @@ std::string shape_problem(const KernelShape& s) {
   if (s.read_vcs != 0 && !power_of_two(s.read_vcs)) {
     return fmt::format("a read-VC pool of {}: the kernel needs 0 or a power of two", s.read_vcs);
   }
-  if (s.read_vcs > s.sets)
-    return fmt::format("a read-VC pool of {} in {} sets: at most one per set", s.read_vcs, s.sets);
+  if (!power_of_two(s.read_vc_ways) || s.read_vc_ways > 8 || (s.read_vcs != 0 && s.read_vc_ways > s.read_vcs)) {
+    return fmt::format("{} read-clock ways: the kernel needs a power of two up to 8 and up to the pool's entries",
+                       s.read_vc_ways);
+  }
+  if (s.read_vcs / s.read_vc_ways > s.sets) {
+    return fmt::format("a read-VC pool of {} in {} ways and {} sets: at most one pool set per cache set", s.read_vcs,
+                       s.read_vc_ways, s.sets);
+  }
   if (!power_of_two(s.bucket_ways) || s.bucket_ways > 8) {
     return fmt::format("{} bucket ways: the kernel needs a power of two up to 8", s.bucket_ways);
   }

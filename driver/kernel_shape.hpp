@@ -11,7 +11,10 @@ namespace raceaccel::driver {
 
 struct KernelShape {
   unsigned slots = 8, clock_bits = 32, sets = 256, ways = 4, objects = 16, read_vcs = 16, bucket_ways = 4;
-  std::string describe() const;  // "NumSlots=8 ClkW=32 ...": the RTL's parameter names
+  unsigned read_vc_ways = 1;  // read clocks per line (ReadVcWays; the pool's ways)
+  // "NumSlots=8 ClkW=32 ...": the RTL's parameter names (ReadVcWays only
+  // when it is not 1, so one-clock shapes read as before).
+  std::string describe() const;
 };
 
 // Why rac_kernel cannot take this shape, or "" when it can.

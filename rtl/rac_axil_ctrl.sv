@@ -23,6 +23,7 @@ module rac_axil_ctrl #(
   parameter int unsigned LineW    = 569,
   parameter int unsigned Objects  = 16,
   parameter int unsigned ReadVcs  = 16,   // cap_read_vcs
+  parameter int unsigned ReadVcWays = 1,  // cap_read_vc_ways
   parameter int unsigned EscRecBytes = 192,  // cap_esc_record_bytes
   parameter int unsigned BucketWays = 4      // cap_bucket_ways
 ) (
@@ -278,7 +279,7 @@ module rac_axil_ctrl #(
         rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
         rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine | rac_kernel_regs_pkg::FeatureAtomicAccess;
         rac_kernel_regs_pkg::AddrCapBucketWays:        rd_value = BucketWays;
-        rac_kernel_regs_pkg::AddrCapReadVcWays:        rd_value = 32'd1;  // one read clock per line (version-5 pool rules)
+        rac_kernel_regs_pkg::AddrCapReadVcWays:        rd_value = 32'(ReadVcWays);  // read clocks a line may hold
         default: rd_value = '0;
       endcase
     end

@@ -12,9 +12,13 @@
 //   OpImportLine      the host hands back a line it owns: looked up as an
 //                     access (a miss evicts and fills), then the line :=
 //                     `line` with INSOFTWARE clear and shared = `mask`;
-//                     shared bytes take the granule's pool entry with the
-//                     clock `row` (another granule's clock there leaves in
-//                     a read-clock spill record)
+//                     shared bytes take a way of the granule's pool set
+//                     with the clock `row` (another granule's clock there
+//                     leaves in a read-clock spill record)
+//   OpImportLine with cmd_atomic_i (op 8, import-read-clock; ReadVcWays > 1)
+//                     the bytes `mask` of the line just imported become
+//                     shared with the clock `row`, in a way of the
+//                     granule's pool set
 // V is the sync-object clock store: Objects vector clocks on chip, managed
 // by the host (which places lock clocks in it, reloads them after evictions
 // and always knows their exact value, so nothing is ever written back).
@@ -25,7 +29,16 @@
 // keep one read vector clock, common to the line's shared bytes, in the
 // read-VC pool: ReadVcs clocks on chip, direct-mapped by the granule's cache
 // set and tagged with the granule, held only while the line is in the cache
-// (an evicted line's clock is spilled to the host). Status (RADISH): EVERYTHING (W and every last read on chip),
+// (an evicted line's clock is spilled to the host). With ReadVcWays > 1
+// (register map versions 6 and 8) the pool is set-associative: ReadVcs /
+// ReadVcWays sets of ReadVcWays ways, each entry tagged with a granule, the
+// shared bytes it covers and whether it is partial (the reads since those
+// bytes' clock went to the host), so a line holds up to ReadVcWays clocks;
+// reads split a clock they read on some of its bytes only, READ SHAREs take
+// a new way beside the line's other clocks, and a concurrent read of
+// LASTWRITE bytes starts a partial clock (docs/kernel-interface.md,
+// "Several read clocks per line" and "Partial read clocks"). Status
+// (RADISH): EVERYTHING (W and every last read on chip),
 // LASTWRITE (W on chip; the shared bytes' read clock left the pool for the
 // host, and R now holds only the latest read since), INSOFTWARE (the host
 // owns the line). What the hardware cannot decide exactly is escalated with
@@ -47,10 +60,11 @@
 // stage's copy of what it read is patched by each array write it could have
 // missed (the write at the edge of the RAM read and at the edge it leaves
 // S0, and every write while it waits in S1 or S2), and an access waits in S2
-// while the access in S3 may write its line or its pool entry (rare: it
+// while the access in S3 may write its line or its pool set (rare: it
 // then re-selects with the new values).
-// Sets, Ways, Objects and ReadVcs must be powers of two. See
-// docs/hardware.md.
+// Sets, Ways, Objects, ReadVcs and ReadVcWays must be powers of two. See
+// docs/hardware.md ("The read-VC pool", "Several read clocks per line in
+// the RTL").
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -63,6 +77,7 @@ module rac_check_engine #(
   parameter int unsigned SeqW       = 64,
   parameter int unsigned Objects    = 64,  // sync-object clocks on chip (power of two)
   parameter int unsigned ReadVcs    = 64,  // read vector clocks on chip (0: none, or a power of two)
+  parameter int unsigned ReadVcWays = 1,   // ways per pool set: read clocks a line may hold (power of two <= 8)
   // Derived
   parameter int unsigned SlotW  = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   // The line layout's one source is rtl/regmap/rac_kernel_regs.json
@@ -84,7 +99,8 @@ module rac_check_engine #(
   input  logic                 cmd_force_sw_i,  // escalate regardless of state (thread without a slot)
   input  logic                 cmd_atomic_i,    // OpRead/OpWrite: the access part of an atomic operation
                                                 // (ops 9-10): checked against the plain history only,
-                                                // nothing recorded but raced flags
+                                                // nothing recorded but raced flags; OpImportLine: op 8,
+                                                // import-read-clock (only the clock `row` for `mask`)
   input  logic [SlotW-1:0]     cmd_slot_i,
   input  logic [7:0]           cmd_mask_i,
   input  logic [GranW-1:0]     cmd_granule_i,
@@ -112,6 +128,7 @@ module rac_check_engine #(
   output logic [LineW-1:0]     esc_line_o,    // the line's state before the command
   output logic                 esc_rvc_valid_o,  // the shared bytes' read clock comes with it
   output logic [RowW-1:0]      esc_rvc_o,        // (EscReadVcSpill: always; its line is zero)
+  output logic [7:0]           esc_rvc_mask_o,   // the shared bytes that clock covers (0 with ReadVcWays 1: all)
 
   // Backing store: one request at a time. A write-back counts as done only
   // when mem_wack_i acknowledges it, so the fill that follows can never
@@ -156,9 +173,18 @@ module rac_check_engine #(
   localparam int unsigned BodyW  = SharedLo;
   localparam int unsigned PoolOn = (ReadVcs > 0) ? 1 : 0;
   localparam int unsigned RvcN   = (ReadVcs > 0) ? ReadVcs : 1;
-  localparam int unsigned RvcW   = (RvcN > 1) ? $clog2(RvcN) : 1;
+  localparam int unsigned RvcWays = (ReadVcs > 0 && ReadVcWays > 1) ? ReadVcWays : 1;
+  localparam int unsigned Multi   = (RvcWays > 1) ? 1 : 0;  // several read clocks per line
+  localparam int unsigned PsN     = RvcN / RvcWays;  // pool sets
+  localparam int unsigned RvcW    = (PsN > 1) ? $clog2(PsN) : 1;  // a pool set's index
+  localparam int unsigned RWayW   = (RvcWays > 1) ? $clog2(RvcWays) : 1;
+  // A pool entry's tag: {valid, partial, mask[8], granule}.
+  localparam int unsigned PTagW   = GranW + 10;
+  localparam int unsigned PMaskLo = GranW;
+  localparam int unsigned PPartBit = GranW + 8;
+  localparam int unsigned PValBit = GranW + 9;
   // The post-reset sweep clears the tag RAMs of the cache and of the pool.
-  localparam int unsigned InitN  = (Sets > RvcN) ? Sets : RvcN;
+  localparam int unsigned InitN  = (Sets > PsN) ? Sets : PsN;
   localparam int unsigned InitW  = (InitN > 1) ? $clog2(InitN) : 1;
 
   // ---------------------------------------------------------------------------
@@ -186,14 +212,15 @@ module rac_check_engine #(
   function automatic logic [ObjW-1:0] obj_of(input logic [GranW-1:0] g);
     obj_of = (Objects > 1) ? g[ObjW-1:0] : '0;
   endfunction
-  // The pool entry of a granule is the low bits of its cache set (ReadVcs <=
-  // Sets): a miss's victim then shares the missing command's entry, which S1
-  // already holds, so an evicted line's clock can leave the pool with it.
+  // The pool set of a granule is the low bits of its cache set (ReadVcs /
+  // ReadVcWays <= Sets): a miss's victim then shares the missing command's
+  // pool set, which S1 already holds, so an evicted line's clocks can leave
+  // the pool with it.
   function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
     logic [SetW-1:0] s;
     s = set_of(g);
     rvc_of = '0;
-    if (RvcN > 1) rvc_of = s[RvcW-1:0];
+    if (PsN > 1) rvc_of = s[RvcW-1:0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   // A line's shared-byte mask (none without a pool).
@@ -210,6 +237,26 @@ module rac_check_engine #(
   // fills) and write its line in S3: the accesses and the import.
   function automatic logic is_lookup_op(input logic [2:0] op);
     is_lookup_op = is_access_op(op) || op == OpImportLine;
+  endfunction
+  // The ways of a pool set (tags as S1-S3 hold them) that hold a clock of
+  // granule g.
+  function automatic logic [RvcWays-1:0] pool_hits(input logic [RvcWays*PTagW-1:0] t, input logic [GranW-1:0] g);
+    for (int w = 0; w < RvcWays; w++) begin
+      pool_hits[w] = t[w*PTagW + PValBit] && t[w*PTagW +: GranW] == g;
+    end
+  endfunction
+  // The lowest set bit's way (0 if none).
+  function automatic logic [RWayW-1:0] lowest_way(input logic [RvcWays-1:0] m);
+    lowest_way = '0;
+    for (int w = RvcWays - 1; w >= 0; w--) begin
+      if (m[w]) lowest_way = w[RWayW-1:0];
+    end
+  endfunction
+  function automatic logic [RvcWays-1:0] way_bit(input logic [RWayW-1:0] w);
+    way_bit = '0;
+    for (int i = 0; i < RvcWays; i++) begin
+      if (w == i[RWayW-1:0]) way_bit[i] = 1'b1;
+    end
   endfunction
   function automatic logic writes_row(input logic [2:0] op);
     writes_row = op == OpSetRow || op == OpAcquire || op == OpRelease;
@@ -234,10 +281,13 @@ module rac_check_engine #(
   logic             obj_wr_en;
   logic [GranW-1:0] obj_wr_gran;
   logic [RowW-1:0]  obj_wr_data;
-  logic             rvc_wr_en;
-  logic [GranW-1:0] rvc_wr_gran;
-  logic             rvc_wr_valid;
-  logic [RowW-1:0]  rvc_wr_vc;
+  // The pool is written a pool set at a time (rvc_wr_gran names it), each
+  // way on its own port: one command may free, narrow, raise and take
+  // several of its set's ways at once.
+  logic [RvcWays-1:0]       rvc_wr_en;
+  logic [GranW-1:0]         rvc_wr_gran;
+  logic [RvcWays*PTagW-1:0] rvc_wr_tag;
+  logic [RvcWays*RowW-1:0]  rvc_wr_vc;
 
   // ---------------------------------------------------------------------------
   // S0: the command register and the registered array reads
@@ -347,22 +397,26 @@ module rac_check_engine #(
     rd_obj_q <= obj_mem[obj_of(s0_gran_next)];
   end
 
-  // The read-VC pool: per entry {valid, granule} in a tag RAM (cleared by the
-  // init sweep) and the clock in a data RAM, direct-mapped by the low bits of
-  // the granule's cache set (rvc_of).
-  logic [GranW:0]  rvc_tag_mem [RvcN];  // {valid, granule}
-  logic [RowW-1:0] rvc_mem     [RvcN];
-  logic [GranW:0]  rd_rvc_tag_q;
-  logic [RowW-1:0] rd_rvc_q;
-  always_ff @(posedge clk_i) begin
-    if (init_q) begin
-      rvc_tag_mem[init_idx_q[RvcW-1:0]] <= '0;
-    end else if (rvc_wr_en) begin
-      rvc_tag_mem[rvc_of(rvc_wr_gran)] <= {rvc_wr_valid, rvc_wr_gran};
+  // The read-VC pool: per way, per pool set, the entry's tag ({valid,
+  // partial, mask, granule}; cleared by the init sweep) in a tag RAM and its
+  // clock in a data RAM; the pool set is the low bits of the granule's cache
+  // set (rvc_of). With one way it is direct-mapped and the mask and partial
+  // bits stay unused (the clock covers all of its line's shared bytes).
+  logic [RvcWays*PTagW-1:0] rd_rvc_tag_q;
+  logic [RvcWays*RowW-1:0]  rd_rvc_q;
+  for (genvar w = 0; w < RvcWays; w++) begin : g_pool_way
+    logic [PTagW-1:0] rvc_tag_mem [PsN];
+    logic [RowW-1:0]  rvc_mem     [PsN];
+    always_ff @(posedge clk_i) begin
+      if (init_q) begin
+        if ({1'b0, init_idx_q} < PsN[InitW:0]) rvc_tag_mem[init_idx_q[RvcW-1:0]] <= '0;
+      end else if (rvc_wr_en[w]) begin
+        rvc_tag_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_tag[w*PTagW +: PTagW];
+      end
+      if (rvc_wr_en[w]) rvc_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_vc[w*RowW +: RowW];
+      rd_rvc_tag_q[w*PTagW +: PTagW] <= rvc_tag_mem[rvc_of(s0_gran_next)];
+      rd_rvc_q[w*RowW +: RowW]       <= rvc_mem[rvc_of(s0_gran_next)];
     end
-    if (rvc_wr_en) rvc_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_vc;
-    rd_rvc_tag_q <= rvc_tag_mem[rvc_of(s0_gran_next)];
-    rd_rvc_q     <= rvc_mem[rvc_of(s0_gran_next)];
   end
 
   // Bypass: the writes made at the last edge, which the registered reads of
@@ -379,16 +433,16 @@ module rac_check_engine #(
   logic             byp_obj_valid_q;
   logic [GranW-1:0] byp_obj_gran_q;
   logic [RowW-1:0]  byp_obj_q;
-  logic             byp_rvc_valid_q;
-  logic [GranW-1:0] byp_rvc_gran_q;
-  logic             byp_rvc_entry_valid_q;
-  logic [RowW-1:0]  byp_rvc_q;
+  logic [RvcWays-1:0]       byp_rvc_valid_q;
+  logic [GranW-1:0]         byp_rvc_gran_q;
+  logic [RvcWays*PTagW-1:0] byp_rvc_tag_q;
+  logic [RvcWays*RowW-1:0]  byp_rvc_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       byp_valid_q <= 1'b0;
       byp_row_valid_q <= 1'b0;
       byp_obj_valid_q <= 1'b0;
-      byp_rvc_valid_q <= 1'b0;
+      byp_rvc_valid_q <= '0;
     end else begin
       byp_valid_q <= wr_en;
       byp_row_valid_q <= row_wr_en;
@@ -404,7 +458,7 @@ module rac_check_engine #(
     byp_obj_gran_q <= obj_wr_gran;
     byp_obj_q <= obj_wr_data;
     byp_rvc_gran_q <= rvc_wr_gran;
-    byp_rvc_entry_valid_q <= rvc_wr_valid;
+    byp_rvc_tag_q <= rvc_wr_tag;
     byp_rvc_q <= rvc_wr_vc;
   end
 
@@ -413,8 +467,9 @@ module rac_check_engine #(
   logic [Ways*TagW-1:0]  in_tag;
   logic [Ways-1:0]       in_valid, in_dirty;
   logic [Ways*LineW-1:0] in_line;
-  logic [RowW-1:0]       in_row, in_obj, in_rvc;
-  logic [GranW:0]        in_rvc_tag;
+  logic [RowW-1:0]       in_row, in_obj;
+  logic [RvcWays*RowW-1:0]  in_rvc;
+  logic [RvcWays*PTagW-1:0] in_rvc_tag;
   always_comb begin
     in_tag   = rd_tag_q;
     in_valid = rd_valid_q;
@@ -442,13 +497,15 @@ module rac_check_engine #(
     if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s0_gran_q)) in_obj = obj_wr_data;
     in_rvc_tag = rd_rvc_tag_q;
     in_rvc     = rd_rvc_q;
-    if (byp_rvc_valid_q && rvc_of(byp_rvc_gran_q) == rvc_of(s0_gran_q)) begin
-      in_rvc_tag = {byp_rvc_entry_valid_q, byp_rvc_gran_q};
-      in_rvc     = byp_rvc_q;
-    end
-    if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s0_gran_q)) begin
-      in_rvc_tag = {rvc_wr_valid, rvc_wr_gran};
-      in_rvc     = rvc_wr_vc;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (byp_rvc_valid_q[w] && rvc_of(byp_rvc_gran_q) == rvc_of(s0_gran_q)) begin
+        in_rvc_tag[w*PTagW +: PTagW] = byp_rvc_tag_q[w*PTagW +: PTagW];
+        in_rvc[w*RowW +: RowW]       = byp_rvc_q[w*RowW +: RowW];
+      end
+      if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s0_gran_q)) begin
+        in_rvc_tag[w*PTagW +: PTagW] = rvc_wr_tag[w*PTagW +: PTagW];
+        in_rvc[w*RowW +: RowW]       = rvc_wr_vc[w*RowW +: RowW];
+      end
     end
   end
 
@@ -471,14 +528,14 @@ module rac_check_engine #(
   logic [RowW-1:0]      s1_crow_q;
   logic [LineW-1:0]     s1_cline_q;
   // S1's copy of its set, its thread's clock row, its sync object and its
-  // pool entry, patched by every write while it waits.
+  // pool set, patched by every write while it waits.
   logic [Ways*TagW-1:0]  s1_tag_q;
   logic [Ways-1:0]       s1_tvalid_q, s1_dirty_q;
   logic [Ways*LineW-1:0] s1_line_q;
   logic [RowW-1:0]       s1_row_q;
   logic [RowW-1:0]       s1_obj_q;
-  logic [GranW:0]        s1_rvc_tag_q;  // {valid, granule}
-  logic [RowW-1:0]       s1_rvc_q;
+  logic [RvcWays*PTagW-1:0] s1_rvc_tag_q;  // per way {valid, partial, mask, granule}
+  logic [RvcWays*RowW-1:0]  s1_rvc_q;
   logic [WayW-1:0]       s1_victim_q;
 
   // The way leaving on a miss: the choice being made (S1Exec), then the one
@@ -543,24 +600,30 @@ module rac_check_engine #(
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
   assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
 
-  // The eviction spill: a victim whose clock is in the pool (the entry S1
-  // holds, since the victim shares the missing command's set) hands the
-  // clock to the host in a read-clock spill record before it leaves, and the
-  // entry is freed: a clock is in the pool only while its line is on chip.
-  // The line keeps its shared mask, so a later fill finds it LASTWRITE. (S2
-  // and S3 are empty during a miss: the record and the pool port are free
-  // of them.)
-  logic [GranW-1:0] victim_gran;
-  logic [7:0]       victim_shared;
-  logic             ev_spill_needed, ev_spill_fire, esc_free;
+  // The eviction spill: a victim whose clocks are in the pool (the pool set
+  // S1 holds, since the victim shares the missing command's set) hands them
+  // to the host in read-clock spill records before it leaves, one record a
+  // cycle from the lowest way up (reason 6 for a partial clock; the record
+  // names the bytes the clock covers), and each entry is freed as its record
+  // goes: a clock is in the pool only while its line is on chip. The line
+  // keeps its shared mask, so a later fill finds it LASTWRITE. (S2 and S3
+  // are empty during a miss: the record and the pool ports are free of
+  // them.)
+  logic [GranW-1:0]   victim_gran;
+  logic [7:0]         victim_shared;
+  logic [RvcWays-1:0] ev_ways;  // the victim's clocks still in the pool
+  logic [RWayW-1:0]   ev_way;   // the one leaving now
+  logic               ev_spill_needed, ev_spill_fire, ev_spill_last, esc_free;
   if (Sets > 1) begin : g_victim_gran
     assign victim_gran = {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)};
   end else begin : g_victim_gran_one_set
     assign victim_gran = victim_tag;
   end
   assign victim_shared = shared_of(victim_line);
-  assign ev_spill_needed = PoolOn != 0 && victim_valid && victim_shared != '0 && s1_rvc_tag_q[GranW] &&
-                           s1_rvc_tag_q[GranW-1:0] == victim_gran;
+  assign ev_ways = (PoolOn != 0 && victim_valid && victim_shared != '0) ? pool_hits(s1_rvc_tag_q, victim_gran) : '0;
+  assign ev_way  = lowest_way(ev_ways);
+  assign ev_spill_needed = ev_ways != '0;
+  assign ev_spill_last   = (ev_ways & ~way_bit(ev_way)) == '0;
   assign esc_free        = !esc_valid_o || esc_ready_i;  // the escalation register takes a record now
   assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free;
 
@@ -573,7 +636,7 @@ module rac_check_engine #(
           else s1_state_d = (victim_valid && victim_dirty) ? S1WbReq : S1FillReq;
         end
       end
-      S1EvSpill:  if (esc_free) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
+      S1EvSpill:  if (esc_free && ev_spill_last) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
       S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
       S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
@@ -632,9 +695,11 @@ module rac_check_engine #(
       end
       if (row_wr_en && row_wr_slot == s1_slot_q) s1_row_q <= row_wr_data;
       if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s1_obj_q <= obj_wr_data;
-      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
-        s1_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
-        s1_rvc_q     <= rvc_wr_vc;
+      for (int w = 0; w < RvcWays; w++) begin
+        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
+          s1_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
+          s1_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
+        end
       end
     end
   end
@@ -656,14 +721,13 @@ module rac_check_engine #(
   logic [LineW-1:0]     s2_line_q;
   logic [RowW-1:0]      s2_row_q;
   logic [RowW-1:0]      s2_obj_q;
-  logic [GranW:0]       s2_rvc_tag_q;
-  logic [RowW-1:0]      s2_rvc_q;
+  logic [RvcWays*PTagW-1:0] s2_rvc_tag_q;
+  logic [RvcWays*RowW-1:0]  s2_rvc_q;
 
   // The thread's own clock, and per byte W_x ≼ C_t and R_x ≼ C_t.
   logic [ClkW-1:0]     s2_own_clk;
   logic [7:0]          s2_w_ok, s2_r_ok;
-  logic [ClkW-1:0]     s2_rvc_own;     // the thread's lane of the read clock
-  logic [NumSlots-1:0] s2_rvc_greater;  // lanes where the read clock exceeds C_t
+  logic [RvcWays*NumSlots-1:0] s2_rvc_greater;  // per way: lanes where its read clock exceeds C_t
   vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_own_clk (
     .vc_i(s2_row_q), .slot_i(s2_slot_q), .lane_o(s2_own_clk)
   );
@@ -679,21 +743,26 @@ module rac_check_engine #(
       .vc_i(s2_row_q), .leq_o(s2_r_ok[b])
     );
   end
-  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_own (
-    .vc_i(s2_rvc_q), .slot_i(s2_slot_q), .lane_o(s2_rvc_own)
-  );
-  vc_lanes_gt_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_gt (
-    .a_i(s2_rvc_q), .b_i(s2_row_q), .gt_o(s2_rvc_greater)
-  );
+  logic [RvcWays-1:0] s2_rvc_hit, s2_rvc_same;  // per way: holds this granule; its lane of the thread is current
+  for (genvar w = 0; w < RvcWays; w++) begin : g_rvc_check
+    logic [ClkW-1:0] rvc_own;  // the thread's lane of the way's read clock
+    vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_own (
+      .vc_i(s2_rvc_q[w*RowW +: RowW]), .slot_i(s2_slot_q), .lane_o(rvc_own)
+    );
+    vc_lanes_gt_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_gt (
+      .a_i(s2_rvc_q[w*RowW +: RowW]), .b_i(s2_row_q), .gt_o(s2_rvc_greater[w*NumSlots +: NumSlots])
+    );
+    assign s2_rvc_same[w] = rvc_own == s2_own_clk;
+  end
+  assign s2_rvc_hit = (PoolOn != 0) ? pool_hits(s2_rvc_tag_q, s2_gran_q) : '0;
 
   // Everything else S3's rules compare is compared here too, so that S3
   // starts from registered bits: per byte, whether W and R are the thread's
-  // current epoch; whether the pool entry holds this granule and its lane
-  // of the thread is current; and which bytes have equal R epochs (an
-  // allocation needs the sharing bytes to have one).
+  // current epoch; per way of the pool set, whether it holds this granule
+  // and its lane of the thread is current; and which bytes have equal R
+  // epochs (an allocation needs the sharing bytes to have one).
   logic [7:0]  s2_same_w, s2_same_r;
   logic [7:0]  s2_byte_set;  // bytes with any history (a free of them changes the line)
-  logic        s2_rvc_hit, s2_rvc_same;
   logic [63:0] s2_r_eq;  // [8*b + c]: bytes b and c have the same R epoch
   always_comb begin
     for (int b = 0; b < 8; b++) begin
@@ -708,14 +777,12 @@ module rac_check_engine #(
       end
     end
   end
-  assign s2_rvc_hit  = (PoolOn != 0) && s2_rvc_tag_q[GranW] && s2_rvc_tag_q[GranW-1:0] == s2_gran_q;
-  assign s2_rvc_same = s2_rvc_own == s2_own_clk;
 
   // S2 waits while the access or import in S3 may write what S2's access or
-  // import read: its line, or its pool entry (an access in S3 may allocate,
-  // raise or free an entry only if its line has shared bytes or it is a
-  // read that is not ordered after some byte's last read; an import may
-  // always). Decided from registers alone, so the wait never lengthens a
+  // import read: its line, or its pool set (an access in S3 may allocate,
+  // raise, split or free an entry only if its line has shared bytes or it
+  // is a read that is not ordered after some byte's last read; an import
+  // may always). Decided from registers alone, so the wait never lengthens a
   // path. Rows and sync objects need no wait: they are written by S2 itself.
   logic s2_is_lookup, s3_is_access, s3_is_import, s3_is_lookup;
   logic hazard, s3_ready, s2_advance, s3_may_write_pool;
@@ -799,9 +866,11 @@ module rac_check_engine #(
       end
       if (row_wr_en && row_wr_slot == s1_slot_q) s2_row_q <= row_wr_data;
       if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s2_obj_q <= obj_wr_data;
-      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
-        s2_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
-        s2_rvc_q     <= rvc_wr_vc;
+      for (int w = 0; w < RvcWays; w++) begin
+        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
+          s2_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
+          s2_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
+        end
       end
     end else if (!s2_advance) begin
       // Waiting: take every write to what S2 holds.
@@ -811,9 +880,11 @@ module rac_check_engine #(
       end
       if (row_wr_en && row_wr_slot == s2_slot_q) s2_row_q <= row_wr_data;
       if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s2_gran_q)) s2_obj_q <= obj_wr_data;
-      if (rvc_wr_en && rvc_of(rvc_wr_gran) == rvc_of(s2_gran_q)) begin
-        s2_rvc_tag_q <= {rvc_wr_valid, rvc_wr_gran};
-        s2_rvc_q     <= rvc_wr_vc;
+      for (int w = 0; w < RvcWays; w++) begin
+        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s2_gran_q)) begin
+          s2_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
+          s2_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
+        end
       end
     end
   end
@@ -826,13 +897,13 @@ module rac_check_engine #(
   logic [SeqW-1:0]      s3_seq_q;
   logic [WayW-1:0]      s3_way_q;
   logic                 s3_dirty_q;
-  logic [GranW:0]       s3_rvc_tag_q;
-  logic [RowW-1:0]      s3_rvc_q;
+  logic [RvcWays*PTagW-1:0] s3_rvc_tag_q;
+  logic [RvcWays*RowW-1:0]  s3_rvc_q;
   logic [ClkW-1:0]      s3_own_clk_q;
   logic [7:0]           s3_w_ok_q;
-  logic [NumSlots-1:0]  s3_rvc_greater_q;
+  logic [RvcWays*NumSlots-1:0] s3_rvc_greater_q;
   logic [7:0]           s3_same_w_q, s3_same_r_q, s3_byte_set_q;
-  logic                 s3_rvc_hit_q, s3_rvc_same_q;
+  logic [RvcWays-1:0]   s3_rvc_hit_q, s3_rvc_same_q;
   logic [63:0]          s3_r_eq_q;
   logic [RowW-1:0]      s3_crow_q;   // OpImportLine: the read clock
   logic [LineW-1:0]     s3_cline_q;  // OpImportLine: the line
@@ -883,12 +954,13 @@ module rac_check_engine #(
   logic [15:0]        kinds;
   logic [8*SlotW-1:0] prev_slots;
   logic [8*ClkW-1:0]  prev_clks;
-  logic [7:0]         share_b;    // epoch bytes whose reads became concurrent [FT READ SHARE]
-  logic               rvc_touch;  // a read must raise its thread's lane of the read clock
-  logic               lw_esc;     // a LASTWRITE line needs the reads the host holds
-  logic [7:0]         unshare;    // shared bytes a write made exclusive [FT WRITE SHARED]
-  logic [7:0]         r_upd;      // bytes whose R a read replaced [FT READ EXCLUSIVE]
-  logic [7:0]         w_upd;      // bytes whose W a write replaced
+  logic [7:0]         share_b;     // epoch bytes whose reads became concurrent [FT READ SHARE]
+  logic [7:0]         lw_share_b;  // LASTWRITE bytes read concurrently with the read since the spill
+  logic [RvcWays-1:0] touched;     // ways whose clock a read must raise its thread's lane of
+  logic               lw_esc;      // a LASTWRITE byte needs the reads the host holds
+  logic [7:0]         unshare;     // shared bytes a write made exclusive [FT WRITE SHARED]
+  logic [7:0]         r_upd;       // bytes whose R a read replaced [FT READ EXCLUSIVE]
+  logic [7:0]         w_upd;       // bytes whose W a write replaced
   logic [ByteW-1:0]   st;
   logic [SlotW-1:0]   w_slot, r_slot;
   logic [ClkW-1:0]    w_clk, r_clk;
@@ -901,31 +973,67 @@ module rac_check_engine #(
     assign raced_before[b] = cur_body[ByteLo + b * ByteW + RacedBit];
   end
 
-  // The line's status. Its shared bytes' read clock is on chip while the
-  // pool entry holds this granule (EVERYTHING); once another granule took
-  // the entry, the clock went to the host in a spill record and the line is
-  // LASTWRITE: W is still exact on chip, and a shared byte's R holds only
-  // the latest read since (kept by the [FT READ EXCLUSIVE] rule). The entry
-  // can hold this granule again only through a new allocation, which needs a
-  // line without shared bytes, so a spilled clock is never mistaken for a
-  // current one (the stale-read hazard, RADISH digest §2.14).
-  logic rvc_hit, has_rvc, lastwrite;
-  assign rvc_hit   = s3_rvc_hit_q;
-  assign has_rvc   = cur_shared != '0 && rvc_hit;
-  assign lastwrite = cur_shared != '0 && !rvc_hit;
-
-  // The read clock against the thread: R ⊑ C_t, and the first lane that is
-  // not (a concurrent reader, for a race record).
-  logic             rvc_leq, rvc_any_greater;
-  logic [ClkW-1:0]  rvc_prev_clk;
-  logic [SlotW-1:0] rvc_prev_slot;
-  rac_first_one #(.Width(NumSlots)) u_rvc_first (
-    .in_i(s3_rvc_greater_q), .any_o(rvc_any_greater), .idx_o(rvc_prev_slot)
-  );
-  assign rvc_leq = !rvc_any_greater;
-  vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_prev (
-    .vc_i(s3_rvc_q), .slot_i(rvc_prev_slot), .lane_o(rvc_prev_clk)
-  );
+  // The pool set as S3 holds it, per way: the entry's fields, and whether it
+  // holds one of this line's clocks (EVERYTHING for the bytes it covers).
+  // Once another granule took an entry, its clock went to the host in a
+  // spill record and its bytes are LASTWRITE: W is still exact on chip, and
+  // a shared byte's R holds only the latest read since (kept by the [FT READ
+  // EXCLUSIVE] rule). An entry names bytes of this granule again only
+  // through a new allocation of bytes that have no clock, so a spilled clock
+  // is never mistaken for a current one (the stale-read hazard, RADISH
+  // digest §2.14). With one way the entry covers all shared bytes.
+  logic [RvcWays-1:0] rvc_hit, pool_valid, pool_partial;
+  logic [8*RvcWays-1:0] way_mask;  // per way: the shared bytes its clock covers
+  always_comb begin
+    rvc_hit = s3_rvc_hit_q;
+    for (int w = 0; w < RvcWays; w++) begin
+      pool_valid[w]   = s3_rvc_tag_q[w*PTagW + PValBit];
+      pool_partial[w] = Multi != 0 && s3_rvc_tag_q[w*PTagW + PPartBit];
+      way_mask[8*w +: 8] = (Multi != 0) ? s3_rvc_tag_q[w*PTagW + PMaskLo +: 8] : cur_shared;
+    end
+  end
+  // Per byte: the ways holding its clock (at most one), and that clock's
+  // facts: the thread's lane current, partial, and the lowest lane above
+  // C_t (a concurrent reader, for a race record).
+  logic [8*RvcWays-1:0] byte_way;
+  logic [7:0]           byte_clk, byte_same, byte_partial, byte_greater;
+  logic [8*SlotW-1:0]   byte_prev_slot;
+  logic [8*ClkW-1:0]    byte_prev_clk;
+  logic [RvcWays-1:0]   way_greater;
+  logic [RvcWays*SlotW-1:0] way_prev_slot;
+  logic [RvcWays*ClkW-1:0]  way_prev_clk;
+  for (genvar w = 0; w < RvcWays; w++) begin : g_way_first
+    rac_first_one #(.Width(NumSlots)) u_rvc_first (
+      .in_i(s3_rvc_greater_q[w*NumSlots +: NumSlots]), .any_o(way_greater[w]),
+      .idx_o(way_prev_slot[w*SlotW +: SlotW])
+    );
+    vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_prev (
+      .vc_i(s3_rvc_q[w*RowW +: RowW]), .slot_i(way_prev_slot[w*SlotW +: SlotW]),
+      .lane_o(way_prev_clk[w*ClkW +: ClkW])
+    );
+  end
+  always_comb begin
+    byte_way = '0;
+    byte_clk = '0;
+    byte_same = '0;
+    byte_partial = '0;
+    byte_greater = '0;
+    byte_prev_slot = '0;
+    byte_prev_clk = '0;
+    for (int b = 0; b < 8; b++) begin
+      for (int w = 0; w < RvcWays; w++) begin  // one-hot muxes
+        if (PoolOn != 0 && rvc_hit[w] && way_mask[8*w + b] && cur_shared[b]) begin
+          byte_way[RvcWays*b + w] = 1'b1;
+          byte_clk[b] = 1'b1;
+          byte_same[b] = s3_rvc_same_q[w];
+          byte_partial[b] = pool_partial[w];
+          byte_greater[b] = way_greater[w];
+          byte_prev_slot[b*SlotW +: SlotW] = way_prev_slot[w*SlotW +: SlotW];
+          byte_prev_clk[b*ClkW +: ClkW] = way_prev_clk[w*ClkW +: ClkW];
+        end
+      end
+    end
+  end
 
   always_comb begin
     new_body = cur_body;
@@ -934,7 +1042,8 @@ module rac_check_engine #(
     prev_slots = '0;
     prev_clks = '0;
     share_b = '0;
-    rvc_touch = 1'b0;
+    lw_share_b = '0;
+    touched = '0;
     lw_esc = 1'b0;
     unshare = '0;
     r_upd = '0;
@@ -971,8 +1080,8 @@ module rac_check_engine #(
               prev_clks[b*ClkW +: ClkW] = w_clk;
             end
           end else if (s3_op_q == OpRead) begin
-            if (cur_shared[b] && has_rvc) begin
-              if (s3_rvc_same_q) begin
+            if (byte_clk[b]) begin
+              if (byte_same[b]) begin
                 // [FT READ SAME EPOCH]
               end else if (!w_ok) begin
                 raced[b] = 1'b1;
@@ -980,7 +1089,7 @@ module rac_check_engine #(
                 prev_slots[b*SlotW +: SlotW] = w_slot;
                 prev_clks[b*ClkW +: ClkW] = w_clk;
               end else begin
-                rvc_touch = 1'b1;  // [FT READ SHARED]
+                touched = touched | byte_way[RvcWays*b +: RvcWays];  // [FT READ SHARED]
               end
             end else if (same_r) begin
               // [FT READ SAME EPOCH]
@@ -990,13 +1099,15 @@ module rac_check_engine #(
               prev_slots[b*SlotW +: SlotW] = w_slot;
               prev_clks[b*ClkW +: ClkW] = w_clk;
             end else if (r_ok) begin
-              // [FT READ EXCLUSIVE] (on a LASTWRITE line's shared byte: the
-              // latest read since the clock left)
+              // [FT READ EXCLUSIVE] (on a LASTWRITE shared byte: the latest
+              // read since the clock left)
               new_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = s3_slot_q;
               new_body[ByteLo + b * ByteW + RClkLo +: ClkW] = own_clk;
               r_upd[b] = 1'b1;
             end else if (cur_shared[b]) begin
-              lw_esc = 1'b1;  // concurrent with a read since: the host joins them
+              // Concurrent with a read since the spill: with one way the
+              // host joins them; with several they start a partial clock.
+              lw_share_b[b] = 1'b1;
             end else begin
               share_b[b] = 1'b1;  // [FT READ SHARE]
             end
@@ -1011,13 +1122,13 @@ module rac_check_engine #(
               kinds[2*b +: 2] = KindWriteWrite;
               prev_slots[b*SlotW +: SlotW] = w_slot;
               prev_clks[b*ClkW +: ClkW] = w_clk;
-            end else if (cur_shared[b] && !has_rvc) begin
-              lw_esc = 1'b1;  // LASTWRITE: the earlier reads are with the host
-            end else if (cur_shared[b] && !rvc_leq) begin
+            end else if (cur_shared[b] && (!byte_clk[b] || byte_partial[b])) begin
+              lw_esc = 1'b1;  // LASTWRITE (or only the reads since): the earlier reads are with the host
+            end else if (cur_shared[b] && byte_greater[b]) begin
               raced[b] = 1'b1;
               kinds[2*b +: 2] = KindReadWrite;
-              prev_slots[b*SlotW +: SlotW] = rvc_prev_slot;
-              prev_clks[b*ClkW +: ClkW] = rvc_prev_clk;
+              prev_slots[b*SlotW +: SlotW] = byte_prev_slot[b*SlotW +: SlotW];
+              prev_clks[b*ClkW +: ClkW] = byte_prev_clk[b*ClkW +: ClkW];
             end else if (!cur_shared[b] && !r_ok) begin
               raced[b] = 1'b1;
               kinds[2*b +: 2] = KindReadWrite;
@@ -1041,35 +1152,67 @@ module rac_check_engine #(
     end
   end
 
-  // Bytes that start sharing may take a new read clock when the line has
-  // none and they all share one earlier read (equal R epochs): the clock is
-  // that read plus this one. Otherwise the line goes to the host.
-  logic [SlotW-1:0] share_r_slot;
-  logic [ClkW-1:0]  share_r_clk;
-  logic             share_same;
+  // Bytes that start sharing (or LASTWRITE bytes read concurrently) may take
+  // a new read clock when they all share one earlier read (equal R epochs):
+  // the clock is that read plus this one. Otherwise the line goes to the
+  // host.
+  logic [SlotW-1:0] share_r_slot, lw_r_slot;
+  logic [ClkW-1:0]  share_r_clk, lw_r_clk;
+  logic             share_same, lw_same;
   always_comb begin
     share_r_slot = '0;
     share_r_clk  = '0;
+    lw_r_slot    = '0;
+    lw_r_clk     = '0;
     share_same   = 1'b1;
+    lw_same      = 1'b1;
     for (int b = 7; b >= 0; b--) begin
       if (share_b[b]) begin
         share_r_slot = cur_body[ByteLo + b * ByteW + RSlotLo +: SlotW];
         share_r_clk  = cur_body[ByteLo + b * ByteW + RClkLo +: ClkW];
       end
+      if (lw_share_b[b]) begin
+        lw_r_slot = cur_body[ByteLo + b * ByteW + RSlotLo +: SlotW];
+        lw_r_clk  = cur_body[ByteLo + b * ByteW + RClkLo +: ClkW];
+      end
     end
     for (int b = 0; b < 8; b++) begin
       for (int c = b + 1; c < 8; c++) begin
         if (share_b[b] && share_b[c] && !s3_r_eq_q[8*b + c]) share_same = 1'b0;
+        if (lw_share_b[b] && lw_share_b[c] && !s3_r_eq_q[8*b + c]) lw_same = 1'b0;
       end
     end
   end
 
-  logic rvc_alloc_ok, rvc_update_ok, need_share;
-  assign rvc_alloc_ok = (PoolOn != 0) && share_b != '0 && cur_shared == '0 && share_same;
-  // Raising one lane of the clock changes every shared byte's reads: exact
-  // only when every shared byte still checked is read now.
-  assign rvc_update_ok = (cur_shared & ~s3_mask_q & ~raced_before) == '0;
-  assign need_share = (share_b != '0 && !rvc_alloc_ok) || lw_esc || (rvc_touch && !rvc_update_ok);
+  // A clock read on some of its live bytes only (not raced, not read now)
+  // must be split (several ways) or escalated (one way: raising the lane
+  // would invent reads of the other bytes). A command makes at most one new
+  // clock, in a way not holding one of the line's own clocks.
+  logic [RvcWays-1:0] split;
+  logic               rvc_alloc_ok, need_share, can_take, one_new, many_new, new_share, new_lw, new_split;
+  always_comb begin
+    for (int w = 0; w < RvcWays; w++) begin
+      split[w] = touched[w] && (way_mask[8*w +: 8] & ~s3_mask_q & ~raced_before) != '0;
+    end
+  end
+  assign can_take = ~&rvc_hit;
+  always_comb begin
+    int unsigned n;
+    n = ((share_b != '0) ? 1 : 0) + ((lw_share_b != '0) ? 1 : 0);
+    for (int w = 0; w < RvcWays; w++) n = n + (split[w] ? 1 : 0);
+    one_new  = n == 1;
+    many_new = n > 1;
+  end
+  // One way: a new clock only for a line without shared bytes.
+  assign rvc_alloc_ok = (PoolOn != 0) && share_b != '0 && share_same && (Multi != 0 || cur_shared == '0);
+  always_comb begin
+    if (Multi != 0) begin
+      need_share = (share_b != '0 && !share_same) || lw_esc || (lw_share_b != '0 && !lw_same) || many_new ||
+                   (one_new && !can_take);
+    end else begin
+      need_share = (share_b != '0 && !rvc_alloc_ok) || lw_esc || lw_share_b != '0 || split != '0;
+    end
+  end
 
   // What the command does to its line
   logic       insoftware, escalate, full_free, to_software, clear_line;
@@ -1086,10 +1229,15 @@ module rac_check_engine #(
     .to_software_o(to_software),
     .clear_o      (clear_line)
   );
+  // The new clock the command makes on chip (at most one; none when it
+  // escalates): a READ SHARE's, a partial one, or a split's copy.
+  assign new_share = rvc_alloc_ok && !escalate;
+  assign new_lw    = Multi != 0 && lw_share_b != '0 && !escalate;
+  assign new_split = Multi != 0 && split != '0 && !escalate;
 
   // The shared bytes after the command: a write made some exclusive, a free
   // cleared some, an allocation added some. When no shared byte is checked
-  // any more (all raced), the clock is dead and the mask is cleared.
+  // any more (all raced), the clocks are dead and the mask is cleared.
   logic [7:0] shared_after, raced_after;
   for (genvar b = 0; b < 8; b++) begin : g_raced_after
     assign raced_after[b] = new_body[ByteLo + b * ByteW + RacedBit];
@@ -1120,7 +1268,7 @@ module rac_check_engine #(
       final_body   = new_body;
       final_shared = shared_after;
       for (int b = 0; b < 8; b++) begin
-        if (rvc_alloc_ok && share_b[b]) begin  // R is now the clock's
+        if ((rvc_alloc_ok && share_b[b]) || (new_lw && lw_share_b[b])) begin  // R is now the clock's
           final_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
           final_body[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
         end
@@ -1142,12 +1290,27 @@ module rac_check_engine #(
   // shared bytes; the command's INSOFTWARE and shared bits are ignored, as
   // the software model decodes only the other fields. The host sends an
   // import only after every earlier command on the granule, so this is the
-  // exact state (docs/kernel-interface.md, "Re-import").
+  // exact state (docs/kernel-interface.md, "Re-import"). Op 8 (import-read-
+  // clock, right behind the op 7 of its line) adds shared bytes: they read
+  // the command's clock, so their R is cleared.
+  logic             s3_is_clock_import;
   logic [LineW-1:0] import_line, commit_line;
+  assign s3_is_clock_import = Multi != 0 && s3_is_import && s3_atomic_q;
   always_comb begin
-    import_line = s3_cline_q;
-    import_line[InSwBit] = 1'b0;
-    if (PoolOn != 0) import_line[LineW-1 -: 8] = s3_mask_q;  // SharedLo +: 8 (LineSharedAtTop)
+    if (s3_is_clock_import) begin
+      import_line = cur_line;
+      for (int b = 0; b < 8; b++) begin
+        if (s3_mask_q[b]) begin
+          import_line[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
+          import_line[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
+        end
+      end
+      import_line[LineW-1 -: 8] = cur_shared | s3_mask_q;  // SharedLo +: 8 (LineSharedAtTop)
+    end else begin
+      import_line = s3_cline_q;
+      import_line[InSwBit] = 1'b0;
+      if (PoolOn != 0) import_line[LineW-1 -: 8] = s3_mask_q;  // SharedLo +: 8 (LineSharedAtTop)
+    end
   end
   assign commit_line = s3_is_import ? import_line : final_line;
 
@@ -1166,76 +1329,188 @@ module rac_check_engine #(
     end else if (to_software) begin
       line_changed = !insoftware;
     end else begin
-      line_changed = w_upd != '0 || r_upd != '0 || raced != '0 || rvc_alloc_ok || shared_after != cur_shared ||
-                     (s3_op_q == OpFree && (s3_mask_q & s3_byte_set_q) != '0);
+      line_changed = w_upd != '0 || r_upd != '0 || raced != '0 || rvc_alloc_ok || new_lw ||
+                     shared_after != cur_shared || (s3_op_q == OpFree && (s3_mask_q & s3_byte_set_q) != '0);
     end
   end
 
-  // The pool after the command: a new clock for bytes that started sharing
-  // (taking the entry from another granule, whose clock goes to the host in
-  // a spill record), the thread's lane raised by a shared read, or the entry
-  // freed when the line's clock goes to the host with an escalation or dies.
-  logic [RowW-1:0] alloc_vc, touch_vc;
+  // The way a new clock takes (an allocation, a split, a partial clock, an
+  // import): the lowest free way, else the pool set's round-robin choice
+  // among the other granules' entries (whose clock leaves first in a
+  // read-clock spill record: those bytes of that line become LASTWRITE). An
+  // import first frees the granule's own entries (a host-owned line holds
+  // none). With one way: the entry. The round-robin pointers live in flops
+  // (a few bits per pool set), written only here.
+  logic [RvcWays-1:0] take_valid, take_free;
+  logic [RWayW-1:0]   take_way, rr_cur;
+  logic               take_rr;  // no way was free: the pointer moves past the choice
+  logic [PsN*RWayW-1:0] rr_q;
   always_comb begin
-    alloc_vc = '0;
-    touch_vc = s3_rvc_q;
-    for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
-      if (l[SlotW-1:0] == share_r_slot) alloc_vc[l*ClkW +: ClkW] = share_r_clk;
-      if (l[SlotW-1:0] == s3_slot_q) begin
-        alloc_vc[l*ClkW +: ClkW] = own_clk;
-        touch_vc[l*ClkW +: ClkW] = own_clk;
+    rr_cur = rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW];
+    take_valid = (s3_is_import && !s3_is_clock_import) ? (pool_valid & ~rvc_hit) : pool_valid;
+    take_free = ~take_valid;
+    take_rr = take_free == '0;
+    take_way = lowest_way(take_free);
+    if (take_rr) begin
+      for (int i = RvcWays - 1; i >= 0; i--) begin
+        if (!rvc_hit[(32'(rr_cur) + i) % RvcWays]) take_way = RWayW'((32'(rr_cur) + i) % RvcWays);
       end
     end
   end
-  logic rvc_displace;
-  assign rvc_displace = rvc_alloc_ok && !escalate && s3_rvc_tag_q[GranW] && !rvc_hit;
-  // An import with shared bytes takes the granule's entry as an allocation
-  // does: another granule's clock there goes to the host first (that line
-  // becomes LASTWRITE). Its own old entry cannot be valid while the host
-  // owned the line (the escalation freed it), but is freed regardless.
-  logic import_displace;
-  assign import_displace = (PoolOn != 0) && s3_is_import && s3_mask_q != '0 && s3_rvc_tag_q[GranW] && !rvc_hit;
+
+  // Per way: the entry after the command. Clocks keep only the bytes still
+  // shared (an entry left with none is freed), touched ones take the
+  // reader's lane, a split one gives the bytes read to the new clock; an
+  // escalation or a full free frees them all (an escalation after sending
+  // them: below).
+  logic [RvcWays*PTagW-1:0] pool_tag_after;
+  logic [RvcWays*RowW-1:0]  pool_vc_after;
+  logic [RvcWays-1:0]       pool_wr;
+  logic [RowW-1:0]          new_vc, split_vc;
+  logic [PTagW-1:0]         new_tag;
+  logic                     take_now;  // a new clock takes take_way at this edge
+  logic [7:0]               split_read;
+  always_comb begin
+    split_vc = '0;
+    split_read = '0;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (split[w]) begin
+        split_vc = s3_rvc_q[w*RowW +: RowW];
+        split_read = way_mask[8*w +: 8] & shared_after & s3_mask_q;
+      end
+    end
+    new_vc = '0;
+    for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
+      if (new_split) begin
+        new_vc[l*ClkW +: ClkW] = split_vc[l*ClkW +: ClkW];
+      end else if (l[SlotW-1:0] == (new_lw ? lw_r_slot : share_r_slot)) begin
+        new_vc[l*ClkW +: ClkW] = new_lw ? lw_r_clk : share_r_clk;
+      end
+      if (l[SlotW-1:0] == s3_slot_q) new_vc[l*ClkW +: ClkW] = own_clk;
+    end
+    new_tag = '0;
+    new_tag[GranW-1:0] = s3_gran_q;
+    new_tag[PValBit] = 1'b1;
+    if (Multi != 0) begin
+      new_tag[PPartBit] = new_lw || (new_split && (split & pool_partial) != '0);
+      new_tag[PMaskLo +: 8] = new_share ? share_b : new_lw ? lw_share_b : split_read;
+    end
+    if (s3_is_import) begin
+      new_vc = s3_crow_q;
+      new_tag[PPartBit] = 1'b0;  // the host sends whole histories
+      if (Multi != 0) new_tag[PMaskLo +: 8] = s3_mask_q;
+    end
+  end
+  assign take_now = (PoolOn != 0) && exec_done &&
+                    ((s3_is_access && (new_share || new_lw || new_split)) || (s3_is_import && s3_mask_q != '0));
+
+  always_comb begin
+    pool_tag_after = s3_rvc_tag_q;
+    pool_vc_after  = s3_rvc_q;
+    pool_wr        = '0;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (rvc_hit[w]) begin
+        pool_wr[w] = 1'b1;
+        if (s3_is_import && !s3_is_clock_import) begin
+          pool_tag_after[w*PTagW + PValBit] = 1'b0;  // (a host-owned line holds none)
+        end else if (s3_is_clock_import) begin
+          pool_wr[w] = 1'b0;
+        end else if (escalate || clear_line) begin
+          pool_tag_after[w*PTagW + PValBit] = 1'b0;
+        end else begin
+          if (Multi != 0) begin
+            pool_tag_after[w*PTagW + PMaskLo +: 8] =
+                way_mask[8*w +: 8] & shared_after & ~(split[w] ? s3_mask_q : 8'h00);
+          end
+          if ((way_mask[8*w +: 8] & shared_after) == '0) pool_tag_after[w*PTagW + PValBit] = 1'b0;
+          for (int l = 0; l < NumSlots; l++) begin
+            if (touched[w] && !split[w] && l[SlotW-1:0] == s3_slot_q) pool_vc_after[w*RowW + l*ClkW +: ClkW] = own_clk;
+          end
+        end
+      end
+    end
+    if (take_now) begin
+      for (int w = 0; w < RvcWays; w++) begin
+        if (take_way == w[RWayW-1:0]) begin
+          pool_wr[w] = 1'b1;
+          pool_tag_after[w*PTagW +: PTagW] = new_tag;
+          pool_vc_after[w*RowW +: RowW] = new_vc;
+        end
+      end
+    end
+  end
+
+  // The entry a new clock displaces (another granule's: its clock leaves in
+  // a read-clock spill record, reason 6 when partial).
+  logic             rvc_displace;
+  logic [PTagW-1:0] disp_tag;
+  logic [RowW-1:0]  disp_vc;
+  logic             disp_valid;
+  always_comb begin
+    disp_tag = '0;
+    disp_vc = '0;
+    disp_valid = 1'b0;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (take_way == w[RWayW-1:0]) begin
+        disp_tag = s3_rvc_tag_q[w*PTagW +: PTagW];
+        disp_vc = s3_rvc_q[w*RowW +: RowW];
+        disp_valid = take_valid[w] && !rvc_hit[w];
+      end
+    end
+  end
+  assign rvc_displace = take_now && disp_valid;
+
+  // An escalation sends the line's clocks with it: every one but the first
+  // whole-history clock (lowest way) in a read-clock spill record of its
+  // own, one a cycle before the escalation record, which carries the first
+  // (with one way: the entry, in the record).
+  logic [RvcWays-1:0] esc_first, esc_spill_ways, s3_spilled_q, esc_pending;
+  logic [RWayW-1:0]   esc_spill_way;
+  logic               esc_spill_fire;
+  always_comb begin
+    esc_first = '0;
+    for (int w = RvcWays - 1; w >= 0; w--) begin
+      if (rvc_hit[w] && !pool_partial[w]) esc_first = way_bit(w[RWayW-1:0]);
+    end
+  end
+  assign esc_spill_ways = (PoolOn != 0 && s3_valid_q && s3_is_access && escalate) ? (rvc_hit & ~esc_first) : '0;
+  assign esc_pending    = esc_spill_ways & ~s3_spilled_q;
+  assign esc_spill_way  = lowest_way(esc_pending);
 
   // S3 finishes when both record registers can take a record (whether or
-  // not this command makes one: the decision is late, the stall early).
+  // not this command makes one: the decision is late, the stall early) and
+  // an escalation's clock spills have gone.
   logic race_free, any_raced;
   assign race_free = !race_valid_o || race_ready_i;
   assign any_raced = |raced && !escalate;
-  assign exec_done = s3_valid_q && (!s3_is_lookup || (race_free && esc_free));
+  assign exec_done = s3_valid_q && (!s3_is_lookup || (race_free && esc_free && esc_pending == '0));
+  assign esc_spill_fire = s3_valid_q && esc_pending != '0 && esc_free;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i || s2_advance) begin
+      s3_spilled_q <= '0;
+    end else if (esc_spill_fire) begin
+      s3_spilled_q <= s3_spilled_q | way_bit(esc_spill_way);
+    end
+    if (rst_i) begin
+      rr_q <= '0;
+    end else if (Multi != 0 && take_now && take_rr) begin
+      rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW] <= RWayW'((32'(take_way) + 1) % RvcWays);
+    end
+  end
 
   always_comb begin
-    rvc_wr_en    = 1'b0;
-    rvc_wr_valid = 1'b0;
-    rvc_wr_vc    = touch_vc;
-    rvc_wr_gran  = s3_gran_q;
-    if (PoolOn != 0 && exec_done && s3_is_access) begin
-      if (escalate || clear_line) begin
-        rvc_wr_en = has_rvc;
-      end else if (rvc_alloc_ok) begin
-        rvc_wr_en    = 1'b1;
-        rvc_wr_valid = 1'b1;
-        rvc_wr_vc    = alloc_vc;
-      end else if (has_rvc && shared_after == '0) begin
-        rvc_wr_en = 1'b1;
-      end else if (rvc_touch) begin
-        rvc_wr_en    = 1'b1;
-        rvc_wr_valid = 1'b1;
-      end
-    end
-    if (PoolOn != 0 && exec_done && s3_is_import) begin
-      if (s3_mask_q != '0) begin
-        rvc_wr_en    = 1'b1;
-        rvc_wr_valid = 1'b1;
-        rvc_wr_vc    = s3_crow_q;
-      end else begin
-        rvc_wr_en = rvc_hit;
-      end
-    end
+    rvc_wr_en   = '0;
+    rvc_wr_tag  = pool_tag_after;
+    rvc_wr_vc   = pool_vc_after;
+    rvc_wr_gran = s3_gran_q;
+    if (PoolOn != 0 && exec_done && s3_is_lookup) rvc_wr_en = pool_wr;
     if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
-      rvc_wr_en    = 1'b1;
-      rvc_wr_valid = 1'b0;
-      rvc_wr_gran  = victim_gran;
-      rvc_wr_vc    = s1_rvc_q;
+      rvc_wr_en   = way_bit(ev_way);
+      rvc_wr_tag  = s1_rvc_tag_q;
+      rvc_wr_vc   = s1_rvc_q;
+      rvc_wr_tag[32'(ev_way)*PTagW + PValBit] = 1'b0;
+      rvc_wr_gran = victim_gran;
     end
   end
 
@@ -1258,6 +1533,40 @@ module rac_check_engine #(
     end
   end
 
+  // A pool entry as a read-clock spill record's fields.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [2:0] spill_reason(input logic [PTagW-1:0] t);
+    spill_reason = (Multi != 0 && t[PPartBit]) ? rac_pkg::EscPartialReadVcSpill : rac_pkg::EscReadVcSpill;
+  endfunction
+  function automatic logic [7:0] spill_mask(input logic [PTagW-1:0] t);
+    spill_mask = (Multi != 0) ? t[PMaskLo +: 8] : 8'h00;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [PTagW-1:0] esc_first_tag, esc_spill_tag, ev_tag;
+  logic [RowW-1:0]  esc_first_vc, esc_spill_vc, ev_vc;
+  always_comb begin
+    esc_first_tag = '0;
+    esc_first_vc = '0;
+    esc_spill_tag = '0;
+    esc_spill_vc = '0;
+    ev_tag = '0;
+    ev_vc = '0;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (esc_first[w]) begin
+        esc_first_tag = s3_rvc_tag_q[w*PTagW +: PTagW];
+        esc_first_vc = s3_rvc_q[w*RowW +: RowW];
+      end
+      if (esc_spill_way == w[RWayW-1:0]) begin
+        esc_spill_tag = s3_rvc_tag_q[w*PTagW +: PTagW];
+        esc_spill_vc = s3_rvc_q[w*RowW +: RowW];
+      end
+      if (ev_way == w[RWayW-1:0]) begin
+        ev_tag = s1_rvc_tag_q[w*PTagW +: PTagW];
+        ev_vc = s1_rvc_q[w*RowW +: RowW];
+      end
+    end
+  end
+
   // Output registers, held until accepted
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -1267,9 +1576,8 @@ module rac_check_engine #(
       if (race_ready_i) race_valid_o <= 1'b0;
       if (esc_ready_i) esc_valid_o <= 1'b0;
       if (exec_done && s3_is_access && any_raced) race_valid_o <= 1'b1;
-      if (exec_done && s3_is_access && (escalate || rvc_displace)) esc_valid_o <= 1'b1;
-      if (exec_done && import_displace) esc_valid_o <= 1'b1;
-      if (ev_spill_fire) esc_valid_o <= 1'b1;
+      if (exec_done && s3_is_access && escalate) esc_valid_o <= 1'b1;
+      if (rvc_displace || esc_spill_fire || ev_spill_fire) esc_valid_o <= 1'b1;
     end
     if (exec_done && s3_is_access && any_raced) begin
       race_seq_o        <= s3_seq_q;
@@ -1279,27 +1587,38 @@ module rac_check_engine #(
       race_prev_slots_o <= prev_slots;
       race_prev_clks_o  <= prev_clks;
     end
-    if (exec_done && s3_is_access && escalate) begin
+    if (esc_spill_fire) begin  // an escalation's further clocks, before it
+      esc_seq_o       <= s3_seq_q;
+      esc_reason_o    <= spill_reason(esc_spill_tag);
+      esc_granule_o   <= s3_gran_q;
+      esc_line_o      <= '0;
+      esc_rvc_valid_o <= 1'b1;
+      esc_rvc_o       <= esc_spill_vc;
+      esc_rvc_mask_o  <= spill_mask(esc_spill_tag);
+    end else if (exec_done && s3_is_access && escalate) begin
       esc_seq_o       <= s3_seq_q;
       esc_reason_o    <= esc_reason;
       esc_granule_o   <= s3_gran_q;
       esc_line_o      <= cur_line;
-      esc_rvc_valid_o <= has_rvc;
-      esc_rvc_o       <= s3_rvc_q;
-    end else if (exec_done && ((s3_is_access && rvc_displace) || import_displace)) begin
+      esc_rvc_valid_o <= esc_first != '0 && PoolOn != 0;
+      esc_rvc_o       <= esc_first_vc;
+      esc_rvc_mask_o  <= spill_mask(esc_first_tag);
+    end else if (rvc_displace) begin
       esc_seq_o       <= s3_seq_q;
-      esc_reason_o    <= rac_pkg::EscReadVcSpill;
-      esc_granule_o   <= s3_rvc_tag_q[GranW-1:0];
+      esc_reason_o    <= spill_reason(disp_tag);
+      esc_granule_o   <= disp_tag[GranW-1:0];
       esc_line_o      <= '0;
       esc_rvc_valid_o <= 1'b1;
-      esc_rvc_o       <= s3_rvc_q;
+      esc_rvc_o       <= disp_vc;
+      esc_rvc_mask_o  <= spill_mask(disp_tag);
     end else if (ev_spill_fire) begin  // the eviction spill (S2 and S3 are empty)
       esc_seq_o       <= s1_seq_q;
-      esc_reason_o    <= rac_pkg::EscReadVcSpill;
+      esc_reason_o    <= spill_reason(ev_tag);
       esc_granule_o   <= victim_gran;
       esc_line_o      <= '0;
       esc_rvc_valid_o <= 1'b1;
-      esc_rvc_o       <= s1_rvc_q;
+      esc_rvc_o       <= ev_vc;
+      esc_rvc_mask_o  <= spill_mask(ev_tag);
     end
   end
 
@@ -1343,8 +1662,10 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(ObjectsPowerOfTwo, (Objects & (Objects - 1)) == 0)
   `RAC_STATIC_ASSERT(ReadVcsPowerOfTwo, (ReadVcs & (ReadVcs - 1)) == 0)
   `RAC_STATIC_ASSERT(ReadVcsFoldable, RvcW <= GranW)
-  // The pool index is the low bits of the set (rvc_of).
-  `RAC_STATIC_ASSERT(ReadVcsWithinSets, ReadVcs <= Sets)
+  // The pool set is the low bits of the cache set (rvc_of).
+  `RAC_STATIC_ASSERT(ReadVcsWithinSets, PsN <= Sets)
+  `RAC_STATIC_ASSERT(ReadVcWaysPowerOfTwo, ReadVcWays >= 1 && ReadVcWays <= 8 && (ReadVcWays & (ReadVcWays - 1)) == 0)
+  `RAC_STATIC_ASSERT(ReadVcWaysWithinPool, ReadVcs == 0 || ReadVcWays <= ReadVcs)
   // The shape of the generated line layout this module's indexing assumes:
   // INSOFTWARE in the body, the byte states contiguous after it, then the
   // shared mask (with a pool) at the top; each epoch a slot then a clock.
@@ -1362,9 +1683,17 @@ module rac_check_engine #(
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // An imported line with shared bytes always holds its clock in the pool
   // (EVERYTHING), so the next command on it can never find it LASTWRITE.
+  logic import_entry_written;
+  always_comb begin
+    import_entry_written = 1'b0;
+    for (int w = 0; w < RvcWays; w++) begin
+      if (rvc_wr_en[w] && rvc_wr_tag[w*PTagW + PValBit] && rvc_wr_tag[w*PTagW +: GranW] == s3_gran_q) begin
+        import_entry_written = 1'b1;
+      end
+    end
+  end
   `RAC_ASSERT(ImportTakesPoolEntry,
-              !(exec_done && s3_is_import && PoolOn != 0 && s3_mask_q != '0 &&
-                !(rvc_wr_en && rvc_wr_valid && rvc_wr_gran == s3_gran_q)), clk_i, rst_i)
+              !(exec_done && s3_is_import && PoolOn != 0 && s3_mask_q != '0 && !import_entry_written), clk_i, rst_i)
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
@@ -1392,12 +1721,24 @@ module rac_check_engine #(
   // chip, EVERYTHING) has shared bytes: a clock is never left behind for a
   // later life of the granule (the stale-read hazard).
   `RAC_ASSERT(ReadVcNeverStale,
-              !(s3_valid_q && s3_is_access && rvc_hit && (cur_shared == '0 || insoftware)), clk_i, rst_i)
-  // LASTWRITE is never upgraded by the pool: an entry is newly given to a
-  // granule (a valid write where the pool did not hold it) only while its
-  // line has no shared bytes.
+              !(s3_valid_q && s3_is_access && rvc_hit != '0 && (cur_shared == '0 || insoftware)), clk_i, rst_i)
+  // With several ways, a line's clocks cover disjoint bytes, all shared.
+  logic clock_bytes_overlap;
+  always_comb begin
+    clock_bytes_overlap = 1'b0;
+    for (int a = 0; a < RvcWays; a++) begin
+      if (Multi != 0 && rvc_hit[a] && (way_mask[8*a +: 8] & ~cur_shared) != '0) clock_bytes_overlap = 1'b1;
+      for (int b = a + 1; b < RvcWays; b++) begin
+        if (rvc_hit[a] && rvc_hit[b] && (way_mask[8*a +: 8] & way_mask[8*b +: 8]) != '0) clock_bytes_overlap = 1'b1;
+      end
+    end
+  end
+  `RAC_ASSERT(ClocksCoverDisjointSharedBytes, !(s3_valid_q && s3_is_access && clock_bytes_overlap), clk_i, rst_i)
+  // LASTWRITE is never upgraded by the pool: with one way, an entry is newly
+  // given to a granule only while its line has no shared bytes (with
+  // several, only to bytes without a clock, which the masks check above).
   `RAC_ASSERT(NoAllocationOverSharedBytes,
-              !(exec_done && s3_is_access && rvc_wr_en && rvc_wr_valid && !rvc_hit && cur_shared != '0),
+              !(Multi == 0 && exec_done && s3_is_access && take_now && rvc_hit == '0 && cur_shared != '0),
               clk_i, rst_i)
   // A LASTWRITE line never lets a write of a shared byte through on chip
   // (the reads it must be checked against are with the host): a write
@@ -1407,20 +1748,21 @@ module rac_check_engine #(
   always_comb begin
     lw_shared_w_changed = 1'b0;
     for (int b = 0; b < 8; b++) begin
-      if (cur_shared[b] && final_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW] !=
+      if (cur_shared[b] && (!byte_clk[b] || byte_partial[b]) &&
+          final_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW] !=
                            cur_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW]) begin
         lw_shared_w_changed = 1'b1;
       end
     end
   end
   `RAC_ASSERT(LastWriteWritesGoToHost,
-              !(exec_done && s3_op_q == OpWrite && lastwrite && !escalate && lw_shared_w_changed), clk_i, rst_i)
+              !(exec_done && s3_op_q == OpWrite && !escalate && lw_shared_w_changed), clk_i, rst_i)
   // The dirty bit never misses a change of the line.
   `RAC_ASSERT(ChangeMarksDirty, !(wr_en && !install && commit_line != cur_line && !line_changed), clk_i, rst_i)
   // A line leaves the cache without its clock in the pool (the eviction
   // spill freed it): the host, not the pool, then holds the clock.
   `RAC_ASSERT(NoPoolClockWrittenBack,
-              !(mem_req_valid_o && mem_req_write_o && s1_rvc_tag_q[GranW] && s1_rvc_tag_q[GranW-1:0] == victim_gran),
+              !(mem_req_valid_o && mem_req_write_o && pool_hits(s1_rvc_tag_q, victim_gran) != '0),
               clk_i, rst_i)
   // The eviction spill never meets a record or a pool write of S3.
   `RAC_ASSERT(EvictionSpillAlone, !(ev_spill_fire && (s2_valid_q || s3_valid_q)), clk_i, rst_i)

@@ -12,6 +12,12 @@
 //   line's shared bytes) is not zero, by RowWords words holding the read
 //   clock; the command carries both (cmd_line_o, cmd_row_o; a clock of
 //   zeros without shared bytes) with the word's granule and mask;
+// - with ReadVcWays > 1, an import-read-clock word (op 8) is followed by
+//   RowWords words holding a clock; it goes to the engine as an import-line
+//   command with cmd_atomic_o set (the engine's mark for op 8) and the
+//   clock on cmd_row_o; a zero mask is status 1 (the state-dependent parts
+//   of op 8's contract — bytes already shared, no way left — are the
+//   host's to keep: docs/kernel-interface.md);
 // - a reserved op, an import with a nonzero mask on a kernel without a
 //   read-VC pool, a slot >= NumSlots, or an object index (the whole granule
 //   field of ops 4-6) >= Objects ends the batch at that word (status 1,
@@ -36,6 +42,7 @@ module rac_cmd_decoder #(
   parameter int unsigned Objects  = 16,  // entries of the engine's sync-object store
   parameter int unsigned LineW    = 128,  // the engine's line (import-line data)
   parameter int unsigned ReadVcs  = 0,    // the engine's read-VC pool (0: an import has no shared bytes)
+  parameter int unsigned ReadVcWays = 1,  // its ways (> 1: op 8, import-read-clock)
   // Derived
   parameter int unsigned SlotW    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   parameter int unsigned ObjW     = (Objects > 1) ? $clog2(Objects) : 1,
@@ -64,7 +71,8 @@ module rac_cmd_decoder #(
   input  logic               cmd_ready_i,
   output logic [2:0]         cmd_op_o,
   output logic               cmd_force_sw_o,
-  output logic               cmd_atomic_o,   // ops 9-10: cmd_op_o is 0 (atomic read) or 1 (atomic write)
+  output logic               cmd_atomic_o,   // ops 9-10: cmd_op_o is 0 (atomic read) or 1 (atomic write);
+                                             // op 8: cmd_op_o is 7 (import-line)
   output logic [SlotW-1:0]   cmd_slot_o,
   output logic [7:0]         cmd_mask_o,
   output logic [GranW-1:0]   cmd_granule_o,  // ops 4-6: the object index
@@ -82,6 +90,7 @@ module rac_cmd_decoder #(
   localparam logic [3:0] OpLoadObject = 4'(rac_kernel_regs_pkg::OpLoadObject);
   localparam logic [3:0] OpImportLine = 4'(rac_kernel_regs_pkg::OpImportLine);
   localparam logic [3:0] OpAtomicRead = 4'(rac_kernel_regs_pkg::OpAtomicRead);
+  localparam logic [3:0] OpImportReadClock = 4'(rac_kernel_regs_pkg::OpImportReadClock);
   localparam logic [3:0] OpAtomicWrite = 4'(rac_kernel_regs_pkg::OpAtomicWrite);
   localparam int unsigned RowBits = RowWords * 128;
   localparam int unsigned LineBits = LineWords * 128;
@@ -99,6 +108,7 @@ module rac_cmd_decoder #(
   logic [2:0]          row_op_q;    // set-row, load-object or import: the command the data words belong to
   logic [GranW-1:0]    row_gran_q;  // load-object: its object index; import: its granule
   logic [7:0]          row_mask_q;  // import: its shared bytes
+  logic                row_clock_q; // op 8: the data words are a clock for the line just imported
   logic [SlotW-1:0]   zero_slot_q;
   logic [ObjW-1:0]    zero_obj_q;
 
@@ -115,18 +125,20 @@ module rac_cmd_decoder #(
   logic [3:0]  w_op;
   logic [7:0]  w_slot;
   logic [63:0] w_granule;
-  logic        w_sync, w_with_row, w_import, w_atomic, w_bad;
+  logic        w_sync, w_with_row, w_import, w_atomic, w_clock, w_bad;
   assign w_op       = word_i[3:0];
   assign w_slot     = word_i[15:8];
   assign w_granule  = word_i[127:64];
   assign w_sync     = w_op >= OpAcquire && w_op <= OpLoadObject;  // ops on the sync-object store
-  assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject;
+  assign w_clock    = ReadVcs > 0 && ReadVcWays > 1 && w_op == OpImportReadClock;
+  assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject || w_clock;
   assign w_import   = w_op == OpImportLine;
   // Ops 9 and 10 (version 7): the access part of an atomic operation, handed
   // to the engine as a read or write with cmd_atomic_o set.
   assign w_atomic   = w_op == OpAtomicRead || w_op == OpAtomicWrite;
-  assign w_bad      = (w_op > OpImportLine && !w_atomic) || {24'd0, w_slot} >= NumSlots ||
-                      (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0);
+  assign w_bad      = (w_op > OpImportLine && !w_atomic && !w_clock) || {24'd0, w_slot} >= NumSlots ||
+                      (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0) ||
+                      (w_clock && word_i[23:16] == '0);
 
   assign busy_o = state_q != DIdle;
 
@@ -234,7 +246,8 @@ module rac_cmd_decoder #(
               // has shared bytes (a clock of zeros otherwise).
               state_q <= w_import ? DLine : DRow;
               cmd_slot_o <= w_slot[SlotW-1:0];
-              row_op_q <= w_op[2:0];
+              row_op_q <= w_clock ? OpImportLine[2:0] : w_op[2:0];
+              row_clock_q <= w_clock;
               row_gran_q <= w_granule[GranW-1:0];
               row_mask_q <= word_i[23:16];
               row_idx_q <= idx_q;
@@ -279,7 +292,7 @@ module rac_cmd_decoder #(
               cmd_zeroing_o <= 1'b0;
               cmd_op_o <= row_op_q;
               cmd_force_sw_o <= 1'b0;
-              cmd_atomic_o <= 1'b0;
+              cmd_atomic_o <= row_clock_q;
               cmd_mask_o <= (row_op_q == OpImportLine[2:0]) ? row_mask_q : '0;
               cmd_granule_o <= row_gran_q;  // ignored by set-row
               cmd_seq_o <= SeqW'(row_idx_q);

@@ -29,6 +29,11 @@
 // engine spills an evicted line's clock, so one command can make three
 // escalation records and esc_capacity must be 3 × command_words
 // (docs/kernel-interface.md, "Bucket spills and the read-VC pool").
+// ReadVcWays > 1 makes the pool set-associative (cap_read_vc_ways): a line
+// holds up to that many read clocks, each for its own shared bytes (byte 18
+// of an escalation record names them), op 8 imports a further clock, and
+// one command can make 2 × ReadVcWays + 1 escalation records
+// (docs/kernel-interface.md, "Several read clocks per line").
 //
 // Port names follow Vitis (ap_clk, ap_rst_n, s_axi_control_*, m_axi_<name>_*,
 // interrupt) rather than the _i/_o convention of the inner modules.
@@ -42,6 +47,7 @@ module rac_kernel #(
   parameter int unsigned ReplPolicy = 0,
   parameter int unsigned Objects    = 16,  // sync-object store entries (cap_objects; a power of two)
   parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
+  parameter int unsigned ReadVcWays = 1,   // ways per pool set (cap_read_vc_ways; a power of two <= 8, <= ReadVcs)
   parameter int unsigned BucketWays = 4,   // ways per metadata bucket (cap_bucket_ways; a power of two <= 8)
   // Derived (as in rac_check_engine; the line layout from the register-map
   // JSON through the generated rac_line_layout_pkg)
@@ -177,7 +183,7 @@ module rac_kernel #(
 
   rac_axil_ctrl #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects),
-    .ReadVcs(ReadVcs), .EscRecBytes(EscRecBytes), .BucketWays(BucketWays)
+    .ReadVcs(ReadVcs), .ReadVcWays(ReadVcWays), .EscRecBytes(EscRecBytes), .BucketWays(BucketWays)
   ) u_ctrl (
     .clk_i(ap_clk), .rst_i(rst),
     .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
@@ -230,13 +236,16 @@ module rac_kernel #(
   assign done          = kstate_q == KFinish;
 
   // Escalation records one command can make: its own and the bucket spill
-  // of the line its miss evicts, and with a pool the spill of that line's
-  // read clock.
-  logic [33:0] esc_needed;
-  assign esc_needed = (ReadVcs > 0) ? {2'b0, a_words} + {1'b0, a_words, 1'b0} : {1'b0, a_words, 1'b0};
+  // of the line its miss evicts, and with a pool the spills of that line's
+  // read clocks (up to ReadVcWays) and of its own line's other clocks
+  // before its escalation (ReadVcWays - 1), or of one displaced clock:
+  // 2 × ReadVcWays + 1.
+  localparam int unsigned EscPerWord = (ReadVcs > 0) ? 2 * ((ReadVcWays > 1) ? ReadVcWays : 1) + 1 : 2;
+  logic [35:0] esc_needed;
+  assign esc_needed = 36'(a_words) * 36'(EscPerWord);
   logic args_bad;
   assign args_bad = a_race_cap < a_words ||
-                    {2'b0, a_esc_cap} < esc_needed ||
+                    36'(a_esc_cap) < esc_needed ||
                     a_bucket_bits == 32'd0 || a_bucket_bits > 32'd30 ||
                     a_commands[3:0] != 4'd0 || a_races[5:0] != 6'd0 ||
                     a_escalations[5:0] != 6'd0 || a_buckets[11:0] != 12'd0;
@@ -331,7 +340,7 @@ module rac_kernel #(
 
   rac_cmd_decoder #(
     .NumSlots(NumSlots), .ClkW(ClkW), .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .LineW(LineW),
-    .ReadVcs(ReadVcs)
+    .ReadVcs(ReadVcs), .ReadVcWays(ReadVcWays)
   ) u_decoder (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .words_i(words_q), .zero_rows_i(dec_zero_rows), .abort_i(bus_failed),
@@ -358,6 +367,7 @@ module rac_kernel #(
   logic [SeqW-1:0]    esc_seq;
   logic [2:0]         esc_reason;
   logic               esc_rvc_valid;  // the record carries the shared bytes' read clock
+  logic [7:0]         esc_rvc_mask;   // the shared bytes it covers (0: all)
   logic [NumSlots*ClkW-1:0] esc_rvc;
   logic [GranW-1:0]   esc_granule;
   logic [LineW-1:0]   esc_line;
@@ -369,7 +379,7 @@ module rac_kernel #(
 
   rac_check_engine #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy),
-    .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(ReadVcs)
+    .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(ReadVcs), .ReadVcWays(ReadVcWays)
   ) u_engine (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
@@ -381,6 +391,7 @@ module rac_kernel #(
     .race_prev_clks_o(race_prev_clks),
     .esc_valid_o(esc_valid), .esc_ready_i(esc_ready), .esc_seq_o(esc_seq), .esc_reason_o(esc_reason),
     .esc_granule_o(esc_granule), .esc_line_o(esc_line), .esc_rvc_valid_o(esc_rvc_valid), .esc_rvc_o(esc_rvc),
+    .esc_rvc_mask_o(esc_rvc_mask),
     .mem_req_valid_o(mem_req_valid), .mem_req_ready_i(mem_req_ready), .mem_req_write_o(mem_req_write),
     .mem_req_granule_o(mem_req_granule), .mem_req_data_o(mem_req_data), .mem_req_seq_o(mem_req_seq),
     .mem_wack_i(mem_wack), .mem_rsp_valid_i(mem_rsp_valid), .mem_rsp_data_i(mem_rsp_data),
@@ -471,6 +482,7 @@ module rac_kernel #(
       esc_rec[127:64]  = 64'(esc_granule);
       esc_rec[135:128] = 8'(esc_reason);
       esc_rec[136]     = esc_rvc_valid;
+      esc_rec[151:144] = esc_rvc_valid ? esc_rvc_mask : 8'h00;  // esc_clock_mask_byte
       esc_rec[192 +: LineW] = esc_line;
     end else begin
       esc_rec[63:0]    = 64'(spill_seq);

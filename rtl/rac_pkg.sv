@@ -18,5 +18,6 @@ package rac_pkg;
   localparam logic [2:0] EscForced     = 3'd2;  // the command asked for it (thread without a slot)
   localparam logic [2:0] EscReclaim    = 3'd3;  // a full free returned a host-owned line to hardware
   localparam logic [2:0] EscReadVcSpill = 3'd5; // a read vector clock left the pool: the host keeps it
+  localparam logic [2:0] EscPartialReadVcSpill = 3'd6; // a partial read clock (reads since a spill) left the pool: the host joins it
 
 endpackage

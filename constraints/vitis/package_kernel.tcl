@@ -41,7 +41,7 @@ set part    [expr {$argc > 3 ? [lindex $argv 3] : "xcu250-figd2104-2L-e"}]
 # A name or value the kernel does not have is an error before any project
 # is made (Vivado's batch mode then exits non-zero and make stops).
 set synth 0
-set shape_names {NumSlots ClkW Sets Ways Objects ReadVcs BucketWays}
+set shape_names {NumSlots ClkW Sets Ways Objects ReadVcs BucketWays ReadVcWays}
 set shape {}
 foreach arg [lrange $argv 4 end] {
   if {$arg eq "synth"} {

@@ -237,8 +237,10 @@ bool SoftwareKernel::covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_c
 bool SoftwareKernel::arguments_valid(const BatchArguments& a, SoftwareMemory& memory, std::span<std::byte>& commands,
                                      Output& out) const {
   // Escalation records one command can make: its own, the bucket spill of
-  // the line its miss evicts and, with a pool, that line's read clock.
-  const uint64_t records_per_word = shape_.read_vcs > 0 ? 3 : 2;
+  // the line its miss evicts and, with a pool, that line's read clocks and
+  // its own line's other clocks (or one displaced clock): 2W + 1 with W
+  // ways (3 with one), as the kernel checks.
+  const uint64_t records_per_word = shape_.esc_records_per_word();
   if (a.race_capacity < a.command_words || a.esc_capacity < records_per_word * a.command_words) return false;
   if (a.bucket_bits < 1 || a.bucket_bits > 30) return false;
   if (!aligned(a.commands, regs::kCommandBytes) || !aligned(a.races, 64) || !aligned(a.escalations, 64) ||

@@ -52,7 +52,8 @@ std::vector<std::string> verilate_command(const KernelShape& shape, const fs::pa
                                     {"Ways", shape.ways},
                                     {"Objects", shape.objects},
                                     {"ReadVcs", shape.read_vcs},
-                                    {"BucketWays", shape.bucket_ways}}) {
+                                    {"BucketWays", shape.bucket_ways},
+                                    {"ReadVcWays", shape.read_vc_ways}}) {
     args.push_back(fmt::format("-G{}={}", name, value));
   }
   for (const char* f : {"rac_pkg.sv", "rac_line_layout_pkg.sv", "rac_kernel_regs_pkg.sv", "rac_kernel.sv"}) {

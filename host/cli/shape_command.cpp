@@ -52,7 +52,8 @@ CommandRunner add_shape_command(CLI::App& app) {
       "shape", "Check a kernel shape (the sweep's knob names) and print rac_kernel's parameters for make xclbin");
   cmd->add_option("--file", opt->file, "a shape file: NAME=VALUE words, '#' comments (before the WORDS)");
   cmd->add_option("WORDS", opt->words,
-                  "NAME=VALUE with NAME one of slots, clock_bits, sets, ways, pool (read_vcs), objects, bucket_ways; "
+                  "NAME=VALUE with NAME one of slots, clock_bits, sets, ways, pool (read_vcs), objects, bucket_ways, "
+                  "pool_ways; "
                   "the others keep the RTL defaults");
   return [opt] { return run_shape(*opt); };
 }

@@ -22,6 +22,7 @@ constexpr std::array kKernelKnobs{
     std::pair<std::string_view, Field>{"pool", &driver::KernelShape::read_vcs},
     std::pair<std::string_view, Field>{"objects", &driver::KernelShape::objects},
     std::pair<std::string_view, Field>{"bucket_ways", &driver::KernelShape::bucket_ways},
+    std::pair<std::string_view, Field>{"pool_ways", &driver::KernelShape::read_vc_ways},
 };
 
 std::string kernel_knob_names() {

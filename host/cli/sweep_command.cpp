@@ -80,8 +80,8 @@ driver::CacheShape cache_of(const SweepPoint& p) {
 
 driver::KernelShape kernel_shape_of(const SweepPoint& p) {
   const auto knob = [&](std::string_view name) { return static_cast<unsigned>(Knob::of(p, name)); };
-  return {knob("slots"),   knob("clock_bits"), knob("sets"),       knob("ways"),
-          knob("objects"), knob("pool"),       knob("bucket_ways")};
+  return {knob("slots"),   knob("clock_bits"), knob("sets"),        knob("ways"),
+          knob("objects"), knob("pool"),       knob("bucket_ways"), knob("pool_ways")};
 }
 
 offload::OffloadOptions offload_options_of(const SweepPoint& p) {
@@ -296,12 +296,6 @@ int verilator_models(const SweepOptions& o, const std::vector<SweepPoint>& point
                      std::map<std::string, driver::DeviceFactory>& models) {
   for (const SweepPoint& p : points) {
     const driver::KernelShape shape = kernel_shape_of(p);
-    if (Knob::of(p, "pool_ways") != 1) {
-      return usage_error(
-          fmt::format("the point {} is not an RTL shape: the RTL keeps one read clock per line "
-                      "(pool_ways 1); several are the software model's only (--model fast)",
-                      describe_point(p, grids)));
-    }
     if (const std::string problem = driver::shape_problem(shape); !problem.empty()) {
       return usage_error(fmt::format("the point {} is not a kernel shape: {}", describe_point(p, grids), problem));
     }

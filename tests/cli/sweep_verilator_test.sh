@@ -5,7 +5,8 @@
 # CPU, 45 s on a loaded 2-core machine) and reused by the next run; its rows
 # give the fast model's escalations exactly and its cycles within 5 %, at
 # two memory latencies; shapes the RTL cannot take are usage errors (2)
-# before anything is built.
+# before anything is built; a second model with 2 read-clock ways
+# (pool_ways, the RTL's ReadVcWays) gives the fast model's escalations too.
 # Usage: sweep_verilator_test.sh RACEACCEL WORK_DIR
 set -u
 bin=$1
@@ -73,13 +74,27 @@ paste "$work/vc" "$work/fc" | awk '{ d = ($2 - $1) / $1; if (d < 0) d = -d; if (
   fail "cycles differ by more than 5 %: verilator $(tr '\n' ' ' <"$work/vc"), fast $(tr '\n' ' ' <"$work/fc")"
 
 # Shapes the RTL cannot take: usage errors, nothing built.
-expect_status 2 "several read clocks per line" "$bin" sweep --model verilator --model-cache "$cache" \
-  --grid pool_ways=2 "$t"
-grep -q "one read clock per line" "$work/err" && pass || fail "pool_ways message: $(cat "$work/err")"
+expect_status 2 "more pool sets than cache sets" "$bin" sweep --model verilator --model-cache "$cache" \
+  --grid sets=4 --grid ways=2 --grid pool=16 --grid pool_ways=2 "$t"
+grep -q "sets" "$work/err" && pass || fail "pool_ways message: $(cat "$work/err")"
 expect_status 2 "no cache" "$bin" sweep --model verilator --model-cache "$cache" --grid sets=0 --grid ways=0 "$t"
 grep -q "not a kernel shape" "$work/err" && pass || fail "no-cache message: $(cat "$work/err")"
 expect_status 2 "3 sync objects" "$bin" sweep --model verilator --model-cache "$cache" --grid objects=3 "$t"
 [ "$(ls "$cache" | wc -l)" -eq 1 ] && pass || fail "a bad shape left something in the cache: $(ls "$cache")"
+
+# Several read clocks per line: pool_ways is the RTL's ReadVcWays, and the
+# Verilated kernel of 2 ways gives the fast model's escalations exactly.
+ways="--grid slots=4 --grid sets=2 --grid ways=2 --grid pool=2 --grid pool_ways=2 --grid objects=2"
+# shellcheck disable=SC2086
+expect_status 0 "verilator sweep, 2 read-clock ways" "$bin" sweep --model verilator --model-cache "$cache" $ways \
+  --csv "$work/w.csv" "$t"
+grep -q "ReadVcs=2 BucketWays=4 ReadVcWays=2)" "$work/err" && pass || fail "no ReadVcWays in the build message"
+# shellcheck disable=SC2086
+expect_status 0 "fast sweep, 2 read-clock ways" "$bin" sweep $ways --csv "$work/wf.csv" "$t"
+for name in races accesses on_chip escalations esc_host_owned esc_lastwrite esc_read_clock_spill esc_bucket_spill; do
+  [ "$(column "$work/w.csv" "$name")" = "$(column "$work/wf.csv" "$name")" ] && pass ||
+    fail "2 ways, $name: verilator $(column "$work/w.csv" "$name"), fast $(column "$work/wf.csv" "$name")"
+done
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

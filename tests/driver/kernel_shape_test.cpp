@@ -12,6 +12,9 @@ TEST(KernelShape, TheBuiltInAndCardShapesAreShapes) {
   EXPECT_EQ(shape_problem({64, 32, 4096, 4, 64, 64, 4}), "");
   EXPECT_EQ(shape_problem({256, 32, 2, 1, 1, 0, 1}), "") << "no pool, one way, one object, one-way buckets";
   EXPECT_EQ(KernelShape{}.describe(), "NumSlots=8 ClkW=32 Sets=256 Ways=4 Objects=16 ReadVcs=16 BucketWays=4");
+  EXPECT_EQ((KernelShape{64, 32, 256, 4, 16, 256, 4, 8}.describe()),
+            "NumSlots=64 ClkW=32 Sets=256 Ways=4 Objects=16 ReadVcs=256 BucketWays=4 ReadVcWays=8");
+  EXPECT_EQ(shape_problem({64, 32, 256, 4, 16, 256, 4, 8}), "") << "the card shape with 8 read-clock ways";
 }
 
 TEST(KernelShape, EachLimitIsNamed) {
@@ -41,7 +44,21 @@ TEST(KernelShape, EachLimitIsNamed) {
   s = {};
   s.sets = 8;
   s.read_vcs = 16;
-  EXPECT_NE(problem(s).find("at most one per set"), std::string::npos);
+  EXPECT_NE(problem(s).find("at most one pool set per cache set"), std::string::npos);
+  s = {};
+  s.read_vc_ways = 3;
+  EXPECT_NE(problem(s).find("3 read-clock ways"), std::string::npos);
+  s = {};
+  s.read_vcs = 2;
+  s.read_vc_ways = 4;
+  EXPECT_NE(problem(s).find("4 read-clock ways"), std::string::npos) << "more ways than entries";
+  s = {};
+  s.sets = 8;
+  s.read_vcs = 32;
+  s.read_vc_ways = 2;
+  EXPECT_NE(problem(s).find("at most one pool set per cache set"), std::string::npos);
+  s.read_vc_ways = 4;
+  EXPECT_EQ(problem(s), "") << "8 pool sets of 4 ways under 8 cache sets";
   s = {};
   s.bucket_ways = 16;
   EXPECT_NE(problem(s).find("16 bucket ways"), std::string::npos);

@@ -12,7 +12,12 @@
 //    lines all the time (a large bucket table: see "Bucket spills and the
 //    read-VC pool" in docs/kernel-interface.md).
 //  - the same with one command per launch and small bucket tables: pool
-//    lines are evicted and spilled from full buckets, arriving LASTWRITE.
+//    lines are evicted and spilled from full buckets, arriving LASTWRITE;
+//  - several read clocks per line (the 2 x 2 cache with one pool set of 2
+//    ways, and with two sets of 4 ways): field-read and spill-round traces
+//    (tests/driver/read_clock_traces.hpp), also with more threads than
+//    slots, against DJIT+ and against the software model of the same shape
+//    (the same escalations by cause, read-clock spills and re-imports).
 // Lock acquire/release of threads with a slot run on the kernel's
 // sync-object store (16 entries in the built-in model, 2 in the tiny one,
 // where lock clocks are reloaded constantly).
@@ -22,16 +27,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <random>
 #include <tuple>
 
 #include "../common/race_keys.hpp"
+#include "../driver/read_clock_traces.hpp"
 #include "../driver/read_mostly_trace.hpp"
 #include "Vrac_kernel_default.h"
 #include "Vrac_kernel_tiny.h"
 #include "Vrac_kernel_tiny_pool.h"
+#include "Vrac_kernel_tiny_ways4.h"
 #include "detect/djit.hpp"
+#include "driver/software/software_device.hpp"
 #include "driver/verilator/verilator_device_impl.hpp"
 #include "gen/generator.hpp"
 #include "offload/offload_checker.hpp"
@@ -160,15 +169,17 @@ TEST(KernelDifferential, TinyCacheAndBucketTableSpill) {
   EXPECT_GT(t.object_loads, t.sync_commands / 4) << "two entries: lock clocks are reloaded constantly";
 }
 
-// The 2-entry pool on the 2 x 2 cache, read-mostly traces: pool lines are
-// evicted to the bucket table and filled back, clocks are carried, spilled
-// and joined into LASTWRITE lines. The table's words fall in distinct
-// buckets, so no pool line is spilled from a full bucket (the next test
-// makes that happen).
+// The 2-entry pool (one set of 2 ways) on the 2 x 2 cache, read-mostly
+// traces: pool lines are evicted to the bucket table and filled back,
+// clocks are spilled and joined into LASTWRITE lines. The table's words
+// fall in distinct buckets, so no pool line is spilled from a full bucket
+// (the next test makes that happen). (With one clock per line, half-word
+// reads of shared words escalated with the line's clock; with two they
+// split the clock on chip, so escalations that carry a clock are left to
+// the byte-for-byte tests of kernel_sync_ops_test.cpp.)
 TEST(KernelDifferential, TwoEntryPoolOnTinyCacheReadMostly) {
   const Totals t = run_suite<Vrac_kernel_tiny_pool>({2, 8, 30, 1024, 16, 4000, 15, true});
   EXPECT_GT(t.misses, t.events / 10);
-  EXPECT_GT(t.read_clock_imports, 0u);
   EXPECT_GT(t.read_clock_spills, 0u);
   EXPECT_GT(t.lastwrite_imports, 0u);
 }
@@ -216,6 +227,126 @@ TEST(KernelDifferential, PoolLineSpilledFromAFullBucketMatchesDjit) {
   std::printf("  %llu lines with shared bytes imported from bucket spills, %llu read-clock spills\n",
               static_cast<unsigned long long>(shared_spill_imports),
               static_cast<unsigned long long>(read_clock_spills));
+}
+
+// Several read clocks per line on the RTL (cap_read_vc_ways > 1; docs/
+// kernel-interface.md, "Several read clocks per line" and "Partial read
+// clocks"): words read field by field (lines hold several clocks, clocks
+// split, ways are displaced, evicted lines spill every clock, escalations
+// carry one and spill the others, re-import sends op 7 + op 8) and spill
+// rounds (partial clocks, reason 6), with up to 12 threads on the 8 slots,
+// random bus timing and batches of 1, 16 and 256 words. Every trace must
+// give DJIT+'s races, and the software model of the same shape the same
+// escalations by cause and the same device counters.
+struct WaysTotals {
+  uint64_t traces = 0, races = 0, accesses = 0, on_chip = 0, clock_spills = 0, partial_spills = 0, reimports = 0,
+           more_clocks = 0, forced = 0;
+};
+template <typename Model>
+void several_read_clocks(unsigned read_vcs, unsigned ways, driver::CacheShape cache, uint64_t seed0, int traces,
+                         WaysTotals& t) {
+  for (int i = 0; i < traces; ++i) {
+    const uint64_t seed = seed0 + static_cast<uint64_t>(i);
+    std::mt19937_64 rng(seed);
+    const auto threads = static_cast<uint32_t>(i % 3 == 2 ? 10 + seed % 3 : 3 + seed % 6);
+    std::vector<Event> events;
+    Event e;
+    if (i % 3 == 1) {
+      test::SpillRoundsTrace trace(seed, std::max(threads, 4u), 60);
+      while (trace.next(e)) events.push_back(e);
+    } else {
+      test::FieldReadTrace trace(seed, threads, 4 + seed % 28, 900);
+      while (trace.next(e)) events.push_back(e);
+    }
+    offload::OffloadOptions oo;
+    oo.batch_words = std::array<size_t, 3>{1, 16, 256}[i % 3 == 1 ? (i / 3) % 3 : i % 3];
+    oo.bucket_bits = 2 + static_cast<unsigned>(seed % 3);
+
+    driver::DeviceOptions d;
+    d.backend = "verilator";
+    d.seed = seed * 31 + 7;
+    d.max_latency = static_cast<unsigned>(1 + rng() % 16);
+    d.stall_percent = static_cast<unsigned>(rng() % 40);
+    d.idle_percent = static_cast<unsigned>(rng() % 20);
+    driver::VerilatorDevice<Model> device(d, "several_read_clocks_" + std::to_string(seed));
+    offload::OffloadChecker checker(device, oo);
+    driver::DeviceOptions s;
+    s.backend = "software";
+    s.software_slots = 8;
+    s.software_clock_bits = 32;
+    s.software_objects = 2;
+    s.software_read_vcs = read_vcs;
+    s.software_read_vc_ways = ways;
+    const auto model = driver::make_software_device(s, cache);
+    offload::OffloadChecker on_model(*model, oo);
+    DjitDetector golden;
+    for (uint64_t index = 0; index < events.size(); ++index) {
+      golden.process(events[index], index);
+      checker.process(events[index], index);
+      on_model.process(events[index], index);
+    }
+    checker.finish();
+    on_model.finish();
+    const std::string what = std::to_string(ways) + " ways, trace seed " + std::to_string(seed) + ", " +
+                             std::to_string(threads) + " threads, batches of " + std::to_string(oo.batch_words);
+    EXPECT_EQ(keys(golden.races()), keys(checker.races())) << what;
+    for (const std::string& v : device.sim().violations()) ADD_FAILURE() << what << ": " << v;
+    const offload::OffloadStats v = checker.stats(), m = on_model.stats();
+    for (size_t c = 0; c < offload::kEscalationCauses; ++c) {
+      EXPECT_EQ(v.causes[c], m.causes[c])
+          << what << ": escalations by " << offload::escalation_cause_name(static_cast<offload::EscalationCause>(c));
+    }
+    EXPECT_EQ(v.read_clock_spills, m.read_clock_spills) << what;
+    EXPECT_EQ(v.partial_read_clock_spills, m.partial_read_clock_spills) << what;
+    EXPECT_EQ(v.reimports, m.reimports) << what;
+    EXPECT_EQ(v.reimported_more_clocks, m.reimported_more_clocks) << what;
+    EXPECT_EQ(v.device.commands, m.device.commands) << what;
+    EXPECT_EQ(v.device.misses, m.device.misses) << what;
+    EXPECT_EQ(v.device.writebacks, m.device.writebacks) << what;
+    EXPECT_EQ(v.device.escalations, m.device.escalations) << what;
+    EXPECT_EQ(v.device.spills, m.device.spills) << what;
+    EXPECT_EQ(v.device.races, m.device.races) << what;
+    if (::testing::Test::HasFailure()) return;
+    ++t.traces;
+    t.races += golden.races().size();
+    t.accesses += v.access_commands;
+    t.on_chip += v.on_chip();
+    t.clock_spills += v.read_clock_spills;
+    t.partial_spills += v.partial_read_clock_spills;
+    t.reimports += v.reimports;
+    t.more_clocks += v.reimported_more_clocks;
+    t.forced += v.forced;
+  }
+}
+
+void print(const char* name, const WaysTotals& t) {
+  std::printf(
+      "  %s: %llu traces, %llu races, %llu of %llu accesses on chip, %llu read-clock spills (%llu partial), %llu "
+      "lines re-imported (%llu further clocks by op 8), %llu forced\n",
+      name, static_cast<unsigned long long>(t.traces), static_cast<unsigned long long>(t.races),
+      static_cast<unsigned long long>(t.on_chip), static_cast<unsigned long long>(t.accesses),
+      static_cast<unsigned long long>(t.clock_spills), static_cast<unsigned long long>(t.partial_spills),
+      static_cast<unsigned long long>(t.reimports), static_cast<unsigned long long>(t.more_clocks),
+      static_cast<unsigned long long>(t.forced));
+}
+
+TEST(KernelDifferential, TwoReadClockWaysMatchDjitAndTheModel) {
+  WaysTotals t;
+  several_read_clocks<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 6000, 18, t);
+  print("one pool set of 2 ways", t);
+  EXPECT_GT(t.races, 0u);
+  EXPECT_GT(t.partial_spills, 0u) << "partial clocks must be made and spilled";
+  EXPECT_GT(t.more_clocks, 0u) << "lines must go back with several clocks (op 8)";
+  EXPECT_GT(t.forced, 0u) << "more threads than slots";
+}
+
+TEST(KernelDifferential, FourReadClockWaysMatchDjitAndTheModel) {
+  WaysTotals t;
+  several_read_clocks<Vrac_kernel_tiny_ways4>(8, 4, {2, 2, 2}, 7000, 18, t);
+  print("two pool sets of 4 ways", t);
+  EXPECT_GT(t.races, 0u);
+  EXPECT_GT(t.partial_spills, 0u);
+  EXPECT_GT(t.more_clocks, 0u);
 }
 
 TEST(KernelDifferential, MoreThreadsThanSlots) {

@@ -3,6 +3,7 @@
 // and every byte the kernel writes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -118,13 +119,20 @@ BatchResult read_results(sim::KernelSim<Model>& k, const Buffers& b) {
   return r;
 }
 
+// Escalation records per command word the contract asks the buffer to
+// hold on a device (3 with a one-way pool, 2W + 1 with W ways; enough
+// without a pool too): the capacity rule of docs/kernel-interface.md.
+template <typename Device>
+uint32_t esc_records_per_word(Device& d) {
+  return std::max(3u, 2 * d.read_register(regs::kCapReadVcWays) + 1);
+}
+
 // Writes the batch to device memory, launches it with capacities that meet
 // the contract, waits and reads everything back.
 template <typename Model>
 BatchResult run_batch(sim::KernelSim<Model>& k, const Batch& batch, const Buffers& b, uint32_t flags = 0) {
   k.memory().write(b.commands, batch.bytes());
-  write_arguments(k, b, batch.words(), flags, batch.words(),
-                  3 * batch.words());  // 3 records per word: enough with or without a pool
+  write_arguments(k, b, batch.words(), flags, batch.words(), esc_records_per_word(k) * batch.words());
   k.write_register(regs::kCtrl, regs::kCtrlStart);
   wait_done(k);
   return read_results(k, b);

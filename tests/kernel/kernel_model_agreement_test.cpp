@@ -4,10 +4,11 @@
 // counts by reason, the same device statistics (commands, misses,
 // write-backs, spills, races) and, with a fixed memory latency and no
 // back-pressure, cycle counts within ±5 % (`raceaccel sweep`'s `cycles`;
-// docs/hardware.md, "The fast model's cycle estimate"). Three Verilated
-// shapes (the built-in 256 x 4 one and the two 2 x 2 test models) at three
-// memory latencies make the validation grid (docs/hardware.md, "The fast
-// model's cycle estimate").
+// docs/hardware.md, "The fast model's cycle estimate"). Four Verilated
+// shapes (the built-in 256 x 4 one and the three 2 x 2 test models, two of
+// them with several read clocks per line) at three memory latencies make
+// the validation grid (docs/hardware.md, "The fast model's cycle
+// estimate").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "Vrac_kernel_default.h"
 #include "Vrac_kernel_tiny.h"
 #include "Vrac_kernel_tiny_pool.h"
+#include "Vrac_kernel_tiny_ways4.h"
 #include "driver/software/software_device.hpp"
 #include "driver/verilator/verilator_device_impl.hpp"
 #include "gen/generator.hpp"
@@ -31,6 +33,7 @@ struct Shape {
   unsigned objects, read_vcs;
   driver::CacheShape cache;
   unsigned bucket_bits;
+  unsigned read_vc_ways = 1;
 };
 
 // What one run reports: the offload engine's view and the device's.
@@ -83,6 +86,7 @@ void compare(const Shape& shape, unsigned latency, uint64_t seed0, int traces, u
     s.software_clock_bits = 32;
     s.software_objects = shape.objects;
     s.software_read_vcs = shape.read_vcs;
+    s.software_read_vc_ways = shape.read_vc_ways;
     const auto model = driver::make_software_device(s, shape.cache);
     const Run m = run(*model, g, shape.bucket_bits, batch_words);
 
@@ -116,7 +120,8 @@ void compare(const Shape& shape, unsigned latency, uint64_t seed0, int traces, u
 
 constexpr Shape kDefault{"256 x 4, 16 objects, 16 read clocks", 16, 16, {256, 4, 4}, 12};
 constexpr Shape kTiny{"2 x 2, 2 objects, no pool", 2, 0, {2, 2, 4}, 4};
-constexpr Shape kTinyPool{"2 x 2, 2 objects, 2 read clocks, 1-way buckets", 2, 2, {2, 2, 1}, 4};
+constexpr Shape kTinyPool{"2 x 2, 2 objects, 2 read clocks in 2 ways, 1-way buckets", 2, 2, {2, 2, 1}, 4, 2};
+constexpr Shape kTinyWays4{"2 x 2, 2 objects, 8 read clocks in 4 ways, 2-way buckets", 2, 8, {2, 2, 2}, 4, 4};
 
 class KernelModelAgreement : public ::testing::TestWithParam<unsigned> {};
 
@@ -129,6 +134,9 @@ TEST_P(KernelModelAgreement, DefaultShapeLongBatches) {
 }
 TEST_P(KernelModelAgreement, TinyCache) { compare<Vrac_kernel_tiny>(kTiny, GetParam(), 200, 4); }
 TEST_P(KernelModelAgreement, TinyCacheWithPool) { compare<Vrac_kernel_tiny_pool>(kTinyPool, GetParam(), 300, 4); }
+TEST_P(KernelModelAgreement, TinyCacheWithFourReadClockWays) {
+  compare<Vrac_kernel_tiny_ways4>(kTinyWays4, GetParam(), 500, 4);
+}
 
 INSTANTIATE_TEST_SUITE_P(Latency, KernelModelAgreement, ::testing::Values(1u, 8u, 32u));
 

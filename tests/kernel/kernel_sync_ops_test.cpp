@@ -12,6 +12,7 @@
 #include "Vrac_kernel_default.h"
 #include "Vrac_kernel_tiny.h"
 #include "Vrac_kernel_tiny_pool.h"
+#include "Vrac_kernel_tiny_ways4.h"
 #include "driver/device.hpp"
 #include "driver/software/software_device.hpp"
 #include "kernel_harness.hpp"
@@ -70,6 +71,16 @@ uint32_t import_line(Batch& b, uint64_t granule, const driver::Line& line, unsig
   return index;
 }
 
+// Op 8 (a kernel with several read clocks per line): right behind the op 7
+// of `granule`, its bytes `mask` (not shared yet) read `clock`.
+uint32_t import_read_clock(Batch& b, uint64_t granule, unsigned mask, std::span<const uint64_t> clock) {
+  const uint32_t index = b.add({.op = regs::kOpImportReadClock, .slot = 0, .mask = mask, .granule = granule});
+  std::vector<std::byte> row(16 * kShape.row_words());
+  driver::encode_row(clock, kShape, row);
+  for (size_t w = 0; w < kShape.row_words(); ++w) b.raw(std::span<const std::byte, 16>(row.data() + 16 * w, 16));
+  return index;
+}
+
 uint32_t acquire(Batch& b, unsigned slot, uint64_t object) {
   return b.add({.op = regs::kOpAcquire, .slot = slot, .granule = object});
 }
@@ -78,16 +89,17 @@ uint32_t release(Batch& b, unsigned slot, uint64_t object) {
 }
 
 // The software model in the kernel's shape, with `objects` sync objects
-// and a read-VC pool of `read_vcs` clocks; with a cache shape it emits the
-// eviction spills of a kernel of that shape.
+// and a read-VC pool of `read_vcs` clocks in sets of `ways`; with a cache
+// shape it emits the eviction spills of a kernel of that shape.
 std::unique_ptr<driver::Device> software_model(unsigned objects, unsigned read_vcs = kReadVcs,
-                                               driver::CacheShape cache = {}) {
+                                               driver::CacheShape cache = {}, unsigned ways = 1) {
   driver::DeviceOptions o;
   o.backend = "software";
   o.software_slots = kShape.slots;
   o.software_clock_bits = kShape.clock_bits;
   o.software_objects = objects;
   o.software_read_vcs = read_vcs;
+  o.software_read_vc_ways = ways;
   if (cache.sets != 0) return driver::make_software_device(o, cache);
   return driver::open_device(o);
 }
@@ -103,13 +115,15 @@ std::unique_ptr<driver::Buffer> bucket_table(driver::Device& d, unsigned bucket_
 // The same batch through the Device interface (the software model). Its
 // bucket table is `table` (kept from launch to launch, as the kernel's; the
 // host zeroes it with clear_state) or, without one, a fresh 1,024-bucket one.
+// `esc_capacity` 0: the contract's minimum.
 BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags, driver::Buffer* table = nullptr,
-                          unsigned bucket_bits = 10) {
+                          unsigned bucket_bits = 10, uint32_t esc_capacity = 0) {
   const uint32_t n = batch.words();
   auto commands = d.allocate(size_t{n} * 16);
   auto races = d.allocate(size_t{n} * 64);
   const size_t record_bytes = d.read_register(regs::kCapEscRecordBytes);
-  auto escs = d.allocate(size_t{3} * n * record_bytes);  // 3 records per word: enough with or without a pool
+  const uint32_t per_word = esc_records_per_word(d);
+  auto escs = d.allocate(size_t{per_word} * n * record_bytes);
   std::unique_ptr<driver::Buffer> fresh;
   if (table == nullptr || (flags & regs::kFlagClearState) != 0) {
     fresh = bucket_table(d, bucket_bits);
@@ -127,7 +141,7 @@ BatchResult run_on_device(driver::Device& d, const Batch& batch, uint32_t flags,
   d.write_register64(regs::kRaces, races->device_address());
   d.write_register(regs::kRaceCapacity, n);
   d.write_register64(regs::kEscalations, escs->device_address());
-  d.write_register(regs::kEscCapacity, 3 * n);
+  d.write_register(regs::kEscCapacity, esc_capacity != 0 ? esc_capacity : per_word * n);
   d.write_register64(regs::kBuckets, buckets->device_address());
   d.write_register(regs::kBucketBits, bucket_bits);
   d.start();
@@ -155,6 +169,7 @@ void expect_same(const BatchResult& kernel, const BatchResult& model, const std:
     EXPECT_EQ(std::tie(a.word, a.granule, a.reason), std::tie(b.word, b.granule, b.reason)) << what << " esc " << i;
     EXPECT_TRUE(a.line == b.line) << what << " esc " << i << ": lines differ";
     EXPECT_EQ(a.read_clock_valid, b.read_clock_valid) << what << " esc " << i;
+    EXPECT_EQ(a.clock_mask, b.clock_mask) << what << " esc " << i << ": the bytes of the read clock";
     EXPECT_TRUE(a.read_clock == b.read_clock) << what << " esc " << i << ": read clocks differ";
   }
 }
@@ -170,6 +185,11 @@ TEST(KernelSyncOps, CapObjectsPerConfiguration) {
   EXPECT_EQ(tiny.read_register(regs::kCapEscRecordBytes), 128u);
   sim::KernelSim<Vrac_kernel_tiny_pool> pool(options(3));
   EXPECT_EQ(pool.read_register(regs::kCapReadVcs), 2u);
+  EXPECT_EQ(k.read_register(regs::kCapReadVcWays), 1u) << "the built-in kernel keeps one clock per line";
+  EXPECT_EQ(pool.read_register(regs::kCapReadVcWays), 2u) << "the RTL advertises its ReadVcWays";
+  sim::KernelSim<Vrac_kernel_tiny_ways4> ways4(options(4));
+  EXPECT_EQ(ways4.read_register(regs::kCapReadVcs), 8u);
+  EXPECT_EQ(ways4.read_register(regs::kCapReadVcWays), 4u);
   EXPECT_EQ(pool.read_register(regs::kCapLineBits), 1u + 8 * 71 + 8);
   expect_clean(k);
   expect_clean(tiny);
@@ -259,6 +279,59 @@ TEST(KernelSyncOps, BadObjectIndexStopsTheFeedAtThatWord) {
   }
 }
 
+// The capacity rule with W read-clock ways: esc_capacity must hold 2W + 1
+// records per command word (status 2 below that), on the RTL and on the
+// software model alike (which checked 3 per word before).
+TEST(KernelSyncOps, EscalationCapacityGrowsWithReadClockWays) {
+  Batch b(kShape);
+  b.set_row(0, row({{0, 1}}));
+  b.access(regs::kOpRead, 0, 0x100, 0xFF);
+  const uint32_t n = b.words();
+  for (const uint32_t capacity : {3 * n, 5 * n - 1, 5 * n}) {
+    sim::KernelSim<Vrac_kernel_tiny_pool> k(options(40));
+    Buffers buffers;
+    k.memory().write(buffers.commands, b.bytes());
+    write_arguments(k, buffers, n, 0, n, capacity);
+    k.write_register(regs::kCtrl, regs::kCtrlStart);
+    wait_done(k);
+    const uint32_t want = capacity < 5 * n ? regs::kStatusBadArgs : regs::kStatusOk;
+    EXPECT_EQ(k.read_register(regs::kStatus), want) << "2 ways, capacity " << capacity << " for " << n << " words";
+    auto model = software_model(2, 2, {2, 2, 1}, 2);
+    const BatchResult m = run_on_device(*model, b, 0, nullptr, 10, capacity);
+    EXPECT_EQ(m.status, want) << "the software model, capacity " << capacity;
+    expect_clean(k);
+  }
+}
+
+// Op 8 is a command only with several ways and some bytes: on the
+// one-way built-in kernel it is reserved, with a zero mask it is bad, and
+// both stop the batch at that word (status 1), on the RTL and on the model.
+TEST(KernelSyncOps, ImportReadClockNeedsWaysAndBytes) {
+  const std::vector<uint64_t> clock = row({{1, 3}});
+  for (const bool one_way : {true, false}) {
+    Batch b(kShape);
+    b.access(regs::kOpWrite, 0, 0x100, 0xFF);
+    const uint32_t bad = import_read_clock(b, 0x100, one_way ? 0x0F : 0x00, clock);
+    b.access(regs::kOpWrite, 0, 0x101, 0xFF);
+    BatchResult r, m;
+    if (one_way) {
+      Kernel k(options(50));
+      r = run_batch(k, b, Buffers{});
+      expect_clean(k);
+      m = run_on_device(*software_model(kObjects), b, 0);
+    } else {
+      sim::KernelSim<Vrac_kernel_tiny_pool> k(options(51));
+      r = run_batch(k, b, Buffers{});
+      expect_clean(k);
+      m = run_on_device(*software_model(2, 2, {2, 2, 1}, 2), b, 0);
+    }
+    const std::string what = one_way ? "one way" : "two ways, mask 0";
+    EXPECT_EQ(r.status, regs::kStatusBadOp) << what;
+    EXPECT_EQ(r.words_done, bad) << what;
+    expect_same(r, m, what);
+  }
+}
+
 TEST(KernelSyncOps, TruncatedLoadObjectEndsWithStatus3) {
   Kernel k(options(20));
   Batch b(kShape);
@@ -325,16 +398,23 @@ TEST(KernelSyncOps, ClearStateZeroesRowsAndObjects) {
 // of the accesses after it.
 // With a pool, the reads are often by several slots of one word in the
 // same epoch pattern, so READ SHARE allocates; the counts say how often the
-// pool's records (clock carried, clock spilled) occurred.
+// pool's records (clock carried, clock spilled) occurred. With several
+// ways (`ways`, the model's cap_read_vc_ways) an import is followed by up
+// to ways - 1 op 8s giving further bytes their own clocks, and the counts
+// include records that name some of their line's shared bytes (byte 18)
+// and spills of partial clocks (reason 6).
 struct PoolCounts {
   uint64_t with_clock = 0, clock_spills = 0, imports = 0, spills = 0, atomics = 0;
+  uint64_t clock_imports = 0, masked_records = 0, partial_spills = 0;
 };
 template <typename Model>
 void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShape cache, uint64_t seed0, int launches,
-                          PoolCounts& counts, unsigned bucket_bits = 10) {
+                          PoolCounts& counts, unsigned bucket_bits = 10, unsigned ways = 1) {
   for (uint64_t seed = seed0; seed < seed0 + 3; ++seed) {
     sim::KernelSim<Model> k(options(seed, 30));
-    auto model = software_model(objects, read_vcs, cache);
+    auto model = software_model(objects, read_vcs, cache, ways);
+    ASSERT_EQ(k.read_register(regs::kCapReadVcWays), ways);
+    ASSERT_EQ(model->read_register(regs::kCapReadVcWays), ways);
     auto table = bucket_table(*model, bucket_bits);
     Buffers buffers;
     buffers.bucket_bits = bucket_bits;
@@ -379,8 +459,19 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
             line.shared = read_vcs > 0 ? static_cast<unsigned>(pick(256)) : 0u;  // ignored: the mask decides
             std::vector<uint64_t> clock(kShape.slots);
             for (auto& l : clock) l = pick(6);
-            import_line(b, 0x100 + pick(8), line, shared, clock, read_vcs);
+            const uint64_t granule = 0x100 + pick(8);
+            import_line(b, granule, line, shared, clock, read_vcs);
             ++counts.imports;
+            // Further clocks for bytes not shared yet, each in a way of its own.
+            unsigned free_bytes = ~shared & 0xFFu;
+            for (unsigned c = shared != 0 ? 1 : 0; ways > 1 && c < ways && free_bytes != 0 && pick(2) != 0; ++c) {
+              const unsigned mask = free_bytes & static_cast<unsigned>(1 + pick(255));
+              if (mask == 0) continue;
+              free_bytes &= ~mask;
+              for (auto& l : clock) l = pick(6);
+              import_read_clock(b, granule, mask, clock);
+              ++counts.clock_imports;
+            }
             break;
           }
           case 6:  // ops 9-10: the access part of an atomic operation
@@ -405,8 +496,11 @@ void random_batches_match(unsigned objects, unsigned read_vcs, driver::CacheShap
       expect_same(r, run_on_device(*model, b, flags, table.get(), bucket_bits), what);
       if (::testing::Test::HasFailure()) return;
       for (const EscalationRecord& e : r.escalations) {
-        counts.with_clock += e.read_clock_valid && e.reason != regs::kReasonReadVcSpill;
-        counts.clock_spills += e.reason == regs::kReasonReadVcSpill;
+        const bool clock_spill = e.reason == regs::kReasonReadVcSpill || e.reason == regs::kReasonPartialReadVcSpill;
+        counts.with_clock += e.read_clock_valid && !clock_spill;
+        counts.clock_spills += clock_spill;
+        counts.partial_spills += e.reason == regs::kReasonPartialReadVcSpill;
+        counts.masked_records += e.clock_mask != 0;
       }
     }
     EXPECT_GT(model->statistics().races, 0u) << "the batches must race for agreement to mean something";
@@ -439,16 +533,37 @@ TEST(KernelSyncOps, RandomBatchesMatchOnTwoObjectsAndATinyCache) {
   EXPECT_EQ(c.with_clock + c.clock_spills, 0u) << "no pool, no read clocks";
 }
 
-// A 2-entry pool on the 2 x 2 cache: entries are taken from each other
-// (read-clock spills, LASTWRITE lines) and pool lines are evicted and
-// filled back from the bucket table.
+// A 2-entry pool (one set of 2 ways) on the 2 x 2 cache: entries are
+// taken from each other (read-clock spills, LASTWRITE lines), a line holds
+// up to two clocks (splits, partial clocks, op 8) and pool lines are
+// evicted and filled back from the bucket table.
 TEST(KernelSyncOps, RandomBatchesMatchWithATwoEntryPool) {
   PoolCounts c;
-  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 300, 12, c);
+  random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 300, 40, c, 10, 2);
   EXPECT_GT(c.with_clock, 0u);
   EXPECT_GT(c.imports, 100u);
   EXPECT_GT(c.clock_spills, 0u) << "allocations must take entries from other granules";
   EXPECT_GT(c.atomics, 100u);
+  EXPECT_GT(c.clock_imports, 20u) << "op 8 must be compared too";
+  EXPECT_GT(c.masked_records, 0u) << "records must name the bytes of their clock";
+  std::printf("  %llu clock spills (%llu partial), %llu records naming bytes, %llu op 8s\n",
+              static_cast<unsigned long long>(c.clock_spills), static_cast<unsigned long long>(c.partial_spills),
+              static_cast<unsigned long long>(c.masked_records), static_cast<unsigned long long>(c.clock_imports));
+}
+
+// Two pool sets of 4 ways (8 entries) on the 2 x 2 cache: up to four read
+// clocks per line, and the round-robin choice among several other
+// granules' entries.
+TEST(KernelSyncOps, RandomBatchesMatchWithFourWays) {
+  PoolCounts c;
+  random_batches_match<Vrac_kernel_tiny_ways4>(2, 8, {2, 2, 2}, 350, 40, c, 10, 4);
+  EXPECT_GT(c.with_clock, 0u);
+  EXPECT_GT(c.clock_spills, 0u);
+  EXPECT_GT(c.clock_imports, 20u);
+  EXPECT_GT(c.masked_records, 0u);
+  std::printf("  %llu clock spills (%llu partial), %llu records naming bytes, %llu op 8s\n",
+              static_cast<unsigned long long>(c.clock_spills), static_cast<unsigned long long>(c.partial_spills),
+              static_cast<unsigned long long>(c.masked_records), static_cast<unsigned long long>(c.clock_imports));
 }
 
 // Tiny bucket tables (2 and 4 buckets of the models' 4 and 1 ways) under
@@ -461,7 +576,7 @@ TEST(KernelSyncOps, RandomBatchesMatchOnTinyBucketTables) {
   PoolCounts four_ways, one_way;
   random_batches_match<Vrac_kernel_tiny>(2, 0, {2, 2}, 400, 12, four_ways, 1);  // 8 entries for 8 granules
   for (unsigned bits : {1u, 2u})
-    random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 500 + 10 * bits, 12, one_way, bits);
+    random_batches_match<Vrac_kernel_tiny_pool>(2, 2, {2, 2, 1}, 500 + 10 * bits, 12, one_way, bits, 2);
   EXPECT_GT(four_ways.spills, 0u) << "4 ways";
   EXPECT_GT(one_way.spills, 0u) << "1 way";
   std::printf("  %llu spills (2 buckets of 4 ways), %llu (2 and 4 buckets of 1 way)\n",
