@@ -1,6 +1,7 @@
 // The FPGA resources of a kernel shape, from synthesis (`raceaccel sweep
 // --resources synth`, docs/cli.md): Yosys's synth_xilinx for UltraScale+
-// through scripts/synth_report.sh (the flow `make synth` runs) on rac_kernel
+// through scripts/synth_report.sh (a whole-kernel count; `make synth`'s
+// per-block report with its depth tool is rtl/synth/) on rac_kernel
 // with the shape's parameters, once per shape, kept in a cache (a directory
 // per shape named by a hash of the shape, the RTL, the script and the Yosys
 // version, as the Verilated models are: driver/shape_cache.hpp).

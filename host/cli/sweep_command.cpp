@@ -330,12 +330,6 @@ int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points
       continue;
     }
     if (o.resources != "synth") continue;
-    if (Knob::of(p, "pool_ways") != 1) {
-      return usage_error(
-          fmt::format("--resources synth: the point {} is not an RTL shape (pool_ways {}: the RTL "
-                      "keeps one read clock per line)",
-                      describe_point(p, grids), Knob::of(p, "pool_ways")));
-    }
     try {
       out[name] = driver::synthesize_shape_resources(
           shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
@@ -405,7 +399,6 @@ int run_sweep(const SweepOptions& o) {
   std::map<std::string, driver::ShapeResources> resources;
   if (const int status = shape_resources(o, points, grids, resources); status != exit_code::kOk) return status;
   const auto resources_of = [&](const SweepPoint& p) -> std::optional<driver::ShapeResources> {
-    if (Knob::of(p, "pool_ways") != 1) return std::nullopt;  // the software model's only: no RTL to synthesize
     const auto found = resources.find(kernel_shape_of(p).describe());
     return found == resources.end() ? std::nullopt : std::optional(found->second);
   };

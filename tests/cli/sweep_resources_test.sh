@@ -4,7 +4,7 @@
 # a minute of CPU), its LUT/FF/BRAM in the CSV and in a resources plot; a
 # second sweep reading them from the cache without synthesizing; --resources
 # none; and what cannot be synthesized: no source tree, no Yosys (69), a
-# software-model-only shape (2), a cache entry without a report.
+# point that is no RTL shape (2), a cache entry without a report.
 # Usage: sweep_resources_test.sh RACEACCEL WORK_DIR
 set -u
 bin=$1
@@ -87,8 +87,9 @@ expect_status 69 "no source tree" env RACEACCEL_SOURCE_DIR="$work/no-source" "$b
 expect_grep "$work/err" "needs the raceaccel source tree" "no source tree message"
 expect_status 69 "no yosys" env PATH="$work/empty-path" "$bin" sweep --resources synth --synth-cache "$work/cache2" $tiny "$t"
 expect_grep "$work/err" "needs Yosys on PATH" "no Yosys message"
-expect_status 2 "pool_ways 2" "$bin" sweep --resources synth --synth-cache "$work/cache2" --grid pool_ways=2 "$t"
-expect_grep "$work/err" "not an RTL shape" "pool_ways message"
+# The sweep's default point has no cache (sets 0), which no RTL shape lacks.
+expect_status 2 "no RTL shape" "$bin" sweep --resources synth --synth-cache "$work/cache2" "$t"
+expect_grep "$work/err" "not a kernel shape" "no RTL shape message"
 expect_status 2 "bad mode" "$bin" sweep --resources maybe "$t"
 # A damaged entry (its report gone): cached mode has no figures, synth mode
 # says which entry to remove.
