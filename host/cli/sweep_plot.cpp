@@ -102,8 +102,8 @@ const std::vector<Metric>& metrics() {
        "busy cycles per event",
        {{"", [](const PlotRow& r) { return r.cycles_per_event; }}},
        true,
-       "[0:*]",
-       false},
+       "",
+       true},  // log scale: a trace that misses at every access is 100 times the others
       {"events_per_s",
        "modelled card events/s (300 MHz; PCIe 9 GB/s in, 12 GB/s out)",
        "events per second",

@@ -220,10 +220,12 @@ void ShardedFastTrack::forget_locks(uint64_t addr, uint64_t size) {
 }
 
 void ShardedFastTrack::LockIndex::add(uint64_t addr) {
-  const unsigned bit = bit_of(addr >> kBlockShift);
+  const uint64_t page = addr >> kBlockShift;
+  const unsigned bit = bit_of(page);
   pages[bit / 64].fetch_or(uint64_t{1} << (bit % 64), std::memory_order_relaxed);
-  InternalLock hold(mu);
-  addrs.insert(addr);
+  Part& part = parts[part_of(page)];
+  InternalLock hold(part.mu);
+  part.by_page[page].push_back(addr);
 }
 
 bool ShardedFastTrack::LockIndex::maybe_in(uint64_t addr, uint64_t last) const {
@@ -237,11 +239,45 @@ bool ShardedFastTrack::LockIndex::maybe_in(uint64_t addr, uint64_t last) const {
 }
 
 std::vector<uint64_t> ShardedFastTrack::LockIndex::take(uint64_t addr, uint64_t last) {
-  InternalLock hold(mu);
-  const auto first = addrs.lower_bound(addr), end = addrs.upper_bound(last);
-  std::vector<uint64_t> out(first, end);
-  addrs.erase(first, end);
+  using ByPage = std::unordered_map<uint64_t, std::vector<uint64_t>>;
+  std::vector<uint64_t> out;
+  // The locks of one page that lie in the range, moved to out.
+  const auto take_page = [&](ByPage& by_page, ByPage::iterator it) {
+    std::vector<uint64_t>& locks = it->second;
+    std::erase_if(locks, [&](uint64_t a) {
+      if (a < addr || a > last) return false;
+      out.push_back(a);
+      return true;
+    });
+    if (locks.empty()) by_page.erase(it);
+  };
+  const uint64_t first_page = addr >> kBlockShift, last_page = last >> kBlockShift;
+  if (last_page - first_page < 64) {
+    for (uint64_t page = first_page;; ++page) {
+      Part& part = parts[part_of(page)];
+      InternalLock hold(part.mu);
+      if (auto it = part.by_page.find(page); it != part.by_page.end()) take_page(part.by_page, it);
+      if (page == last_page) break;
+    }
+    return out;
+  }
+  // A large free: every page the index knows, part by part.
+  for (Part& part : parts) {
+    InternalLock hold(part.mu);
+    for (auto it = part.by_page.begin(); it != part.by_page.end();) {
+      const auto here = it++;
+      if (here->first >= first_page && here->first <= last_page) take_page(part.by_page, here);
+    }
+  }
   return out;
+}
+
+void ShardedFastTrack::LockIndex::lock_all() {
+  for (Part& part : parts) part.mu.lock();
+}
+
+void ShardedFastTrack::LockIndex::unlock_all() {
+  for (Part& part : parts) part.mu.unlock();
 }
 
 void ShardedFastTrack::tids_of(std::vector<Race>& races) {
@@ -253,11 +289,11 @@ void ShardedFastTrack::lock_all() {
   global_mu_.lock();
   for (Shard& s : shards_) s.mu.lock();
   for (Stripe& s : stripes_) s.mu.lock();
-  lock_index_.mu.lock();
+  lock_index_.lock_all();
 }
 
 void ShardedFastTrack::unlock_all() {
-  lock_index_.mu.unlock();
+  lock_index_.unlock_all();
   for (Stripe& s : stripes_) s.mu.unlock();
   for (Shard& s : shards_) s.mu.unlock();
   global_mu_.unlock();

@@ -9,14 +9,8 @@ bin=$1
 examples=$2
 work=$3
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
 # run_check NAME ARGS...: stdout, stderr, SARIF and status of one check in $work/NAME.*
 run_check() {

@@ -10,36 +10,11 @@ set -u
 bin=$1
 work=$2
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
-# expect_status STATUS DESCRIPTION COMMAND...
-expect_status() {
-  want=$1 desc=$2
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null
-  got=$?
-  if [ "$got" -eq "$want" ]; then
-    pass
-  else
-    fail "$desc: exit $got, expected $want"
-    sed 's/^/  stderr: /' "$work/err" | head -5
-  fi
-}
 
-expect_grep() {
-  if grep -q -- "$2" "$1"; then pass; else fail "$3: '$2' not in $1: $(head -3 "$1")"; fi
-}
 
-column() {
-  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
-}
 
 t=$work/t.rtrace
 "$bin" gen --threads 2 --events 2000 -o "$t" || fail "gen"
@@ -100,5 +75,4 @@ expect_status 0 "damaged entry, cached" "$bin" sweep --synth-cache "$cache" $tin
 expect_status 69 "damaged entry, synth" "$bin" sweep --resources synth --synth-cache "$cache" $tiny "$t"
 expect_grep "$work/err" "holds no report (remove it" "damaged entry message"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -10,38 +10,11 @@ set -u
 bin=$1
 work=$2
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
-# expect_status STATUS DESCRIPTION COMMAND...
-expect_status() {
-  want=$1 desc=$2
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null
-  got=$?
-  if [ "$got" -eq "$want" ]; then
-    pass
-  else
-    fail "$desc: exit $got, expected $want"
-    sed 's/^/  stderr: /' "$work/err" | head -5
-  fi
-}
 
-# expect_grep FILE PATTERN DESCRIPTION
-expect_grep() {
-  if grep -q -- "$2" "$1"; then pass; else fail "$3: '$2' not in $1: $(head -3 "$1")"; fi
-}
 
-# column FILE NAME: the values of one CSV column, one a line (no quoted fields here).
-column() {
-  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
-}
 
 t=$work/t.rtrace
 "$bin" gen --threads 8 --events 20000 -o "$t" || fail "gen"
@@ -175,5 +148,4 @@ expect_status 74 "uncreatable plot dir" "$bin" sweep --grid pool=0,16 --plot "$w
 expect_status 69 "plot without gnuplot" env PATH="$work/empty-path" "$bin" sweep --plot "$work/p2" "$t"
 expect_grep "$work/err" "needs gnuplot" "no gnuplot message"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

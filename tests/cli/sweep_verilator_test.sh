@@ -12,33 +12,10 @@ set -u
 bin=$1
 work=$2
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
-# expect_status STATUS DESCRIPTION COMMAND...
-expect_status() {
-  want=$1 desc=$2
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null
-  got=$?
-  if [ "$got" -eq "$want" ]; then
-    pass
-  else
-    fail "$desc: exit $got, expected $want"
-    sed 's/^/  stderr: /' "$work/err" | head -5
-  fi
-}
 
-# column FILE NAME: the values of one CSV column, one a line.
-column() {
-  awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$1"
-}
 
 t=$work/t.rtrace
 "$bin" gen --threads 4 --events 3000 -o "$t" || fail "gen"
@@ -96,5 +73,4 @@ for name in races accesses on_chip escalations esc_host_owned esc_lastwrite esc_
     fail "2 ways, $name: verilator $(column "$work/w.csv" "$name"), fast $(column "$work/wf.csv" "$name")"
 done
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

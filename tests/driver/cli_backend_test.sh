@@ -16,38 +16,10 @@ with_verilator=${6:-}
 if [ "$xclbin" = "-" ]; then xclbin=""; fi
 if [ "$xrt_root" = "-" ]; then xrt_root=""; fi
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/../cli/lib.sh"
 
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
-# expect_status STATUS DESCRIPTION COMMAND...
-expect_status() {
-  want=$1 desc=$2
-  shift 2
-  "$@" >"$work/out" 2>"$work/err" </dev/null
-  got=$?
-  if [ "$got" -eq "$want" ]; then
-    passes=$((passes + 1))
-  else
-    fail "$desc: exit $got, expected $want"
-    sed 's/^/  stdout: /' "$work/out" | head -5
-    sed 's/^/  stderr: /' "$work/err" | head -5
-  fi
-}
 
-# expect_grep FILE PATTERN DESCRIPTION
-expect_grep() {
-  if grep -q -- "$2" "$1"; then
-    passes=$((passes + 1))
-  else
-    fail "$3: '$2' not in $1:"
-    head -5 "$1" | sed 's/^/  /'
-  fi
-}
 
 # without_accelerator FILE: the JSON report without its traces' "accelerator"
 # objects (the device's statistics, which the in-process detector has not;
@@ -149,5 +121,4 @@ expect_grep "$work/out" "^software  *available" "devices lists the software back
 expect_grep "$work/out" "^verilator" "devices lists the verilator backend"
 expect_grep "$work/out" "^xrt" "devices lists the xrt backend"
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -18,14 +18,8 @@ with_verilator=${6:-}
 if [ "$xclbin" = "-" ]; then xclbin=""; fi
 if [ "$xrt_root" = "-" ]; then xrt_root=""; fi
 rm -rf "$work" && mkdir -p "$work"
-failures=0
-passes=0
+. "$(dirname "$0")/../cli/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() {
-  failures=$((failures + 1))
-  echo "FAIL: $*"
-}
 
 # run_check NAME ARGS...: stdout, stderr, SARIF and status of one check in
 # $work/NAME.*; for --json the accelerator blocks are moved to NAME.accel.

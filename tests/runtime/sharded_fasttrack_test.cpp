@@ -1,0 +1,76 @@
+// ShardedFastTrack (host/runtime/sharded_fasttrack.hpp) on its own, for
+// what the runtime's programs cannot pin down: the clocks of locks in freed
+// memory go with it, whether the free is of a few pages (the lock index's
+// page look-ups) or of many (its scan of every page), and a lock outside
+// the freed range keeps its clocks.
+#include "runtime/sharded_fasttrack.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace raceaccel::rt {
+namespace {
+
+
+class ShardedFreeTest : public ::testing::Test {
+ protected:
+  ShardedFastTrack ft;
+  ClockView t0, t1;
+  uint64_t index = 0;
+  uint64_t data = 0x1000;  // each hand-off its own (a location reports its first race only)
+
+  void SetUp() override {
+    ft.start(0, t0);
+    ft.sync(Event::sync(Op::Fork, 0, 1), t0);
+    ft.start(1, t1);
+  }
+  // t0 writes the data inside lock's critical section; memory [free_addr,
+  // +free_size) is freed; t1 reads the data inside the same lock's. Returns
+  // the races of t1's read.
+  std::vector<Race> hand_off(uint64_t lock, uint64_t free_addr, uint64_t free_size) {
+    std::vector<Race> found;
+    data += 0x100;
+    ShardedFastTrack::Cursor cursor(ft);
+    ft.sync(Event::sync(Op::Acquire, 0, lock), t0);
+    ft.access(Event::write(0, data, 8), index++, t0, cursor, found);
+    cursor.release();
+    ft.sync(Event::sync(Op::Release, 0, lock), t0);
+    ft.sync(Event::range(Op::Free, 0, free_addr, free_size), t0);
+    ft.sync(Event::sync(Op::Acquire, 1, lock), t1);
+    ft.access(Event::read(1, data, 8), index++, t1, cursor, found);
+    cursor.release();
+    ft.sync(Event::sync(Op::Release, 1, lock), t1);
+    return found;
+  }
+};
+
+TEST_F(ShardedFreeTest, FreeOfTheLocksObjectForgetsIt) {
+  EXPECT_EQ(hand_off(0x7f00'0000'1040, 0x7f00'0000'1040, 40).size(), 8u);
+}
+
+TEST_F(ShardedFreeTest, FreeOfAFewPagesAroundTheLockForgetsIt) {
+  EXPECT_EQ(hand_off(0x7f00'0000'5008, 0x7f00'0000'3000, 3 * 4096).size(), 8u);
+}
+
+TEST_F(ShardedFreeTest, FreeOfManyPagesForgetsIt) {
+  // 256 pages: past the page look-ups, the index scans what it knows.
+  EXPECT_EQ(hand_off(0x7f00'0010'0ff8, 0x7f00'0010'0000, 1u << 20).size(), 8u);
+}
+
+TEST_F(ShardedFreeTest, LocksOutsideTheFreedRangeKeepTheirClocks) {
+  // Freed: the bytes just below and just above the lock, a small and a large range.
+  EXPECT_TRUE(hand_off(0x7f00'0000'9000, 0x7f00'0000'8000, 4096).empty());
+  EXPECT_TRUE(hand_off(0x7f00'0000'9000, 0x7f00'0000'9001, 64).empty());
+  EXPECT_TRUE(hand_off(0x7f00'0000'9000, 0x7f00'0000'9008, 1u << 20).empty());
+  EXPECT_TRUE(hand_off(0x7f00'0000'9000, 0, 0).empty()) << "free(NULL)";
+}
+
+TEST_F(ShardedFreeTest, ALockMadeAgainAfterTheFreeIsFoundByTheNextFree) {
+  const uint64_t lock = 0x7f00'0000'c010;
+  EXPECT_EQ(hand_off(lock, lock, 40).size(), 8u);
+  EXPECT_EQ(hand_off(lock, lock - 16, 64).size(), 8u) << "the lock's second life is indexed too";
+}
+
+}  // namespace
+}  // namespace raceaccel::rt
