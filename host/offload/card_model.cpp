@@ -11,9 +11,12 @@ CardThroughput card_throughput(const OffloadStats& s, uint64_t events, const Car
   if (events == 0) return t;
   const auto n = static_cast<double>(events);
   t.to_card_bytes_per_event = static_cast<double>(s.command_words * regs::kCommandBytes) / n;
-  t.from_card_bytes_per_event = static_cast<double>(s.device.escalations * s.capabilities.esc_record_bytes +
-                                                    s.device.races * regs::kRaceRecordBytes) /
-                                n;
+  // Every escalation record the host answered (spills and reclaims
+  // included: the device's stat_escalations leaves spills out) and every
+  // race record.
+  t.from_card_bytes_per_event =
+      static_cast<double>(s.escalations * s.capabilities.esc_record_bytes + s.device.races * regs::kRaceRecordBytes) /
+      n;
   if (s.device.busy_cycles != 0) t.kernel_bound = a.kernel_hz * n / static_cast<double>(s.device.busy_cycles);
   // Each direction's limit; a direction that moves nothing sets none.
   double pcie = 0;

@@ -14,7 +14,7 @@ OffloadStats run_of(uint64_t busy_cycles, uint64_t command_words, uint64_t escal
   OffloadStats s;
   s.device.busy_cycles = busy_cycles;
   s.command_words = command_words;
-  s.device.escalations = escalations;
+  s.escalations = escalations;  // records the host answered
   s.device.races = races;
   s.capabilities.esc_record_bytes = esc_record_bytes;
   return s;
