@@ -318,7 +318,7 @@ int verilator_models(const SweepOptions& o, const std::vector<SweepPoint>& point
 // KernelShape::describe(): with --resources synth, shapes not in the cache
 // are synthesized first, one at a time; with cached, only those the cache
 // holds; with none, nothing. Returns the exit status on failure.
-int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points, const std::vector<Grid>& grids,
+int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points,
                     std::map<std::string, driver::ShapeResources>& out) {
   if (o.resources == "none") return exit_code::kOk;
   for (const SweepPoint& p : points) {
@@ -397,7 +397,7 @@ int run_sweep(const SweepOptions& o) {
     }
   }
   std::map<std::string, driver::ShapeResources> resources;
-  if (const int status = shape_resources(o, points, grids, resources); status != exit_code::kOk) return status;
+  if (const int status = shape_resources(o, points, resources); status != exit_code::kOk) return status;
   const auto resources_of = [&](const SweepPoint& p) -> std::optional<driver::ShapeResources> {
     const auto found = resources.find(kernel_shape_of(p).describe());
     return found == resources.end() ? std::nullopt : std::optional(found->second);
