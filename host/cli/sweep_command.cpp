@@ -48,6 +48,7 @@ struct SweepOptions {
   std::string plot;                  // empty: no plot
   std::string resources = "cached";  // cached: from the synthesis cache when there; synth: synthesize what is not; none
   std::string synth_cache;           // empty: the default (shape_resources.hpp)
+  uint64_t synth_timeout_s = driver::kDefaultSynthTimeout.count();
   unsigned jobs = 1;
   std::vector<std::string> traces;
 };
@@ -332,7 +333,8 @@ int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points
     if (o.resources != "synth") continue;
     try {
       out[name] = driver::synthesize_shape_resources(
-          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
+          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; },
+          std::chrono::seconds(o.synth_timeout_s));
     } catch (const driver::DeviceError& err) {
       std::cerr << "raceaccel: sweep --resources synth: " << err.what() << '\n';
       return device_error_status(err);
@@ -478,6 +480,10 @@ CommandRunner add_sweep_command(CLI::App& app) {
                   "Where synthesis reports are kept (default: $RACEACCEL_SYNTH_CACHE, else "
                   "$XDG_CACHE_HOME/raceaccel/synth, else ~/.cache/raceaccel/synth)")
       ->type_name("DIR");
+  sub->add_option("--synth-timeout", o->synth_timeout_s,
+                  "Seconds one shape's synthesis may take before Yosys is stopped (default 14400: four hours)")
+      ->check(unsigned_in(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
   sub->add_option("--jobs,-j", o->jobs, "Runs in parallel (threads; default 1)")->check(unsigned_in(1, 256));
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed)")->required();
   return [o] { return run_sweep(*o); };
