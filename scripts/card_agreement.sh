@@ -59,7 +59,7 @@ allow_races() {
 allow_races "$raceaccel" run --record "$t/bank.rtrace" -- "$t/bank" >/dev/null 2>&1
 
 # Every bench/programs kernel, built as scripts/bench_programs.sh builds the
-# raceaccel variant, at sizes of 100-300 K events (its defaults are 1-24 M).
+# raceaccel variant, at sizes of 95-240 K events (bench_programs.sh: 1-24 M).
 args_of() {
   case $1 in
     matmul) echo "40 2" ;;
