@@ -48,6 +48,7 @@ struct SweepOptions {
   std::string plot;                  // empty: no plot
   std::string resources = "cached";  // cached: from the synthesis cache when there; synth: synthesize what is not; none
   std::string synth_cache;           // empty: the default (shape_resources.hpp)
+  uint64_t synth_timeout_s = driver::kDefaultSynthTimeout.count();
   unsigned jobs = 1;
   double host_ns_per_event = 0;  // the host bound of the card model (0: none)
   std::vector<std::string> traces;
@@ -336,7 +337,8 @@ int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points
     if (o.resources != "synth") continue;
     try {
       out[name] = driver::synthesize_shape_resources(
-          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
+          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; },
+          std::chrono::seconds(o.synth_timeout_s));
     } catch (const driver::DeviceError& err) {
       std::cerr << "raceaccel: sweep --resources synth: " << err.what() << '\n';
       return device_error_status(err);
@@ -484,6 +486,10 @@ CommandRunner add_sweep_command(CLI::App& app) {
                   "Where synthesis reports are kept (default: $RACEACCEL_SYNTH_CACHE, else "
                   "$XDG_CACHE_HOME/raceaccel/synth, else ~/.cache/raceaccel/synth)")
       ->type_name("DIR");
+  sub->add_option("--synth-timeout", o->synth_timeout_s,
+                  "Seconds one shape's synthesis may take before Yosys is stopped (default 14400: four hours)")
+      ->check(unsigned_in(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
   sub->add_option("--host-ns-per-event", o->host_ns_per_event,
                   "One host core's time per event, measured elsewhere (e.g. host_side_bench's host_cpu_ns/event): "
                   "adds its bound and the end-to-end events/s (the lowest of kernel, PCIe and host) to the CSV "
