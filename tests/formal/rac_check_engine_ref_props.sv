@@ -206,7 +206,7 @@ module rac_check_engine_ref_props #(
     if (rst_i) done_q <= '0;
     else if (ret) done_q <= done_q + 5'd1;
   end
-  always @(posedge clk_i) begin
+  always @(*) begin
     if (!rst_i) begin
       InFlightBounded: assert (5'(accepted_q - done_q) <= 5'd5);
     end
@@ -407,7 +407,9 @@ module rac_check_engine_ref_props #(
     line_matches = ok;
   endfunction
 
-  always @(posedge clk_i) begin
+  // Immediate assertions: checked in the cycle the verdict is visible
+  // (one step less of BMC than sampling them at the next edge).
+  always @(*) begin
     if (!rst_i && acc) begin
       if (is_read || is_write) begin
         EscalatedNotReported: assert (!(escalated && reported));
