@@ -27,12 +27,15 @@ release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_o
 '
 # The FastTrack reference of one granule (run_engine_ref_bmc.sh), in three
 # groups so that each ctest stays within a few minutes: race verdicts and
-# epochs, the sync ops, the state that leaves the chip.
+# epochs, the sync ops, the state that leaves the chip. Mutants of the
+# read-VC pool's clock (a READ SHARED that does not raise the reader's lane,
+# a handover without the pool's clock) need a READ SHARE and two more
+# commands on the line, beyond the CI depth of 15: not listed (the
+# differential simulation catches them, docs/hardware.md).
 ref_race_mutants='
 never_reports_a_race#rac_check_engine.sv#s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/#ref
 w_check_with_own_slot#rac_check_engine.sv#s/\.epoch_slot_i(s2_line_q\[ByteLo + b \* ByteW + WSlotLo +: SlotW\]),/.epoch_slot_i(s2_slot_q),/#ref
 epoch_check_off_by_one#vc_epoch_leq_comb.sv#s/assign leq_o = epoch_clk_i <= lane;/assign leq_o = epoch_clk_i < lane;/#ref
-read_shared_does_not_raise_lane#rac_check_engine.sv#s/if (touched\[w\] \&\& !split\[w\] \&\& l\[SlotW-1:0\] == s3_slot_q)/if (1'"'"'b0)/#ref
 '
 ref_sync_mutants='
 acquire_does_not_join#rac_check_engine.sv#s/OpAcquire: row_wr_data = join_row_obj;/OpAcquire: row_wr_data = s2_row_q;/#ref
@@ -42,7 +45,6 @@ set_row_ignored#rac_check_engine.sv#s/writes_row = op == OpSetRow || op == OpAcq
 '
 ref_state_mutants='
 handover_without_line#rac_check_engine.sv#s/esc_line_o      <= cur_line;/esc_line_o      <= '"'"'0;/#ref
-handover_without_read_clock#rac_check_engine.sv#s/esc_rvc_valid_o <= esc_first != '"'"'0 \&\& PoolOn != 0;/esc_rvc_valid_o <= 1'"'"'b0;/#ref
 writeback_of_an_empty_line#rac_check_engine.sv#s/assign mem_req_data_o    = victim_line;/assign mem_req_data_o    = '"'"'0;/#ref
 '
 axil_mutants='
