@@ -107,9 +107,10 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("rac_cover_report: cannot write {}\n", argv[2]);
     return 74;
   }
-  const std::string summary = fmt::format("{} of {} cover points hit ({:.1f} %, at least {:.1f} % required), from {} "
-                                          "model instances",
-                                          hit, hits.size(), percent, min_percent, files);
+  const std::string summary = fmt::format(
+      "{} of {} cover points hit ({:.1f} %, at least {:.1f} % required), from {} "
+      "model instances",
+      hit, hits.size(), percent, min_percent, files);
   fmt::print(out, "# {}\n# hits  point\n", summary);
   for (const auto& [name, count] : hits) fmt::print(out, "{:>10}  {}\n", count, name);
   out.close();

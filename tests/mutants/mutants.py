@@ -24,6 +24,7 @@ Lines never mutated: comments, declarations, loop headers (a flipped loop
 bound does not elaborate), the assertion macros and the cover points.
 """
 import argparse
+import filecmp
 import os
 import random
 import re
@@ -169,11 +170,24 @@ def run(cmd, cwd, timeout, log):
             return 124
 
 
+def sync_tree(src, dst):
+    """dst := src (no .git, no build trees), copying only files that differ,
+    so that the scratch build stays incremental from one campaign to the next."""
+    skip = {".git", "build"}
+    for root, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith("build-")]
+        rel = os.path.relpath(root, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for name in files:
+            a, b = os.path.join(root, name), os.path.join(dst, rel, name)
+            if not os.path.exists(b) or not filecmp.cmp(a, b, shallow=False):
+                shutil.copy2(a, b)
+
+
 def prepare(work, log):
     """A scratch copy of the source tree and a build of it, configured once."""
     tree, build = os.path.join(work, "src"), os.path.join(work, "build")
-    if not os.path.isdir(tree):
-        shutil.copytree(SRC, tree, ignore=shutil.ignore_patterns(".git", "build", "build-*"))
+    sync_tree(SRC, tree)
     if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
         gen = "-G Ninja" if shutil.which("ninja") else ""
         if run(f"cmake -S {tree} -B {build} {gen} -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRACEACCEL_TRACE=OFF",
@@ -183,20 +197,22 @@ def prepare(work, log):
 
 
 def try_mutant(tree, build, mod, mutant, timeout, log):
-    """(outcome, killer): killed / survived / stillborn."""
+    """(outcome, killer): killed / survived / stillborn. mutant None: the
+    unmutated RTL (the baseline, first stage only), which must survive."""
     targets, tests, proofs = PLANS[mod]
     path = os.path.join(tree, "rtl", mod + ".sv")
     with open(path) as f:
         lines = f.read().split("\n")
     original = "\n".join(lines)
-    _, n, _, old, new = mutant
-    assert lines[n - 1] == old
-    lines[n - 1] = new
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
+    if mutant is not None:
+        _, n, _, old, new = mutant
+        assert lines[n - 1] == old
+        lines[n - 1] = new
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
     try:
         plan = [(targets, tests, proofs)]
-        if mod in FALLBACK:
+        if mod in FALLBACK and mutant is not None:
             plan.append(FALLBACK[mod] + ([],))
         built = set()
         for targets_, tests_, proofs_ in plan:
@@ -247,6 +263,11 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     log = os.path.join(args.work, "campaign.log")
     tree, build = prepare(args.work, log)
+    # The tests must pass on the unmutated RTL, or every mutant would look killed.
+    for mod in dict.fromkeys(mod for mod, _ in chosen):
+        outcome, killer = try_mutant(tree, build, mod, None, args.test_timeout, log)
+        if outcome != "survived":
+            sys.exit(f"mutants.py: the tests of {mod} fail on the unmutated RTL ({outcome}: {killer}; log: {log})")
     results = os.path.join(args.work, "results.tsv")
     counts = {"killed": 0, "survived": 0, "stillborn": 0}
     survivors = []
