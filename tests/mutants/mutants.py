@@ -221,13 +221,16 @@ def try_mutant(tree, build, mod, mutant, timeout, log):
                 rc = run(f"sh {tree}/tests/formal/prove.sh {proof} {tree}/rtl {build}/mutant_proof", tree, timeout, log)
                 if rc != 0:
                     return "killed", f"proof {proof}" + (" (timeout)" if rc == 124 else "")
-            todo = [t for t in targets_ if t not in built]
-            if todo:
-                rc = run(f"cmake --build {build} -j1 --target {' '.join(todo)}", tree, 3600, log)
-                if rc != 0:
-                    return "stillborn", "build"
-                built.update(todo)
-            for test in tests_:
+            # One model at a time when each test has its own: a mutant the
+            # first kills costs one model build.
+            steps = list(zip(targets_, tests_)) if len(targets_) == len(tests_) else [(targets_, t) for t in tests_]
+            for target, test in steps:
+                todo = [t for t in ([target] if isinstance(target, str) else target) if t not in built]
+                if todo:
+                    rc = run(f"cmake --build {build} -j1 --target {' '.join(todo)}", tree, 3600, log)
+                    if rc != 0:
+                        return "stillborn", "build"
+                    built.update(todo)
                 rc = run(f"{build}/bin/{test} --gtest_brief=1", build, timeout, log)
                 if rc != 0:
                     return "killed", test.split()[0] + (" (timeout)" if rc == 124 else "")
