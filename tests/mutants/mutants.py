@@ -171,11 +171,19 @@ def run(cmd, cwd, timeout, log):
 
 
 def sync_tree(src, dst):
-    """dst := src (no .git, no build trees), copying only files that differ,
-    so that the scratch build stays incremental from one campaign to the next."""
+    """dst := src (no .git, no build trees, not dst itself), copying only
+    files that differ, so that the scratch build stays incremental from one
+    campaign to the next."""
     skip = {".git", "build"}
+    dst_abs = os.path.abspath(dst)
+
+    def keep(root, d):
+        path = os.path.join(root, d)
+        return (d not in skip and not d.startswith("build-") and os.path.abspath(path) != dst_abs and
+                not os.path.exists(os.path.join(path, "CMakeCache.txt")))
+
     for root, dirs, files in os.walk(src):
-        dirs[:] = [d for d in dirs if d not in skip and not d.startswith("build-")]
+        dirs[:] = [d for d in dirs if keep(root, d)]
         rel = os.path.relpath(root, src)
         os.makedirs(os.path.join(dst, rel), exist_ok=True)
         for name in files:
