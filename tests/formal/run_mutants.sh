@@ -86,18 +86,7 @@ case $group in
 esac
 
 prove() {  # prove <proof> <rtl_dir> <work_dir>: exit 0 iff the proof passes
-  case $1 in
-    engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-18} sh "$here/run_engine_bmc.sh" "$2" "$3" ;;
-    ref)    DEPTH=${REF_DEPTH:-15} sh "$here/run_engine_ref_bmc.sh" "$2" "$3" ;;
-    axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
-              sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$2" "$3" ;;
-    reader) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
-              sh "$here/run_block_formal.sh" satbmc rac_cmd_reader_props "$2" "$3" ;;
-    writer) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
-              sh "$here/run_block_formal.sh" satbmc rac_record_writer_props "$2" "$3" ;;
-    meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
-              sh "$here/run_block_formal.sh" satbmc rac_meta_port_props "$2" "$3" ;;
-  esac
+  sh "$here/prove.sh" "$@"
 }
 
 fail=0
