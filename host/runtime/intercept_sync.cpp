@@ -52,12 +52,14 @@ bool write_locked_by_me(const pthread_rwlock_t* rw) {
 
 // ---- mutexes ------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  prefetch_lock(m);
   const int r = RACEACCEL_REAL(pthread_mutex_lock)(m);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
+  prefetch_lock(m);
   const int r = RACEACCEL_REAL(pthread_mutex_trylock)(m);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);

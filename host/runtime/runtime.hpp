@@ -93,6 +93,10 @@ void open_pending_device();
 
 // Convenience wrappers that enter the runtime scope.
 void emit_event(ThreadState* ts, const Event& e);
+// Before a blocking lock operation on object: its lock-table slot starts
+// loading while the real operation runs (a program with many locks, e.g. a
+// lock per node, would otherwise miss in the cache at every acquire).
+void prefetch_lock(const volatile void* object);
 inline void emit_sync(ThreadState* ts, Op op, uint64_t object) { emit_event(ts, Event::sync(op, ts->tid, object)); }
 
 // The id of a program object (a lock, a condition variable, an annotated
