@@ -138,6 +138,14 @@ inline Buffers moved_up(Buffers b) {
   return b;
 }
 
+// Slot `slot`'s row of a set-row: its own lane at `own`, the others zero.
+// Two slots with such rows are concurrent.
+inline std::vector<uint64_t> own_row(unsigned slots, unsigned slot, uint64_t own) {
+  std::vector<uint64_t> lanes(slots, 0);
+  lanes[slot] = own;
+  return lanes;
+}
+
 // Escalation records per command word the contract asks the buffer to
 // hold on a device (3 with a one-way pool, 2W + 1 with W ways; enough
 // without a pool too): the capacity rule of docs/kernel-interface.md.
@@ -155,6 +163,65 @@ BatchResult run_batch(sim::KernelSim<Model>& k, const Batch& batch, const Buffer
   k.write_register(regs::kCtrl, regs::kCtrlStart);
   wait_done(k);
   return read_results(k, b);
+}
+
+// AXI error responses (docs/kernel-interface.md, status_bus_error): for each
+// m_axi port in turn, a batch whose memory answers SLVERR or DECERR from
+// some beat on ends with status 4 and the port's bit, the kernel finishes
+// (no hang, every burst answered), and the same batch from good memory
+// after clear_state runs clean. The batch: `pairs` times a write by slot 0,
+// a racing write by slot 1 to the same granule (spread so that a small
+// cache misses and writes back) and a forced escalation by slot 2.
+struct BusErrorBatch {
+  uint32_t pairs;
+  uint32_t failed_command_beat;  // the first 64-byte command beat that fails
+  uint32_t failed_record_beats;  // beats of the race and escalation buffers that fail
+  uint64_t first_seed;           // port p runs with seed first_seed + p
+  uint8_t cmd_response;          // 2 SLVERR or 3 DECERR; the ports alternate from it
+};
+template <typename Model, typename Options>
+void expect_bus_errors_end_the_batch(const driver::LineShape& shape, const BusErrorBatch& spec, Options&& options) {
+  struct Case {
+    const char* what;
+    unsigned port;  // 0 cmd, 1 race, 2 esc, 3 meta
+    uint8_t resp;   // 2 SLVERR, 3 DECERR
+    uint32_t bit;
+  };
+  const uint8_t other = spec.cmd_response;
+  for (const Case& c : {Case{"cmd", 0, other, regs::kStatusBusErrorCmd},
+                        Case{"race", 1, static_cast<uint8_t>(5 - other), regs::kStatusBusErrorRace},
+                        Case{"esc", 2, other, regs::kStatusBusErrorEsc},
+                        Case{"meta", 3, static_cast<uint8_t>(5 - other), regs::kStatusBusErrorMeta}}) {
+    SCOPED_TRACE(c.what);
+    sim::KernelSim<Model> k(options(spec.first_seed + c.port));
+    Batch batch(shape);
+    batch.set_row(0, own_row(shape.slots, 0, 1));
+    batch.set_row(1, own_row(shape.slots, 1, 1));
+    for (uint32_t i = 0; i < spec.pairs; ++i) {
+      batch.access(regs::kOpWrite, 0, 300 + 7 * i, 0xFF);
+      batch.access(regs::kOpWrite, 1, 300 + 7 * i, 0x02);    // a race
+      batch.access(regs::kOpRead, 2, 9000 + i, 0xFF, true);  // a forced escalation
+    }
+    Buffers b;
+    const uint64_t bases[] = {b.commands + 64ull * spec.failed_command_beat, b.races, b.escalations, b.buckets};
+    const uint64_t span = c.port == 3 ? (1ull << 30) : 64ull * spec.failed_record_beats;
+    k.port(c.port).fail_range(bases[c.port], bases[c.port] + span, c.resp);
+    const BatchResult r = run_batch(k, batch, b, regs::kFlagClearState);
+    EXPECT_EQ(r.status, regs::kStatusBusError | c.bit);
+    EXPECT_GT(k.port_stats(c.port).error_bursts, 0u);
+    EXPECT_LE(r.words_done, batch.words());
+    if (c.port == 0) {
+      EXPECT_LE(r.words_done, 4 * spec.failed_command_beat) << "no word at or after the failed beat is consumed";
+    }
+    EXPECT_FALSE(k.bus_busy()) << "every burst answered before ap_done";
+    expect_clean(k);
+
+    const BatchResult again = run_batch(k, batch, moved_up(b), regs::kFlagClearState);
+    EXPECT_EQ(again.status, regs::kStatusOk);
+    EXPECT_EQ(again.words_done, batch.words());
+    EXPECT_EQ(again.races.size(), spec.pairs);
+    expect_clean(k);
+  }
 }
 
 }  // namespace raceaccel::kernel_test

@@ -30,49 +30,15 @@ sim::KernelSimOptions options(uint64_t seed) {
   return o;
 }
 
-std::vector<uint64_t> own_row(unsigned slot, uint64_t own) {
-  std::vector<uint64_t> lanes(8, 0);
-  lanes[slot] = own;
-  return lanes;
-}
+std::vector<uint64_t> own_row(unsigned slot, uint64_t own) { return kernel_test::own_row(8, slot, own); }
 
-// A bus error on any port ends the batch with status 4 and that port's bit
-// on the pool model too (its escalation records are three beats), and a
-// batch from good memory after clear_state runs clean.
+// A bus error on any port on the pool model too (its escalation records
+// are three beats): kernel_harness.hpp.
 TEST(KernelRareStates, BusErrorOnEachPortOfThePoolModel) {
-  struct Case {
-    const char* what;
-    unsigned port;  // 0 cmd, 1 race, 2 esc, 3 meta
-    uint8_t resp;   // 2 SLVERR, 3 DECERR
-    uint32_t bit;
-  };
-  for (const Case& c : {Case{"cmd", 0, 3, regs::kStatusBusErrorCmd}, Case{"race", 1, 2, regs::kStatusBusErrorRace},
-                        Case{"esc", 2, 3, regs::kStatusBusErrorEsc}, Case{"meta", 3, 2, regs::kStatusBusErrorMeta}}) {
-    SCOPED_TRACE(c.what);
-    sim::KernelSim<Vrac_kernel_tiny_pool> k(options(60 + c.port));
-    Batch batch(kTinyPool);
-    batch.set_row(0, own_row(0, 1));
-    batch.set_row(1, own_row(1, 1));
-    for (unsigned i = 0; i < 40; ++i) {
-      batch.access(regs::kOpWrite, 0, 300 + 7 * i, 0xFF);    // misses and write-backs on the 2 x 2 cache
-      batch.access(regs::kOpWrite, 1, 300 + 7 * i, 0x02);    // a race
-      batch.access(regs::kOpRead, 2, 9000 + i, 0xFF, true);  // a forced escalation
-    }
-    Buffers b;
-    const uint64_t bases[] = {b.commands + 64 * 10, b.races, b.escalations, b.buckets};
-    k.port(c.port).fail_range(bases[c.port], bases[c.port] + (c.port == 3 ? (1ull << 30) : 64 * 6), c.resp);
-    const BatchResult r = run_batch(k, batch, b, regs::kFlagClearState);
-    EXPECT_EQ(r.status, regs::kStatusBusError | c.bit);
-    EXPECT_LE(r.words_done, batch.words());
-    EXPECT_FALSE(k.bus_busy()) << "every burst answered before ap_done";
-    expect_clean(k);
-
-    const BatchResult again = run_batch(k, batch, moved_up(b), regs::kFlagClearState);
-    EXPECT_EQ(again.status, regs::kStatusOk);
-    EXPECT_EQ(again.words_done, batch.words());
-    EXPECT_EQ(again.races.size(), 40u);
-    expect_clean(k);
-  }
+  expect_bus_errors_end_the_batch<Vrac_kernel_tiny_pool>(
+      kTinyPool,
+      {.pairs = 40, .failed_command_beat = 10, .failed_record_beats = 6, .first_seed = 60, .cmd_response = 3},
+      [](uint64_t seed) { return options(seed); });
 }
 
 // A batch that ends inside a set-row's data words stops there with status 3

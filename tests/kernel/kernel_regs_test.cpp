@@ -26,13 +26,7 @@ sim::KernelSimOptions options(uint64_t seed = 1, unsigned stall = 20) {
   return o;
 }
 
-// Slot s's row: its own lane at `own`, the others zero. Two slots with such
-// rows are concurrent.
-std::vector<uint64_t> own_row(unsigned slot, uint64_t own) {
-  std::vector<uint64_t> lanes(kShape.slots, 0);
-  lanes[slot] = own;
-  return lanes;
-}
+std::vector<uint64_t> own_row(unsigned slot, uint64_t own) { return kernel_test::own_row(kShape.slots, slot, own); }
 
 TEST(KernelRegisters, ResetValues) {
   Kernel k(options());
@@ -323,49 +317,11 @@ TEST(KernelRegisters, StartWhileRunningQueuesTheNextLaunch) {
   expect_clean(k);
 }
 
-// AXI error responses (docs/kernel-interface.md, status_bus_error): an
-// SLVERR or DECERR on any m_axi port ends the batch with status 4 and the
-// port's bit, the kernel finishes (no hang, every burst answered), and a
-// launch with clear_state and good memory works again.
+// AXI error responses: kernel_harness.hpp, on the built-in model.
 TEST(KernelRegisters, BusErrorsEndTheBatchWithStatus4AndThePortsBit) {
-  struct Case {
-    const char* what;
-    unsigned port;  // 0 cmd, 1 race, 2 esc, 3 meta
-    uint8_t resp;   // 2 SLVERR, 3 DECERR
-    uint32_t bit;
-  };
-  for (const Case& c : {Case{"cmd", 0, 2, regs::kStatusBusErrorCmd}, Case{"race", 1, 3, regs::kStatusBusErrorRace},
-                        Case{"esc", 2, 2, regs::kStatusBusErrorEsc}, Case{"meta", 3, 3, regs::kStatusBusErrorMeta}}) {
-    SCOPED_TRACE(c.what);
-    Kernel k(options(40 + c.port));
-    Batch batch(kShape);
-    batch.set_row(0, own_row(0, 1));
-    batch.set_row(1, own_row(1, 1));
-    for (unsigned i = 0; i < 60; ++i) {
-      batch.access(regs::kOpWrite, 0, 100 + i, 0xFF);
-      batch.access(regs::kOpWrite, 1, 100 + i, 0x01);        // a race per pair
-      batch.access(regs::kOpRead, 0, 5000 + i, 0xFF, true);  // a forced escalation
-    }
-    Buffers b;
-    const uint64_t bases[] = {b.commands + 64 * 20, b.races, b.escalations, b.buckets};
-    k.port(c.port).fail_range(bases[c.port], bases[c.port] + (c.port == 3 ? (1ull << 30) : 64 * 4), c.resp);
-    const BatchResult r = run_batch(k, batch, b, regs::kFlagClearState);
-    EXPECT_EQ(r.status, regs::kStatusBusError | c.bit);
-    EXPECT_GT(k.port_stats(c.port).error_bursts, 0u);
-    EXPECT_LE(r.words_done, batch.words());
-    if (c.port == 0) {
-      EXPECT_LE(r.words_done, 80u) << "no word at or after the failed beat is consumed";
-    }
-    EXPECT_FALSE(k.bus_busy()) << "every burst answered before ap_done";
-    expect_clean(k);
-
-    // The same batch from good memory, after clear_state: a clean start.
-    const BatchResult again = run_batch(k, batch, moved_up(b), regs::kFlagClearState);
-    EXPECT_EQ(again.status, regs::kStatusOk);
-    EXPECT_EQ(again.words_done, batch.words());
-    EXPECT_EQ(again.races.size(), 60u);
-    expect_clean(k);
-  }
+  expect_bus_errors_end_the_batch<Vrac_kernel_default>(
+      kShape, {.pairs = 60, .failed_command_beat = 20, .failed_record_beats = 4, .first_seed = 40, .cmd_response = 2},
+      [](uint64_t seed) { return options(seed); });
 }
 
 }  // namespace
