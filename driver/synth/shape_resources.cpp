@@ -1,9 +1,11 @@
 #include "driver/synth/shape_resources.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,15 +22,35 @@ DeviceError unavailable(const std::string& message) {
   return DeviceError(DeviceErrorKind::Unavailable, "synthesis: " + message);
 }
 
-constexpr const char* kReportFile = "resources.txt";  // the script's report line
+constexpr const char* kReportFile = "resources.json";  // rac_netlist_depth's report of the kernel
+constexpr const char* kScript = "rtl/synth/synth_block.sh";
+constexpr const char* kDepthSource = "rtl/synth/netlist_depth.cpp";
+
+bool has_flow(const fs::path& src) {
+  return fs::exists(src / "rtl/rac_kernel.sv") && fs::exists(src / kScript) && fs::exists(src / kDepthSource);
+}
+
+// `make synth`'s depth tool: $RACEACCEL_NETLIST_DEPTH (if set, that one
+// or none), the one this binary was built with, or one beside the running
+// executable; empty if none.
+fs::path netlist_depth_tool() {
+  if (const char* env = std::getenv("RACEACCEL_NETLIST_DEPTH"); env != nullptr && *env != '\0') {
+    return fs::exists(env) ? fs::path(env) : fs::path();
+  }
+  if (fs::exists(RACEACCEL_NETLIST_DEPTH)) return RACEACCEL_NETLIST_DEPTH;
+  std::error_code ec;
+  const fs::path beside = fs::read_symlink("/proc/self/exe", ec).parent_path() / "rac_netlist_depth";
+  return !ec && fs::exists(beside) ? beside : fs::path();
+}
 
 // What a cache entry is named by: the shape, the Yosys version, the RTL and
-// the script; nullopt without a source tree or Yosys.
+// the flow (the script and the depth tool's source); nullopt without a
+// source tree or Yosys.
 std::optional<CacheKey> key_of(const KernelShape& shape, const fs::path& src) {
-  if (!fs::exists(src / "rtl/rac_kernel.sv") || !fs::exists(src / "scripts/synth_report.sh")) return std::nullopt;
+  if (!has_flow(src)) return std::nullopt;
   const std::string yosys_version = first_line_of("yosys -V");
   if (yosys_version.empty()) return std::nullopt;
-  std::vector<fs::path> files = {src / "scripts/synth_report.sh"};
+  std::vector<fs::path> files = {src / kScript, src / kDepthSource};
   for (const auto& entry : fs::directory_iterator(src / "rtl")) {
     const std::string ext = entry.path().extension().string();
     if (ext == ".sv" || ext == ".svh") files.push_back(entry.path());
@@ -50,44 +72,50 @@ fs::path synth_cache_dir(const std::string& override_dir) {
 
 std::optional<ShapeResources> read_report(const fs::path& dir) {
   std::ifstream in(dir / kReportFile);
-  std::string line;
-  if (!std::getline(in, line)) return std::nullopt;
-  return parse_synth_report_line(line);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_synth_report(text.str());
+}
+
+// synth_block.sh names its report after the block and parameters; the
+// cache entry keeps it under one name (the netlist is not kept).
+bool keep_report(const fs::path& tmp) {
+  for (const auto& entry : fs::directory_iterator(tmp)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("rac_kernel") && name.ends_with(".json") && !name.ends_with(".netlist.json")) {
+      fs::rename(entry.path(), tmp / kReportFile);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
 
-std::optional<ShapeResources> parse_synth_report_line(const std::string& line) {
-  std::istringstream words(line);
-  std::vector<std::string> w;
-  for (std::string s; words >> s;) w.push_back(s);
-  // The block name and at least one parameter word come first; the last
-  // seven are the figures.
-  if (w.size() < 9) return std::nullopt;
-  const auto figure = [&](size_t from_end) { return w[w.size() - from_end]; };
-  ShapeResources r;
+std::optional<ShapeResources> parse_synth_report(const std::string& text) {
   try {
-    size_t used = 0;
-    // Digits only (stoull would take "-1" as 2^64 - 1).
-    const auto whole = [&](const std::string& s) {
-      if (s.empty() || s[0] < '0' || s[0] > '9') throw std::invalid_argument(s);
-      const uint64_t v = std::stoull(s, &used);
-      if (used != s.size()) throw std::invalid_argument(s);
-      return v;
+    const nlohmann::json report = nlohmann::json::parse(text);
+    const nlohmann::json& res = report.at("resources");
+    const auto whole = [&](const nlohmann::json& v) {
+      if (!v.is_number_unsigned()) throw std::invalid_argument("not a count");
+      return v.get<uint64_t>();
     };
-    r.lut = whole(figure(7));
-    r.ff = whole(figure(6));
-    r.carry = whole(figure(5));
-    if (figure(4)[0] < '0' || figure(4)[0] > '9') return std::nullopt;
-    r.bram36 = std::stod(figure(4), &used);
-    if (used != figure(4).size()) return std::nullopt;
-    r.uram = whole(figure(3));
-    r.dsp = whole(figure(2));
-    r.depth = whole(figure(1));
-  } catch (const std::exception&) {
+    ShapeResources r;
+    r.lut = whole(res.at("lut"));
+    r.ff = whole(res.at("ff"));
+    r.carry = whole(res.at("carry"));
+    r.muxf = whole(res.at("muxf"));
+    const nlohmann::json& bram = res.at("bram36");
+    if (!bram.is_number() || bram.get<double>() < 0) return std::nullopt;
+    r.bram36 = bram.get<double>();
+    r.uram = whole(res.at("uram"));
+    r.dsp = whole(res.at("dsp"));
+    r.depth = whole(report.at("depth").at("worst").at("levels"));
+    return r;
+  } catch (const std::exception&) {  // not JSON, or not such a report
     return std::nullopt;
   }
-  return r;
 }
 
 std::optional<ShapeResources> cached_shape_resources(const KernelShape& shape, const std::string& cache_dir) {
@@ -104,17 +132,22 @@ ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::s
     throw DeviceError(DeviceErrorKind::BadOptions, "not a kernel shape: " + problem);
   }
   const fs::path src = source_dir();
-  if (!fs::exists(src / "rtl/rac_kernel.sv") || !fs::exists(src / "scripts/synth_report.sh")) {
+  if (!has_flow(src)) {
     throw unavailable(
         fmt::format("synthesizing a shape needs the raceaccel source tree, not found at {} (set RACEACCEL_SOURCE_DIR)",
                     src.string()));
   }
   const std::optional<CacheKey> key = key_of(shape, src);
   if (!key) throw unavailable("synthesizing a shape needs Yosys on PATH (Debian package yosys)");
+  const fs::path tool = netlist_depth_tool();
+  if (tool.empty()) {
+    throw unavailable(
+        "synthesizing a shape needs rac_netlist_depth (built with raceaccel; set RACEACCEL_NETLIST_DEPTH to one)");
+  }
   const fs::path cache = synth_cache_dir(cache_dir);
   const auto build = [&](const fs::path& tmp) {
     const fs::path build_log = tmp / "synth.log";
-    const fs::path report = tmp / kReportFile;
+    const fs::path summary = tmp / "resources.txt";  // the script's line of the text report
     log(
         fmt::format("synthesizing rac_kernel ({}) with Yosys into {} (once per shape; minutes, the card shape an "
                     "hour or more)",
@@ -127,17 +160,18 @@ ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::s
                                            "--kill-after=30",
                                            fmt::format("{}", timeout.count()),
                                            "sh",
-                                           (src / "scripts/synth_report.sh").string(),
+                                           (src / kScript).string(),
+                                           tool.string(),
                                            (src / "rtl").string(),
                                            tmp.string(),
                                            "rac_kernel",
                                            shape.describe()};
-    const int status = run_logged_status(argv, build_log, &report);
+    const int status = run_logged_status(argv, build_log, &summary);
     if (status == 124 || status == 137) {
       throw unavailable(fmt::format("Yosys did not finish {} within {} s; stopped (log: {})", shape.describe(),
                                     timeout.count(), build_log.string()));
     }
-    if (status != 0 || !read_report(tmp)) {
+    if (status != 0 || !keep_report(tmp) || !read_report(tmp)) {
       throw unavailable(fmt::format("Yosys failed on {} (log: {})", shape.describe(), build_log.string()));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

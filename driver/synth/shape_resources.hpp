@@ -1,10 +1,11 @@
 // The FPGA resources of a kernel shape, from synthesis (`raceaccel sweep
-// --resources synth`, docs/cli.md): Yosys's synth_xilinx for UltraScale+
-// through scripts/synth_report.sh (a whole-kernel count; `make synth`'s
-// per-block report with its depth tool is rtl/synth/) on rac_kernel
-// with the shape's parameters, once per shape, kept in a cache (a directory
-// per shape named by a hash of the shape, the RTL, the script and the Yosys
-// version, as the Verilated models are: driver/shape_cache.hpp).
+// --resources synth`, docs/cli.md): `make synth`'s flow on the whole
+// kernel — Yosys's synth_xilinx for UltraScale+ through
+// rtl/synth/synth_block.sh, then rac_netlist_depth on the netlist — with
+// the shape's parameters, once per shape, kept in a cache (a directory per
+// shape named by a hash of the shape, the RTL, the flow and the Yosys
+// version, as the Verilated models are: driver/shape_cache.hpp). One flow,
+// so a sweep's figures and docs/hardware.md's table are counted alike.
 //
 // These are Yosys's counts, not Vivado's: LUTs before Vivado's own
 // optimization and packing, carries as CARRY4 (Yosys 0.23 has no CARRY8),
@@ -29,10 +30,11 @@ struct ShapeResources {
   uint64_t lut = 0;    // LUT1..LUT6, LUTRAM and SRL
   uint64_t ff = 0;     // every FD* cell
   uint64_t carry = 0;  // CARRY4 cells
+  uint64_t muxf = 0;   // MUXF7/8/9
   double bram36 = 0;   // RAMB36 + RAMB18 / 2
   uint64_t uram = 0;   // URAM288
   uint64_t dsp = 0;    // DSP48E2
-  uint64_t depth = 0;  // longest combinational path in cells (LUT, MUXF and CARRY4 each one)
+  uint64_t depth = 0;  // the worst path's logic levels, RAM pins as endpoints (LUT, MUXF and CARRY each one)
 };
 
 // The shape's resources if the cache holds them; nullopt when it does not,
@@ -49,14 +51,14 @@ inline constexpr std::chrono::seconds kDefaultSynthTimeout{4 * 3600};
 // hears what is being synthesized and how long it took. Throws
 // DeviceError(BadOptions) for a shape the RTL cannot take,
 // DeviceError(Unavailable) when synthesis is not possible here (no Yosys, no
-// source tree), fails (the message names the log) or does not finish within
+// source tree, no rac_netlist_depth), fails (the message names the log) or does not finish within
 // `timeout` (then Yosys is stopped; a hung run never blocks a sweep).
 ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::string& cache_dir,
                                           const std::function<void(const std::string&)>& log,
                                           std::chrono::seconds timeout = kDefaultSynthTimeout);
 
-// One line of scripts/synth_report.sh ("block params... LUT FF CARRY BRAM
-// URAM DSP depth"); nullopt when it is not one.
-std::optional<ShapeResources> parse_synth_report_line(const std::string& line);
+// rac_netlist_depth's JSON report of a block (rtl/synth/netlist_depth.cpp):
+// its resources and worst path; nullopt when the text is not one.
+std::optional<ShapeResources> parse_synth_report(const std::string& text);
 
 }  // namespace raceaccel::driver

@@ -1,10 +1,11 @@
 #!/bin/sh
 # `raceaccel sweep --resources` (docs/cli.md, "sweep", Resources): a tiny
-# kernel shape synthesized with Yosys through scripts/synth_report.sh (about
-# a minute of CPU), its LUT/FF/BRAM in the CSV and in a resources plot; a
-# second sweep reading them from the cache without synthesizing; --resources
-# none; and what cannot be synthesized: no source tree, no Yosys (69), a
-# point that is no RTL shape (2), a cache entry without a report.
+# kernel shape synthesized with `make synth`'s flow (rtl/synth/synth_block.sh
+# and rac_netlist_depth; about a minute of CPU), its LUT/FF/BRAM in the CSV
+# and in a resources plot; a second sweep reading them from the cache without
+# synthesizing; --resources none; and what cannot be synthesized: no source
+# tree, no Yosys, no depth tool (69), a point that is no RTL shape (2), a
+# cache entry without a report.
 # Usage: sweep_resources_test.sh RACEACCEL WORK_DIR
 set -u
 bin=$1
@@ -62,6 +63,9 @@ expect_status 69 "no source tree" env RACEACCEL_SOURCE_DIR="$work/no-source" "$b
 expect_grep "$work/err" "needs the raceaccel source tree" "no source tree message"
 expect_status 69 "no yosys" env PATH="$work/empty-path" "$bin" sweep --resources synth --synth-cache "$work/cache2" $tiny "$t"
 expect_grep "$work/err" "needs Yosys on PATH" "no Yosys message"
+expect_status 69 "no depth tool" env RACEACCEL_NETLIST_DEPTH="$work/no-such-tool" "$bin" sweep --resources synth \
+  --synth-cache "$work/cache2" $tiny "$t"
+expect_grep "$work/err" "needs rac_netlist_depth" "no depth tool message"
 # The sweep's default point has no cache (sets 0), which no RTL shape lacks.
 expect_status 2 "no RTL shape" "$bin" sweep --resources synth --synth-cache "$work/cache2" "$t"
 expect_grep "$work/err" "not a kernel shape" "no RTL shape message"
@@ -78,7 +82,7 @@ expect_status 2 "timeout 0" "$bin" sweep --resources synth --synth-timeout 0 "$t
 # A damaged entry (its report gone): cached mode has no figures, synth mode
 # says which entry to remove.
 entry=$(ls -d "$cache"/*/ | head -1)
-: >"$entry/resources.txt"
+: >"$entry/resources.json"
 expect_status 0 "damaged entry, cached" "$bin" sweep --synth-cache "$cache" $tiny --csv "$work/damaged.csv" "$t"
 [ -z "$(column "$work/damaged.csv" lut)" ] && pass || fail "figures from a damaged entry"
 expect_status 69 "damaged entry, synth" "$bin" sweep --resources synth --synth-cache "$cache" $tiny "$t"
