@@ -63,9 +63,9 @@ inline std::unique_ptr<VerilatedContext> make_checking_context() {
   ctx->randReset(2);
   ctx->fatalOnError(false);
   if (requested_fst_path() != nullptr) ctx->traceEverOn(true);
+#if RACEACCEL_COVER_RUNTIME
   // Each generate-loop iteration and each module instance its own point
   // (a cross written as a loop would otherwise be summed into one).
-#if RACEACCEL_COVER_RUNTIME
   if (requested_coverage_dir() != nullptr) ctx->coveragep()->forcePerInstance(true);
 #endif
   return ctx;
