@@ -176,6 +176,9 @@ uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
 }
 
 Event Checker::access_event(ThreadState* ts, const BufferedEvent& b) {
+  if (unpack_kind(b.size_kind) == AccessKind::Atomic) {  // append_atomic_load: lead is the order
+    return Event::atomic(Op::AtomicLoad, ts->tid, b.addr, b.length, static_cast<MemoryOrder>(b.lead), site_of(ts, b));
+  }
   const Op op = is_write(unpack_kind(b.size_kind)) ? Op::Write : Op::Read;
   return Event::range(op, ts->tid, b.addr, b.length, site_of(ts, b));
 }

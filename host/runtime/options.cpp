@@ -130,6 +130,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "region_filter") return parse_bool(value, o.region_filter) ? "" : "must be 0 or 1";
   if (key == "coalesce") return parse_bool(value, o.coalesce) ? "" : "must be 0 or 1";
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
+  if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
   if (key == "sample") return parse_rate(value, o.sample) ? "" : "must be a rate in (0, 1], e.g. 0.1 (1: no sampling)";
   if (key == "sample_seed") {
     if (!parse_uint(value, UINT64_MAX, n)) return "must be a non-negative integer (0: a new seed per run)";
@@ -152,7 +153,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, coalesce, parallel, sample, sample_seed, sarif, suppressions)";
+         "record, verbosity, region_filter, coalesce, parallel, own_loads, sample, sample_seed, sarif, suppressions)";
 }
 
 }  // namespace

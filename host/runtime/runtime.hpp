@@ -148,6 +148,16 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
   if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
 }
+// An atomic load decided without its clock work (tsan_atomics.cpp, "Loads
+// of the thread's own store"): buffered as an Atomic entry, checked at the
+// next drain as the atomic read it is; `lead` carries its memory order (an
+// Atomic entry is never part of a run). It ends every open run.
+inline void append_atomic_load(ThreadState* ts, uint64_t addr, uint32_t size, MemoryOrder order, uint64_t pc) {
+  RuntimeScope scope;
+  const uint32_t n =
+      push_entry(ts, addr, pack_size_kind(size, AccessKind::Atomic), size, pc, static_cast<uint32_t>(order));
+  ts->merge_floor = n + 1;
+}
 // Coalescing (docs/runtime.md, "Coalescing"): whether run e may take the
 // next access, made at pc, whose first `lead` bytes were covered already.
 // One pc (and lead) is the common case; a pattern run (several pcs in

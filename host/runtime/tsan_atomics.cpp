@@ -13,6 +13,7 @@
 
 #include "runtime/exported.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/sharded_fasttrack.hpp"
 
 namespace raceaccel::rt {
 namespace {
@@ -78,6 +79,67 @@ std::atomic<uint32_t> g_store_versions[4096];
 
 std::atomic<uint32_t>& store_version(uint64_t addr) { return g_store_versions[(addr >> 3) % 4096]; }
 
+// ---- Loads of the thread's own store ------------------------------------------
+// A thread that loads a location it stored last (an SPSC ring's own index,
+// a flag it set) needs none of the load's clock work, so with parallel
+// checking the load is buffered like a plain access (runtime.hpp,
+// append_atomic_load) and checked at the thread's next drain as the atomic
+// read it is, under the shard lock that drain takes anyway. When all of
+// this holds since the thread's last store to the location (same address
+// and size; a store, not a read-modify-write):
+//  - no store or read-modify-write to it by anyone (its store version is
+//    the one the store left; a colliding location's stores only make the
+//    version differ, which takes the slow path);
+//  - no Free or allocation anywhere (the forget epoch is the same);
+// then the location's clock is the one the store left: C_t at a release
+// store, the thread's release-fence clock at a relaxed one, both below the
+// thread's clock now (its clocks only grow). So an acquire would join
+// nothing new, and a relaxed load's pending clock (for a later acquire
+// fence) adds nothing either: the load's only effect is its check as an
+// atomic read, against plain writes, and its entry in the location's read
+// history. Buffered, that check runs with the thread's clock of the load
+// (every synchronization event of the thread drains its buffer first), in
+// the thread's program order, and races between it and another thread's
+// plain write are found whichever is checked second, as for buffered plain
+// accesses (docs/runtime.md, "Loads of the thread's own store"). A
+// read-modify-write joins its own clock into the location's (a release
+// sequence), which may hold other threads' clocks: its loads take the slow
+// path. Not while recording (ts->own_loads is off): the recording must
+// order the load where it took effect.
+// The thread's memo of its last store to addr, if it has one of this size
+// and the forget epoch has not moved since.
+template <typename T>
+RACEACCEL_ALWAYS_INLINE const ThreadState::OwnStoreMemo* own_store_of(const ThreadState* ts, uint64_t addr) {
+  for (const ThreadState::OwnStoreMemo& m : ts->own_stores) {
+    if (m.addr == addr) {
+      const bool valid = m.size == sizeof(T) && m.forget_epoch == g_forget_epoch.value.load(std::memory_order_seq_cst);
+      return valid ? &m : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+// After a store of ts to addr, under the location's lock and after the
+// version bump: no other store to it comes between (a colliding location's
+// may, which only makes a later compare fail).
+template <typename T>
+void remember_own_store(ThreadState* ts, uint64_t addr) {
+  // A location across a shard block boundary (an unaligned atomic) is left
+  // to the slow path, which checks it in its first byte's shard: its
+  // buffered load would be checked block by block.
+  if ((addr & (ShardedFastTrack::kBlockBytes - 1)) + sizeof(T) > ShardedFastTrack::kBlockBytes) return;
+  ThreadState::OwnStoreMemo* slot = nullptr;
+  for (ThreadState::OwnStoreMemo& m : ts->own_stores) {
+    if (m.addr == addr) slot = &m;
+  }
+  if (slot == nullptr) {
+    slot = &ts->own_stores[ts->next_own_store];
+    ts->next_own_store = (ts->next_own_store + 1) % ThreadState::kOwnStores;
+  }
+  *slot = {addr, g_forget_epoch.value.load(std::memory_order_seq_cst),
+           store_version(addr).load(std::memory_order_seq_cst), static_cast<uint8_t>(sizeof(T))};
+}
+
 // Runs op (returning {result, op kind, order}) with its event, or just op
 // when the thread is not traced. The detector checks the event itself as an
 // atomic access (a load reads, a store writes, a read-modify-write does
@@ -139,13 +201,23 @@ T load(volatile T* a, int mo, uint64_t pc) {
   const MemoryOrder order = order_of(mo);
   if constexpr (sizeof(T) <= 8) {
     ThreadState* ts = t_thread;
-    if (RACEACCEL_LIKELY(ts != nullptr && t_in_runtime == 0) && ts->ignore_sync == 0 && ts->region_filter &&
-        memo_matches<T>(ts, addr, order)) {
-      if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
-      const T value = Cell<T>::load(a);
-      if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
-        ts->count_decided(1);
-        return value;
+    if (RACEACCEL_LIKELY(ts != nullptr && t_in_runtime == 0) && ts->ignore_sync == 0) {
+      if (ts->region_filter && memo_matches<T>(ts, addr, order)) {
+        if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
+        const T value = Cell<T>::load(a);
+        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
+          ts->count_decided(1);
+          return value;
+        }
+      } else if (const ThreadState::OwnStoreMemo* own = ts->own_loads ? own_store_of<T>(ts, addr) : nullptr) {
+        // A signal handler's store must not come between the load and its
+        // entry (it would be checked first, and tick the thread's clock).
+        RuntimeScope scope;
+        const T value = Cell<T>::load(a);
+        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == own->version)) {
+          append_atomic_load(ts, addr, sizeof(T), order, pc);
+          return value;
+        }
       }
     }
   }
@@ -167,12 +239,18 @@ T load(volatile T* a, int mo, uint64_t pc) {
 
 template <typename T>
 void store(volatile T* a, T v, int mo, uint64_t pc) {
-  atomic_op(a, pc, [&] {
-    store_version(reinterpret_cast<uint64_t>(a)).fetch_add(1, std::memory_order_seq_cst);
-    const MemoryOrder order = order_of(mo);
-    Cell<T>::store(a, v, order == MemoryOrder::SeqCst);  // release keeps the version bump before it
-    return std::tuple{0, Op::AtomicStore, order};
-  });
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  atomic_op(
+      a, pc,
+      [&] {
+        store_version(addr).fetch_add(1, std::memory_order_seq_cst);
+        const MemoryOrder order = order_of(mo);
+        Cell<T>::store(a, v, order == MemoryOrder::SeqCst);  // release keeps the version bump before it
+        return std::tuple{0, Op::AtomicStore, order};
+      },
+      [&](ThreadState* ts) {
+        if (sizeof(T) <= 8 && ts->own_loads) remember_own_store<T>(ts, addr);
+      });
 }
 
 // Read-modify-write through a CAS loop: one implementation for every

@@ -16,7 +16,8 @@
 //  - message passing: once per round it publishes a payload through an
 //    atomic release store or through a relaxed store after a release fence;
 //    it reads other threads' payloads of the round after an acquire load
-//    (or a relaxed load and an acquire fence) saw their flags;
+//    (or a relaxed load and an acquire fence) saw their flags, and now
+//    and then loads its own flags (loads of the thread's own store);
 //  - heap blocks handed to other threads through a mutex-protected queue:
 //    the taker writes the block, reads it and frees it.
 // None of that races. Then every thread synchronizes once more with the
@@ -184,6 +185,14 @@ static void publish(uint64_t* s, int self, unsigned round) {
 // Reads another thread's payload of this round if it is there (an older
 // one may be being overwritten: it is not read).
 static void receive(uint64_t* s, int self, unsigned round) {
+  if (next(s) % 4 == 0) {
+    // The thread's own flags, which only it stores: loads of its own store,
+    // buffered and checked at its next drain (docs/runtime.md, "Loads of
+    // the thread's own store"), in shards other threads' atomics use too.
+    struct Mailbox* own = &hot.mail[self];
+    sink += atomic_load_explicit(&own->flag, memory_order_acquire);
+    sink += atomic_load_explicit(&own->fenced_flag, memory_order_relaxed);
+  }
   struct Mailbox* m = &hot.mail[(self + 1 + (int)(next(s) % (unsigned)(threads - 1))) % threads];
   if (next(s) % 2) {
     if (atomic_load_explicit(&m->flag, memory_order_acquire) == round + 1) {
