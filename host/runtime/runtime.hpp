@@ -149,7 +149,7 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
 }
 // An atomic load decided without its clock work (tsan_atomics.cpp, "Loads
-// of the thread's own store"): buffered as an Atomic entry, checked at the
+// of a clock the thread holds"): buffered as an Atomic entry, checked at the
 // next drain as the atomic read it is; `lead` carries its memory order (an
 // Atomic entry is never part of a run). It ends every open run.
 inline void append_atomic_load(ThreadState* ts, uint64_t addr, uint32_t size, MemoryOrder order, uint64_t pc) {

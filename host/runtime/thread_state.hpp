@@ -172,21 +172,22 @@ struct ThreadState {
     uint8_t order;
   };
   AtomicLoadMemo load_memo;
-  // The thread's last atomic stores to a few locations, for loads of them
-  // that need no lock (tsan_atomics.cpp, "Loads of the thread's own
-  // store"): each valid while the forget epoch and its location's store
-  // version are the ones its store left. Several: a pipeline stage stores
-  // the index of the ring it reads and the index of the ring it writes.
-  struct OwnStoreMemo {
+  // A few locations whose clock the thread holds (it stored there last, or
+  // acquired the location's clock with a load), for loads of them that need
+  // no lock (tsan_atomics.cpp, "Loads of a clock the thread holds"): each
+  // valid while the forget epoch and its location's store version are the
+  // ones it saw. Several: a pipeline stage stores the index of the ring it
+  // reads and the index of the ring it writes.
+  struct HeldClock {
     uint64_t addr;
     uint64_t forget_epoch;
     uint32_t version;
     uint8_t size;  // 0: none
   };
-  static constexpr uint32_t kOwnStores = 4;
-  OwnStoreMemo own_stores[kOwnStores]{};
-  uint32_t next_own_store = 0;  // the entry a new location replaces (round robin)
-  bool own_loads = false;       // RACEACCEL_OPTIONS own_loads, with parallel checking and not recording
+  static constexpr uint32_t kHeldClocks = 4;
+  HeldClock held_clocks[kHeldClocks]{};
+  uint32_t next_held_clock = 0;  // the entry a new location replaces (round robin)
+  bool own_loads = false;        // RACEACCEL_OPTIONS own_loads, with parallel checking and not recording
   // Coalescing (runtime.hpp, append_plain): buffer indexes of open runs, and
   // the first index a run may start at (entries before an Alloc entry or a
   // drain cannot be extended).

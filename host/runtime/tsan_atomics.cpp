@@ -79,38 +79,43 @@ std::atomic<uint32_t> g_store_versions[4096];
 
 std::atomic<uint32_t>& store_version(uint64_t addr) { return g_store_versions[(addr >> 3) % 4096]; }
 
-// ---- Loads of the thread's own store ------------------------------------------
-// A thread that loads a location it stored last (an SPSC ring's own index,
-// a flag it set) needs none of the load's clock work, so with parallel
-// checking the load is buffered like a plain access (runtime.hpp,
-// append_atomic_load) and checked at the thread's next drain as the atomic
-// read it is, under the shard lock that drain takes anyway. When all of
-// this holds since the thread's last store to the location (same address
-// and size; a store, not a read-modify-write):
+// ---- Loads of a clock the thread holds --------------------------------------
+// A thread that loads a location whose clock it already holds (it stored
+// there last: an SPSC ring's own index, a flag it set; or it acquired the
+// location's clock with an earlier load) needs none of the load's clock
+// work, so with parallel checking the load is buffered like a plain access
+// (runtime.hpp, append_atomic_load) and checked at the thread's next drain
+// as the atomic read it is, under the shard lock that drain takes anyway.
+// The thread remembers a few such locations (ThreadState::held_clocks),
+// each under the location's lock: right after its atomic store (not a
+// read-modify-write), and right after its checked acquire load. A load of
+// one (same size) is buffered when, since then:
 //  - no store or read-modify-write to it by anyone (its store version is
-//    the one the store left; a colliding location's stores only make the
+//    the one seen then; a colliding location's stores only make the
 //    version differ, which takes the slow path);
-//  - no Free or allocation anywhere (the forget epoch is the same);
-// then the location's clock is the one the store left: C_t at a release
-// store, the thread's release-fence clock at a relaxed one, both below the
-// thread's clock now (its clocks only grow). So an acquire would join
-// nothing new, and a relaxed load's pending clock (for a later acquire
-// fence) adds nothing either: the load's only effect is its check as an
-// atomic read, against plain writes, and its entry in the location's read
-// history. Buffered, that check runs with the thread's clock of the load
-// (every synchronization event of the thread drains its buffer first), in
-// the thread's program order, and races between it and another thread's
-// plain write are found whichever is checked second, as for buffered plain
-// accesses (docs/runtime.md, "Loads of the thread's own store"). A
-// read-modify-write joins its own clock into the location's (a release
-// sequence), which may hold other threads' clocks: its loads take the slow
-// path. Not while recording (ts->own_loads is off): the recording must
-// order the load where it took effect.
-// The thread's memo of its last store to addr, if it has one of this size
-// and the forget epoch has not moved since.
+//  - no Free or allocation anywhere (the forget epoch is the same).
+// Then the location's clock is the one it was then: C_t at a release store,
+// the thread's release-fence clock at a relaxed one, or the clock an
+// acquire load joined into C_t — all below the thread's clock now (its
+// clocks only grow). So an acquire would join nothing new, and a relaxed
+// load's pending clock (for a later acquire fence) adds nothing either: the
+// load's only effect is its check as an atomic read, against plain writes,
+// and its entry in the location's read history. Buffered, that check runs
+// with the thread's clock of the load (every synchronization event of the
+// thread drains its buffer first), in the thread's program order, and a
+// race between it and another thread's plain write is found by whichever of
+// the two is checked second, as for buffered plain accesses
+// (docs/runtime.md, "Loads of a clock the thread holds"). A read-modify-
+// write joins its own clock into the location's (a release sequence), which
+// may hold other threads' clocks: it does not count as the thread's store.
+// Not while recording (ts->own_loads is off): the recording must order the
+// load where it took effect.
+
+// The thread's memo of addr, if it has one of this size and the forget
+// epoch has not moved since.
 template <typename T>
-RACEACCEL_ALWAYS_INLINE const ThreadState::OwnStoreMemo* own_store_of(const ThreadState* ts, uint64_t addr) {
-  for (const ThreadState::OwnStoreMemo& m : ts->own_stores) {
+RACEACCEL_ALWAYS_INLINE const ThreadState::HeldClock* held_clock_of(const ThreadState* ts, uint64_t addr) {
+  for (const ThreadState::HeldClock& m : ts->held_clocks) {
     if (m.addr == addr) {
       const bool valid = m.size == sizeof(T) && m.forget_epoch == g_forget_epoch.value.load(std::memory_order_seq_cst);
       return valid ? &m : nullptr;
@@ -119,22 +124,22 @@ RACEACCEL_ALWAYS_INLINE const ThreadState::OwnStoreMemo* own_store_of(const Thre
   return nullptr;
 }
 
-// After a store of ts to addr, under the location's lock and after the
-// version bump: no other store to it comes between (a colliding location's
-// may, which only makes a later compare fail).
+// After a store of ts to addr (after its version bump) or a checked acquire
+// load, under the location's lock: no other store to it comes between (a
+// colliding location's may, which only makes a later compare fail).
 template <typename T>
-void remember_own_store(ThreadState* ts, uint64_t addr) {
+void remember_held_clock(ThreadState* ts, uint64_t addr) {
   // A location across a shard block boundary (an unaligned atomic) is left
   // to the slow path, which checks it in its first byte's shard: its
   // buffered load would be checked block by block.
   if ((addr & (ShardedFastTrack::kBlockBytes - 1)) + sizeof(T) > ShardedFastTrack::kBlockBytes) return;
-  ThreadState::OwnStoreMemo* slot = nullptr;
-  for (ThreadState::OwnStoreMemo& m : ts->own_stores) {
+  ThreadState::HeldClock* slot = nullptr;
+  for (ThreadState::HeldClock& m : ts->held_clocks) {
     if (m.addr == addr) slot = &m;
   }
   if (slot == nullptr) {
-    slot = &ts->own_stores[ts->next_own_store];
-    ts->next_own_store = (ts->next_own_store + 1) % ThreadState::kOwnStores;
+    slot = &ts->held_clocks[ts->next_held_clock];
+    ts->next_held_clock = (ts->next_held_clock + 1) % ThreadState::kHeldClocks;
   }
   *slot = {addr, g_forget_epoch.value.load(std::memory_order_seq_cst),
            store_version(addr).load(std::memory_order_seq_cst), static_cast<uint8_t>(sizeof(T))};
@@ -209,7 +214,7 @@ T load(volatile T* a, int mo, uint64_t pc) {
           ts->count_decided(1);
           return value;
         }
-      } else if (const ThreadState::OwnStoreMemo* own = ts->own_loads ? own_store_of<T>(ts, addr) : nullptr) {
+      } else if (const ThreadState::HeldClock* own = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
         // A signal handler's store must not come between the load and its
         // entry (it would be checked first, and tick the thread's clock).
         RuntimeScope scope;
@@ -227,6 +232,8 @@ T load(volatile T* a, int mo, uint64_t pc) {
         return std::tuple{Cell<T>::load(a), Op::AtomicLoad, order};
       },
       [&](ThreadState* ts) {
+        // After an acquire, the location's clock is below the thread's.
+        if (sizeof(T) <= 8 && ts->own_loads && acquires(order)) remember_held_clock<T>(ts, addr);
         // Under the checker lock, after the load's region began: its memo.
         ts->load_memo = {addr,
                          ts->region_generation,
@@ -249,7 +256,7 @@ void store(volatile T* a, T v, int mo, uint64_t pc) {
         return std::tuple{0, Op::AtomicStore, order};
       },
       [&](ThreadState* ts) {
-        if (sizeof(T) <= 8 && ts->own_loads) remember_own_store<T>(ts, addr);
+        if (sizeof(T) <= 8 && ts->own_loads) remember_held_clock<T>(ts, addr);
       });
 }
 

@@ -2,8 +2,8 @@
  * the location's clock then holds that thread's clock, so an acquire load
  * of the read-modify-write's own value must still join it (C++ release
  * sequences). Only plain stores make a location the thread's own for loads
- * decided without their clock work (docs/runtime.md, "Loads of the
- * thread's own store"); a runtime that counted the read-modify-write too
+ * decided without their clock work (docs/runtime.md, "Loads of a
+ * clock the thread holds"); a runtime that counted the read-modify-write too
  * would skip that acquire and report a race on `payload`. */
 #include <pthread.h>
 

@@ -1,6 +1,6 @@
 /* A load of a location whose last store was the thread's own (decided
  * without its clock work and checked at the thread's next drain:
- * docs/runtime.md, "Loads of the thread's own store") still races with a
+ * docs/runtime.md, "Loads of a clock the thread holds") still races with a
  * plain write nothing orders it with. The writer is ordered after the
  * store (it acquired it) but not after the load, so only the load's check
  * can find this race: a runtime that dropped such loads reports nothing. */

@@ -3,7 +3,7 @@
  * thread's plain write before its store is then ordered before the read
  * after the load). Loads of the thread's own store are decided without
  * their clock work only while the location's store version is the one the
- * thread's store left (docs/runtime.md, "Loads of the thread's own store");
+ * thread's store left (docs/runtime.md, "Loads of a clock the thread holds");
  * a runtime that skipped the version compare would take the load of the
  * new value for one of its own store and report a race on `payload`. (The
  * store comes after the other thread started: an allocation anywhere, such

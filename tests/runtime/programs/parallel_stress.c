@@ -188,7 +188,7 @@ static void receive(uint64_t* s, int self, unsigned round) {
   if (next(s) % 4 == 0) {
     // The thread's own flags, which only it stores: loads of its own store,
     // buffered and checked at its next drain (docs/runtime.md, "Loads of
-    // the thread's own store"), in shards other threads' atomics use too.
+    // a clock the thread holds"), in shards other threads' atomics use too.
     struct Mailbox* own = &hot.mail[self];
     sink += atomic_load_explicit(&own->flag, memory_order_acquire);
     sink += atomic_load_explicit(&own->fenced_flag, memory_order_relaxed);
