@@ -151,9 +151,9 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
 // An atomic load decided without its clock work (tsan_atomics.cpp, "Loads
 // of a clock the thread holds"): buffered as an Atomic entry, checked at the
 // next drain as the atomic read it is; `lead` carries its memory order (an
-// Atomic entry is never part of a run). It ends every open run.
+// Atomic entry is never part of a run). It ends every open run. The caller
+// holds a RuntimeScope (from before its load).
 inline void append_atomic_load(ThreadState* ts, uint64_t addr, uint32_t size, MemoryOrder order, uint64_t pc) {
-  RuntimeScope scope;
   const uint32_t n =
       push_entry(ts, addr, pack_size_kind(size, AccessKind::Atomic), size, pc, static_cast<uint32_t>(order));
   ts->merge_floor = n + 1;
