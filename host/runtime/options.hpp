@@ -29,7 +29,7 @@ struct RuntimeOptions {
   bool region_filter = true;         // drop accesses already made in the thread's sync-free region
   bool coalesce = true;              // contiguous accesses from one site become one range check
   bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
-  bool own_loads = true;             // parallel: an atomic load of the thread's own last store is buffered
+  bool own_loads = true;             // parallel: loads of a clock the thread holds are buffered (tsan_atomics.cpp)
   double sample = 1.0;               // sample=: share of plain accesses checked (sampling.hpp); 1 = all (off)
   uint64_t sample_seed = 0;          // sample_seed=: which units are sampled; 0 = a new one per run
   std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none

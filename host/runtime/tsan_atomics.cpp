@@ -214,12 +214,12 @@ T load(volatile T* a, int mo, uint64_t pc) {
           ts->count_decided(1);
           return value;
         }
-      } else if (const ThreadState::HeldClock* own = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
+      } else if (const ThreadState::HeldClock* held = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
         // A signal handler's store must not come between the load and its
         // entry (it would be checked first, and tick the thread's clock).
         RuntimeScope scope;
         const T value = Cell<T>::load(a);
-        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == own->version)) {
+        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == held->version)) {
           append_atomic_load(ts, addr, sizeof(T), order, pc);
           return value;
         }
