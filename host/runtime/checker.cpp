@@ -301,7 +301,8 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
         } else {
           check_locked(e);
         }
-        if (recording_now) record_run(ts, b, i, e);
+        // An Atomic entry was recorded at its load (record_held_load).
+        if (recording_now && kind != AccessKind::Atomic) record_run(ts, b, i, e);
       }
     }
     if (own_cursor) own_cursor->release();

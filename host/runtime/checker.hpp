@@ -144,6 +144,20 @@ class Checker {
     return result;
   }
 
+  // Recording, a load of a clock the thread holds (tsan_atomics.cpp): under
+  // the checker lock, which every operation takes while recording, decide()
+  // loads the value and says whether the clock is still held; a held load
+  // is recorded here, where it took effect, and the caller buffers its
+  // check (the drain does not record Atomic entries again). Returns
+  // decide()'s value and whether it was held.
+  template <typename Decide>
+  auto record_held_load(Decide&& decide) {
+    InternalLock lock(mu_);
+    auto [value, held, event] = decide();
+    if (held) record_locked(event);
+    return std::pair{value, held};
+  }
+
   // The site id of an access by ts at pc (its current call stack); only
   // inside emit_with's operation.
   uint64_t site_locked(ThreadState* ts, uint64_t pc, uint32_t size_kind) {

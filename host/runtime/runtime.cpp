@@ -361,9 +361,8 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   ts->coalesce = options_.coalesce;
   ts->record_filtered = !options_.record.empty();
   // Buffered loads are checked at the next drain: only the parallel
-  // checker's drain checks them without their clock work (tsan_atomics.cpp),
-  // and a recording must order each load where it took effect.
-  ts->own_loads = options_.own_loads && checker_->parallel() && options_.record.empty();
+  // checker's drain checks them without their clock work (tsan_atomics.cpp).
+  ts->own_loads = options_.own_loads && checker_->parallel();
   ts->forget_epoch_seen = g_forget_epoch.value.load(std::memory_order_seq_cst);
   uint64_t lo = 0, hi = 0;
   pthread_attr_t attr;

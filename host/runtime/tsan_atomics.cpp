@@ -200,32 +200,9 @@ T record_repeated_load(ThreadState* ts, volatile T* a, MemoryOrder order, uint64
   });
 }
 
+// A load checked under its location's lock (the slow path).
 template <typename T>
-T load(volatile T* a, int mo, uint64_t pc) {
-  const uint64_t addr = reinterpret_cast<uint64_t>(a);
-  const MemoryOrder order = order_of(mo);
-  if constexpr (sizeof(T) <= 8) {
-    ThreadState* ts = t_thread;
-    if (RACEACCEL_LIKELY(ts != nullptr && t_in_runtime == 0) && ts->ignore_sync == 0) {
-      if (ts->region_filter && memo_matches<T>(ts, addr, order)) {
-        if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
-        const T value = Cell<T>::load(a);
-        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
-          ts->count_decided(1);
-          return value;
-        }
-      } else if (const ThreadState::HeldClock* held = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
-        // A signal handler's store must not come between the load and its
-        // entry (it would be checked first, and tick the thread's clock).
-        RuntimeScope scope;
-        const T value = Cell<T>::load(a);
-        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == held->version)) {
-          append_atomic_load(ts, addr, sizeof(T), order, pc);
-          return value;
-        }
-      }
-    }
-  }
+T load_checked(volatile T* a, uint64_t addr, MemoryOrder order, uint64_t pc) {
   return atomic_op(
       a, pc,
       [&] {
@@ -242,6 +219,61 @@ T load(volatile T* a, int mo, uint64_t pc) {
                          static_cast<uint8_t>(sizeof(T)),
                          static_cast<uint8_t>(order)};
       });
+}
+
+// While recording, a load of a held clock is recorded under the lock, where
+// it took effect, and its check is still buffered (so the differential
+// tests, which compare a live run with its recording, test the deferred
+// check). A load that finds the clock no longer held is checked as usual:
+// a second load, the one the program gets; the first one had no effect.
+template <typename T>
+T record_held_load(ThreadState* ts, volatile T* a, MemoryOrder order, uint64_t pc, uint32_t version) {
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  {
+    RuntimeScope scope;
+    Checker& checker = runtime_if_started()->checker();
+    const auto [value, held] = checker.record_held_load([&] {
+      const T loaded = Cell<T>::load(a);
+      const bool still = store_version(addr).load(std::memory_order_seq_cst) == version;
+      const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
+      return std::tuple{loaded, still, Event::atomic(Op::AtomicLoad, ts->tid, addr, sizeof(T), order, site)};
+    });
+    if (held) {
+      append_atomic_load(ts, addr, sizeof(T), order, pc);
+      return value;
+    }
+  }
+  return load_checked(a, addr, order, pc);
+}
+
+template <typename T>
+T load(volatile T* a, int mo, uint64_t pc) {
+  const uint64_t addr = reinterpret_cast<uint64_t>(a);
+  const MemoryOrder order = order_of(mo);
+  if constexpr (sizeof(T) <= 8) {
+    ThreadState* ts = t_thread;
+    if (RACEACCEL_LIKELY(ts != nullptr && t_in_runtime == 0) && ts->ignore_sync == 0) {
+      if (ts->region_filter && memo_matches<T>(ts, addr, order)) {
+        if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
+        const T value = Cell<T>::load(a);
+        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
+          ts->count_decided(1);
+          return value;
+        }
+      } else if (const ThreadState::HeldClock* held = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
+        if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_held_load(ts, a, order, pc, held->version);
+        // A signal handler's store must not come between the load and its
+        // entry (it would be checked first, and tick the thread's clock).
+        RuntimeScope scope;
+        const T value = Cell<T>::load(a);
+        if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == held->version)) {
+          append_atomic_load(ts, addr, sizeof(T), order, pc);
+          return value;
+        }
+      }
+    }
+  }
+  return load_checked(a, addr, order, pc);
 }
 
 template <typename T>

@@ -1,7 +1,8 @@
 // A seeded random mix of racy and synchronized operations (argv[1] = seed):
 // plain reads and writes of 1, 2, 4 and 8 bytes at random offsets, under
-// one of four mutexes or none, release/acquire and relaxed atomics, and a
-// barrier. runtime_tests record the stream and check that the golden
+// one of four mutexes or none, release/acquire and relaxed atomics (and
+// plain writes of the atomics' flags, which race with them unless ordered),
+// and a barrier. runtime_tests record the stream and check that the golden
 // detector, replaying it, finds exactly the races the runtime reported.
 #include <pthread.h>
 #include <stdint.h>
@@ -86,6 +87,8 @@ static void* worker(void* arg) {
         (void)__atomic_load_n(f, next(&s) % 2 ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
     } else if (what < 15) {
       __atomic_fetch_add(&flags[0], 1, __ATOMIC_ACQ_REL);
+    } else {  // a plain write of a flag: races with its atomic accesses unless ordered
+      flags[next(&s) % 2] = i;
     }
     if (i == kOps / 2) pthread_barrier_wait(&barrier);
   }
