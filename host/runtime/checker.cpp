@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "common/exit_codes.hpp"
 #include "runtime/runtime.hpp"
@@ -163,15 +164,26 @@ void Checker::fail(const std::exception& err) {
 uint64_t Checker::site_of(ThreadState* ts, const BufferedEvent& b) {
   if ((b.pc & kPatternPc) != 0) return pattern_site_of(ts, b);
   // The cache holds code sites, which do not depend on the call stack: a
-  // loop's instruction hits it under every stack (SiteDepot).
-  const size_t slot = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.size_kind} * 0x165667B19E3779F9ull)) >> 56;
-  ThreadState::SiteCacheEntry& c = ts->site_cache[slot % kCacheSlots];
-  if (RACEACCEL_LIKELY(c.code_plus_1 != 0 && c.pc == b.pc && c.size_kind == b.size_kind))
-    return SiteDepot::id_of(b.node, c.code_plus_1 - 1);
+  // loop's instruction hits it under every stack (SiteDepot). Two ways a
+  // set, the last used first: two sites of one loop that hash to the same
+  // set (atomic_pipeline's stage had its atomic load and a plain read in
+  // one) would otherwise evict each other at every access, and every miss
+  // takes the report lock all threads share.
+  const size_t set = ((b.pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.size_kind} * 0x165667B19E3779F9ull)) >> 56;
+  ThreadState::SiteCacheEntry* ways = &ts->site_cache[(set % (kCacheSlots / 2)) * 2];
+  const auto holds = [&](const ThreadState::SiteCacheEntry& c) {
+    return c.code_plus_1 != 0 && c.pc == b.pc && c.size_kind == b.size_kind;
+  };
+  if (RACEACCEL_LIKELY(holds(ways[0]))) return SiteDepot::id_of(b.node, ways[0].code_plus_1 - 1);
+  if (holds(ways[1])) {
+    std::swap(ways[0], ways[1]);
+    return SiteDepot::id_of(b.node, ways[0].code_plus_1 - 1);
+  }
   InternalLock lock(report_mu_);
   const uint32_t code = sites_.code_of(b.pc, b.size_kind);
   if (code == SiteDepot::kMaxCodes) return 0;
-  c = {b.pc, b.size_kind, code + 1};
+  ways[1] = ways[0];
+  ways[0] = {b.pc, b.size_kind, code + 1};
   return SiteDepot::id_of(b.node, code);
 }
 
@@ -222,13 +234,21 @@ uint64_t Checker::pattern_site_of(ThreadState* ts, const BufferedEvent& b) {
   for (uint32_t i = 0; i < run.period; ++i) p.pcs[(first + i) % run.period] = run.pcs[i];
   const uint64_t hash = (p.pcs[0] * 0x9E3779B97F4A7C15ull) ^ (uint64_t{b.size_kind} * 0xC2B2AE3D27D4EB4Full) ^
                         ((uint64_t{p.offset} << 32 | p.period) * 0x165667B19E3779F9ull);
-  ThreadState::PatternSiteEntry& c = ts->pattern_cache[(hash >> 60) % ThreadState::kPatternCacheSlots];
-  if (c.code_plus_1 != 0 && c.size_kind == b.size_kind && c.pattern == p)
-    return SiteDepot::id_of(b.node, c.code_plus_1 - 1);
+  // Two ways a set, the last used first, as site_of's cache.
+  ThreadState::PatternSiteEntry* ways = &ts->pattern_cache[((hash >> 60) % (ThreadState::kPatternCacheSlots / 2)) * 2];
+  const auto holds = [&](const ThreadState::PatternSiteEntry& c) {
+    return c.code_plus_1 != 0 && c.size_kind == b.size_kind && c.pattern == p;
+  };
+  if (holds(ways[0])) return SiteDepot::id_of(b.node, ways[0].code_plus_1 - 1);
+  if (holds(ways[1])) {
+    std::swap(ways[0], ways[1]);
+    return SiteDepot::id_of(b.node, ways[0].code_plus_1 - 1);
+  }
   InternalLock lock(report_mu_);
   const uint32_t code = sites_.pattern_code(b.size_kind, p);
   if (code == SiteDepot::kMaxCodes) return 0;
-  c = {p, b.size_kind, code + 1};
+  ways[1] = ways[0];
+  ways[0] = {p, b.size_kind, code + 1};
   return SiteDepot::id_of(b.node, code);
 }
 
