@@ -67,6 +67,11 @@ PLANS = {
     "rac_victim_sel_comb": ([], [], ["victim_sel"]),
     "rac_repl_state": ([], [], ["repl_state"]),
     "rac_check_engine": ENGINE + ([],),
+    "rac_engine_store": ENGINE + ([],),
+    "rac_read_fwd": ENGINE + ([],),
+    "rac_patch_comb": ENGINE + ([],),
+    "rac_byte_check_comb": ENGINE + ([],),
+    "rac_byte_rules_comb": ENGINE + ([],),
     # The kernel's glue: the kernel tests on the tiny models (four models to
     # build: the slowest plan, so only in the full campaign).
     "rac_kernel": (["kernel_tests"], ["kernel_tests --gtest_filter=KernelRareStates.*:*Tiny*:*Bus*:*Status*:*Capacity*"], []),
