@@ -64,7 +64,16 @@
 // then re-selects with the new values).
 // Sets, Ways, Objects, ReadVcs and ReadVcWays must be powers of two. See
 // docs/hardware.md ("The read-VC pool", "Several read clocks per line in
-// the RTL").
+// the RTL", "RTL blocks").
+//
+// Blocks: the arrays, their post-reset sweep and the forwarding of S0's
+// reads are in rac_engine_store (RAM-IO ports in array indices); every
+// other stage's patch of what it holds is a rac_patch_comb; S2's per-byte
+// epoch checks are rac_byte_check_comb and S3's per-byte FastTrack rules
+// rac_byte_rules_comb, eight of each. This module keeps the pipeline
+// registers, the miss FSM, the line-wide rules, pool management, records
+// and statistics, in banner sections; assertions and cover points at the
+// bottom.
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -177,11 +186,11 @@ module rac_check_engine #(
   localparam int unsigned PsN     = RvcN / RvcWays;  // pool sets
   localparam int unsigned RvcW    = (PsN > 1) ? $clog2(PsN) : 1;  // a pool set's index
   localparam int unsigned RWayW   = (RvcWays > 1) ? $clog2(RvcWays) : 1;
-  // A pool entry's tag: {valid, partial, mask[8], granule}.
-  localparam int unsigned PTagW   = GranW + 10;
-  localparam int unsigned PMaskLo = GranW;
-  localparam int unsigned PPartBit = GranW + 8;
-  localparam int unsigned PValBit = GranW + 9;
+  // A pool entry's tag: {valid, partial, mask[8], granule} (rac_pkg).
+  localparam int unsigned PTagW    = rac_pkg::PoolTagBits(GranW);
+  localparam int unsigned PMaskLo  = rac_pkg::PoolTagMaskLo(GranW);
+  localparam int unsigned PPartBit = rac_pkg::PoolTagPartialBit(GranW);
+  localparam int unsigned PValBit  = rac_pkg::PoolTagValidBit(GranW);
   // The words the forwarding patches: a cache way {valid, dirty, tag, line},
   // a pool way {tag, clock}.
   localparam int unsigned WayDataW  = 2 + TagW + LineW;
@@ -317,7 +326,7 @@ module rac_check_engine #(
   end
 
   // ---------------------------------------------------------------------------
-  // S0: the command register and the registered array reads
+  // S0: the command register and the array reads (rac_engine_store)
   // ---------------------------------------------------------------------------
   logic                 s0_valid_q;
   logic [2:0]           s0_op_q;
@@ -419,7 +428,7 @@ module rac_check_engine #(
   );
 
   // ---------------------------------------------------------------------------
-  // S1: lookup and miss handling
+  // S1: lookup (tag compare, way select, victim choice)
   // ---------------------------------------------------------------------------
   typedef enum logic [2:0] {
     S1Idle, S1Exec, S1EvSpill, S1WbReq, S1WbWait, S1FillReq, S1FillWait
@@ -547,6 +556,9 @@ module rac_check_engine #(
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
   assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
 
+  // ---------------------------------------------------------------------------
+  // S1: the miss FSM (eviction spill, write-back, fill, install)
+  // ---------------------------------------------------------------------------
   // The eviction spill: a victim whose clocks are in the pool (the pool set
   // S1 holds, since the victim shares the missing command's set) hands them
   // to the host in read-clock spill records before it leaves, one record a
@@ -840,7 +852,7 @@ module rac_check_engine #(
   end
 
   // ---------------------------------------------------------------------------
-  // S3: FastTrack rules, status, sync joins; commit and records
+  // S3: the FastTrack rules on the line's 8 bytes (rac_byte_rules_comb per byte)
   // ---------------------------------------------------------------------------
   logic                 s3_force_q;
   logic                 s3_atomic_q;
@@ -1033,6 +1045,9 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // S3: new read clocks, the line's status, the line after the command
+  // ---------------------------------------------------------------------------
   // Bytes that start sharing (or LASTWRITE bytes read concurrently) may take
   // a new read clock when they all share one earlier read (equal R epochs):
   // the clock is that read plus this one. Otherwise the line goes to the
@@ -1206,6 +1221,10 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // S3: pool management (the way a new clock takes, the entries after the
+  // command, displaced clocks, an escalation's clocks)
+  // ---------------------------------------------------------------------------
   // The way a new clock takes (an allocation, a split, a partial clock, an
   // import): the lowest free way, else the pool set's round-robin choice
   // among the other granules' entries (whose clock leaves first in a
@@ -1349,6 +1368,9 @@ module rac_check_engine #(
   assign esc_pending    = esc_spill_ways & ~s3_spilled_q;
   assign esc_spill_way  = lowest_way(esc_pending);
 
+  // ---------------------------------------------------------------------------
+  // S3: completion, and the pool and line write ports
+  // ---------------------------------------------------------------------------
   // S3 finishes when both record registers can take a record (whether or
   // not this command makes one: the decision is late, the stall early) and
   // an escalation's clock spills have gone.
@@ -1405,6 +1427,9 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // Records (race and escalation registers, held until accepted)
+  // ---------------------------------------------------------------------------
   // A pool entry as a read-clock spill record's fields.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [2:0] spill_reason(input logic [PTagW-1:0] t);
@@ -1494,7 +1519,9 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
   // Statistics
+  // ---------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       stat_cycles_o      <= '0;
