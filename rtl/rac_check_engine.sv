@@ -340,8 +340,8 @@ module rac_check_engine #(
   logic [LineW-1:0]     s0_cline_q;  // OpImportLine's line, carried to S3 (the import's only use of it)
 
   logic s1_ready;  // S1 takes a new command at the coming edge
-  logic init_q;    // the post-reset sweep that invalidates every way (rac_engine_store)
-  assign cmd_ready_o = !init_q && (!s0_valid_q || s1_ready);
+  logic store_init;  // the store's post-reset sweep (it invalidates every way) runs
+  assign cmd_ready_o = !store_init && (!s0_valid_q || s1_ready);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -393,7 +393,7 @@ module rac_check_engine #(
   ) u_store (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
-    .init_o       (init_q),
+    .init_o       (store_init),
     .rd_set_i     (set_of(s0_gran_next)),
     .rd_slot_i    (s0_slot_next),
     .rd_obj_i     (obj_of(s0_gran_next)),
@@ -1540,7 +1540,7 @@ module rac_check_engine #(
     end
   end
 
-  assign idle_o = !init_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
+  assign idle_o = !store_init && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
                   !esc_valid_o;
 
   // ---------------------------------------------------------------------------
