@@ -186,11 +186,13 @@ module rac_check_engine #(
   localparam int unsigned PsN     = RvcN / RvcWays;  // pool sets
   localparam int unsigned RvcW    = (PsN > 1) ? $clog2(PsN) : 1;  // a pool set's index
   localparam int unsigned RWayW   = (RvcWays > 1) ? $clog2(RvcWays) : 1;
-  // A pool entry's tag: {valid, partial, mask[8], granule} (rac_pkg).
-  localparam int unsigned PTagW    = rac_pkg::PoolTagBits(GranW);
-  localparam int unsigned PMaskLo  = rac_pkg::PoolTagMaskLo(GranW);
-  localparam int unsigned PPartBit = rac_pkg::PoolTagPartialBit(GranW);
-  localparam int unsigned PValBit  = rac_pkg::PoolTagValidBit(GranW);
+  // A pool entry's tag: {valid, partial, mask[8], granule}. (Not a package
+  // function: a function in rac_pkg makes Verilator -Wall report the
+  // package's unused constants in every model that reads it.)
+  localparam int unsigned PTagW    = GranW + 10;
+  localparam int unsigned PMaskLo  = GranW;
+  localparam int unsigned PPartBit = GranW + 8;
+  localparam int unsigned PValBit  = GranW + 9;
   // The words the forwarding patches: a cache way {valid, dirty, tag, line},
   // a pool way {tag, clock}.
   localparam int unsigned WayDataW  = 2 + TagW + LineW;

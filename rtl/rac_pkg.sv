@@ -26,22 +26,4 @@ package rac_pkg;
   localparam logic [1:0] RaceWriteRead  = 2'd1;  // an earlier write, this read
   localparam logic [1:0] RaceReadWrite  = 2'd2;  // an earlier read, this write
 
-  // A read-VC pool entry's tag in the check engine (its pool tag RAMs):
-  // {valid, partial, mask[8], granule}, for a granule of gran_bits bits.
-  // mask: the shared bytes the entry's clock covers; partial: the clock
-  // holds only the reads since an earlier clock of those bytes went to the
-  // host (both used only with several pool ways).
-  function automatic int unsigned PoolTagBits(input int unsigned gran_bits);
-    PoolTagBits = gran_bits + 10;
-  endfunction
-  function automatic int unsigned PoolTagMaskLo(input int unsigned gran_bits);
-    PoolTagMaskLo = gran_bits;
-  endfunction
-  function automatic int unsigned PoolTagPartialBit(input int unsigned gran_bits);
-    PoolTagPartialBit = gran_bits + 8;
-  endfunction
-  function automatic int unsigned PoolTagValidBit(input int unsigned gran_bits);
-    PoolTagValidBit = gran_bits + 9;
-  endfunction
-
 endpackage
