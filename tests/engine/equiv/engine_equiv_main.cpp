@@ -46,9 +46,10 @@ int main(int argc, char** argv) {
   commands += top->commands_o;
   misses += top->misses_o;
   writebacks += top->writebacks_o;
-  std::printf("equal for %ld cycles: %llu commands, %llu race records, %llu escalation records, %llu misses, "
-              "%llu write-backs\n",
-              cycles, commands, races, escalations, misses, writebacks);
+  std::printf(
+      "equal for %ld cycles: %llu commands, %llu race records, %llu escalation records, %llu misses, "
+      "%llu write-backs\n",
+      cycles, commands, races, escalations, misses, writebacks);
   top->final();
   return 0;
 }
