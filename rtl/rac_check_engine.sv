@@ -64,7 +64,16 @@
 // then re-selects with the new values).
 // Sets, Ways, Objects, ReadVcs and ReadVcWays must be powers of two. See
 // docs/hardware.md ("The read-VC pool", "Several read clocks per line in
-// the RTL").
+// the RTL", "RTL blocks").
+//
+// Blocks: the arrays, their post-reset sweep and the forwarding of S0's
+// reads are in rac_engine_store (RAM-IO ports in array indices); every
+// other stage's patch of what it holds is a rac_patch_comb; S2's per-byte
+// epoch checks are rac_byte_check_comb and S3's per-byte FastTrack rules
+// rac_byte_rules_comb, eight of each. This module keeps the pipeline
+// registers, the miss FSM, the line-wide rules, pool management, records
+// and statistics, in banner sections; assertions and cover points at the
+// bottom.
 `include "rac_assert.svh"
 
 module rac_check_engine #(
@@ -156,7 +165,6 @@ module rac_check_engine #(
   // Commands
   localparam logic [2:0] OpRead = 3'd0, OpWrite = 3'd1, OpFree = 3'd2, OpSetRow = 3'd3;
   localparam logic [2:0] OpAcquire = 3'd4, OpRelease = 3'd5, OpLoadObj = 3'd6, OpImportLine = 3'd7;
-  localparam logic [1:0] KindWriteWrite = 2'd0, KindWriteRead = 2'd1, KindReadWrite = 2'd2;
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
   // Byte-state fields (offsets within a byte state; rac_line_layout_pkg)
   localparam int unsigned RacedBit = rac_line_layout_pkg::LineByteRacedLo(SlotW, ClkW, ReadVcs);
@@ -178,14 +186,17 @@ module rac_check_engine #(
   localparam int unsigned PsN     = RvcN / RvcWays;  // pool sets
   localparam int unsigned RvcW    = (PsN > 1) ? $clog2(PsN) : 1;  // a pool set's index
   localparam int unsigned RWayW   = (RvcWays > 1) ? $clog2(RvcWays) : 1;
-  // A pool entry's tag: {valid, partial, mask[8], granule}.
-  localparam int unsigned PTagW   = GranW + 10;
-  localparam int unsigned PMaskLo = GranW;
+  // A pool entry's tag: {valid, partial, mask[8], granule}. (Not a package
+  // function: a function in rac_pkg makes Verilator -Wall report the
+  // package's unused constants in every model that reads it.)
+  localparam int unsigned PTagW    = GranW + 10;
+  localparam int unsigned PMaskLo  = GranW;
   localparam int unsigned PPartBit = GranW + 8;
-  localparam int unsigned PValBit = GranW + 9;
-  // The post-reset sweep clears the tag RAMs of the cache and of the pool.
-  localparam int unsigned InitN  = (Sets > PsN) ? Sets : PsN;
-  localparam int unsigned InitW  = (InitN > 1) ? $clog2(InitN) : 1;
+  localparam int unsigned PValBit  = GranW + 9;
+  // The words the forwarding patches: a cache way {valid, dirty, tag, line},
+  // a pool way {tag, clock}.
+  localparam int unsigned WayDataW  = 2 + TagW + LineW;
+  localparam int unsigned PoolDataW = PTagW + RowW;
 
   // ---------------------------------------------------------------------------
   // Index functions
@@ -258,6 +269,14 @@ module rac_check_engine #(
       if (w == i[RWayW-1:0]) way_bit[i] = 1'b1;
     end
   endfunction
+  // Byte states (byte b at [b*ByteW +: ByteW]) with the R epochs of the
+  // bytes in m cleared: their reads are now a read clock's.
+  function automatic logic [8*ByteW-1:0] without_reads(input logic [8*ByteW-1:0] bytes, input logic [7:0] m);
+    without_reads = bytes;
+    for (int b = 0; b < 8; b++) begin
+      if (m[b]) without_reads[b*ByteW + RSlotLo +: SlotW + ClkW] = '0;  // RClkLo == RSlotLo + SlotW
+    end
+  endfunction
   function automatic logic writes_row(input logic [2:0] op);
     writes_row = op == OpSetRow || op == OpAcquire || op == OpRelease;
   endfunction
@@ -288,9 +307,28 @@ module rac_check_engine #(
   logic [GranW-1:0]         rvc_wr_gran;
   logic [RvcWays*PTagW-1:0] rvc_wr_tag;
   logic [RvcWays*RowW-1:0]  rvc_wr_vc;
+  // The writes in array indices (the arrays' keys, also for every stage's
+  // forwarding), and as the words the forwarding patches in: a cache way's
+  // {valid, dirty, tag, line}, a pool way's {tag, clock}.
+  logic [SetW-1:0]              wr_set;
+  logic [Ways-1:0]              wr_ways;  // the way written (one-hot)
+  logic [WayDataW-1:0]          wr_way_data;
+  logic [ObjW-1:0]              obj_wr_idx;
+  logic [RvcW-1:0]              rvc_wr_pset;
+  logic [RvcWays*PoolDataW-1:0] rvc_wr_data;
+  assign wr_set      = set_of(wr_gran);
+  assign wr_way_data = {1'b1, wr_dirty, tag_of(wr_gran), wr_line};
+  assign obj_wr_idx  = obj_of(obj_wr_gran);
+  assign rvc_wr_pset = rvc_of(rvc_wr_gran);
+  for (genvar w = 0; w < Ways; w++) begin : g_wr_way
+    assign wr_ways[w] = wr_en && wr_way == w[WayW-1:0];
+  end
+  for (genvar w = 0; w < RvcWays; w++) begin : g_rvc_wr_data
+    assign rvc_wr_data[w*PoolDataW +: PoolDataW] = {rvc_wr_tag[w*PTagW +: PTagW], rvc_wr_vc[w*RowW +: RowW]};
+  end
 
   // ---------------------------------------------------------------------------
-  // S0: the command register and the registered array reads
+  // S0: the command register and the array reads (rac_engine_store)
   // ---------------------------------------------------------------------------
   logic                 s0_valid_q;
   logic [2:0]           s0_op_q;
@@ -304,8 +342,8 @@ module rac_check_engine #(
   logic [LineW-1:0]     s0_cline_q;  // OpImportLine's line, carried to S3 (the import's only use of it)
 
   logic s1_ready;  // S1 takes a new command at the coming edge
-  logic init_q;    // the post-reset sweep that invalidates every way
-  assign cmd_ready_o = !init_q && (!s0_valid_q || s1_ready);
+  logic store_init;  // the store's post-reset sweep (it invalidates every way) runs
+  assign cmd_ready_o = !store_init && (!s0_valid_q || s1_ready);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -333,184 +371,66 @@ module rac_check_engine #(
   assign s0_gran_next = (cmd_ready_o && cmd_valid_i) ? cmd_granule_i : s0_gran_q;
   assign s0_slot_next = (cmd_ready_o && cmd_valid_i) ? cmd_slot_i : s0_slot_q;
 
-  // After reset an init sweep clears the valid bits, one set (and one pool
-  // entry) per cycle, so tags, valid and dirty bits live together in one RAM
-  // word per way (no resettable flop array of Sets bits).
-  logic [InitW-1:0] init_idx_q;
-  logic             init_sets;  // the sweep index is a set
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      init_q <= 1'b1;
-      init_idx_q <= '0;
-    end else if (init_q) begin
-      init_idx_q <= init_idx_q + 1'b1;
-      if (init_idx_q == InitW'(InitN - 1)) init_q <= 1'b0;
-    end
-  end
-  localparam logic [InitW:0] SetsCount = Sets[InitW:0];
-  assign init_sets = {1'b0, init_idx_q} < SetsCount;
-
-  // The cache: per way a tag RAM ({valid, dirty, tag}) and a line RAM.
-  // Per-way signals are flattened ([Ways*W-1:0]) to stay inside the SV
-  // subset Yosys 0.23 reads.
-  logic [Ways*TagW-1:0]  rd_tag_q;
-  logic [Ways-1:0]       rd_valid_q, rd_dirty_q;
-  logic [Ways*LineW-1:0] rd_line_q;
-  for (genvar w = 0; w < Ways; w++) begin : g_way
-    logic [TagW+1:0]  tag_mem  [Sets];
-    logic [LineW-1:0] line_mem [Sets];
-    logic             wr_this;
-    assign wr_this = wr_en && wr_way == w[WayW-1:0];
-    always_ff @(posedge clk_i) begin
-      if (init_q) begin
-        if (init_sets) tag_mem[init_idx_q[SetW-1:0]] <= '0;
-      end else if (wr_this) begin
-        tag_mem[set_of(wr_gran)] <= {1'b1, wr_dirty, tag_of(wr_gran)};
-      end
-      if (wr_this) line_mem[set_of(wr_gran)] <= wr_line;
-    end
-    logic [TagW+1:0] tag_rd_q;
-    always_ff @(posedge clk_i) begin
-      tag_rd_q <= tag_mem[set_of(s0_gran_next)];
-      rd_line_q[w*LineW +: LineW] <= line_mem[set_of(s0_gran_next)];
-    end
-    assign rd_tag_q[w*TagW +: TagW] = tag_rd_q[TagW-1:0];
-    assign rd_dirty_q[w] = tag_rd_q[TagW];
-    assign rd_valid_q[w] = tag_rd_q[TagW+1];
-  end
-
-  // The thread clock rows (RAM without reset: the host sets each row before
-  // the slot's first use).
-  logic [RowW-1:0] clk_mem [NumSlots];
-  logic [RowW-1:0] rd_row_q;
-  always_ff @(posedge clk_i) begin
-    if (row_wr_en) clk_mem[row_wr_slot] <= row_wr_data;
-    rd_row_q <= clk_mem[s0_slot_next];
-  end
-
-  // The sync-object clock store (RAM without reset: the host loads an entry
-  // before its first use).
-  logic [RowW-1:0] obj_mem [Objects];
-  logic [RowW-1:0] rd_obj_q;
-  always_ff @(posedge clk_i) begin
-    if (obj_wr_en) obj_mem[obj_of(obj_wr_gran)] <= obj_wr_data;
-    rd_obj_q <= obj_mem[obj_of(s0_gran_next)];
-  end
-
-  // The read-VC pool: per way, per pool set, the entry's tag ({valid,
-  // partial, mask, granule}; cleared by the init sweep) in a tag RAM and its
-  // clock in a data RAM; the pool set is the low bits of the granule's cache
-  // set (rvc_of). With one way it is direct-mapped and the mask and partial
-  // bits stay unused (the clock covers all of its line's shared bytes).
-  logic [RvcWays*PTagW-1:0] rd_rvc_tag_q;
-  logic [RvcWays*RowW-1:0]  rd_rvc_q;
-  for (genvar w = 0; w < RvcWays; w++) begin : g_pool_way
-    logic [PTagW-1:0] rvc_tag_mem [PsN];
-    logic [RowW-1:0]  rvc_mem     [PsN];
-    always_ff @(posedge clk_i) begin
-      if (init_q) begin
-        if ({1'b0, init_idx_q} < PsN[InitW:0]) rvc_tag_mem[init_idx_q[RvcW-1:0]] <= '0;
-      end else if (rvc_wr_en[w]) begin
-        rvc_tag_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_tag[w*PTagW +: PTagW];
-      end
-      if (rvc_wr_en[w]) rvc_mem[rvc_of(rvc_wr_gran)] <= rvc_wr_vc[w*RowW +: RowW];
-      rd_rvc_tag_q[w*PTagW +: PTagW] <= rvc_tag_mem[rvc_of(s0_gran_next)];
-      rd_rvc_q[w*RowW +: RowW]       <= rvc_mem[rvc_of(s0_gran_next)];
-    end
-  end
-
-  // Bypass: the writes made at the last edge, which the registered reads of
-  // the command in S0 could not see. (The writes made at the coming edge are
-  // patched in directly from the write ports.)
-  logic             byp_valid_q;
-  logic [GranW-1:0] byp_gran_q;
-  logic [WayW-1:0]  byp_way_q;
-  logic             byp_dirty_q;
-  logic [LineW-1:0] byp_line_q;
-  logic             byp_row_valid_q;
-  logic [SlotW-1:0] byp_row_slot_q;
-  logic [RowW-1:0]  byp_row_q;
-  logic             byp_obj_valid_q;
-  logic [GranW-1:0] byp_obj_gran_q;
-  logic [RowW-1:0]  byp_obj_q;
-  logic [RvcWays-1:0]       byp_rvc_valid_q;
-  logic [GranW-1:0]         byp_rvc_gran_q;
-  logic [RvcWays*PTagW-1:0] byp_rvc_tag_q;
-  logic [RvcWays*RowW-1:0]  byp_rvc_q;
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      byp_valid_q <= 1'b0;
-      byp_row_valid_q <= 1'b0;
-      byp_obj_valid_q <= 1'b0;
-      byp_rvc_valid_q <= '0;
-    end else begin
-      byp_valid_q <= wr_en;
-      byp_row_valid_q <= row_wr_en;
-      byp_obj_valid_q <= obj_wr_en;
-      byp_rvc_valid_q <= rvc_wr_en;
-    end
-    byp_gran_q <= wr_gran;
-    byp_way_q <= wr_way;
-    byp_dirty_q <= wr_dirty;
-    byp_line_q <= wr_line;
-    byp_row_slot_q <= row_wr_slot;
-    byp_row_q <= row_wr_data;
-    byp_obj_gran_q <= obj_wr_gran;
-    byp_obj_q <= obj_wr_data;
-    byp_rvc_gran_q <= rvc_wr_gran;
-    byp_rvc_tag_q <= rvc_wr_tag;
-    byp_rvc_q <= rvc_wr_vc;
-  end
-
-  // The view S0's command takes into S1: registered read, then the write of
-  // the last edge, then the write of this cycle.
+  // The arrays (rac_engine_store), reached in array indices: the reads for
+  // the coming edge at S0's next index, forwarded at the index S0 holds, so
+  // the view S0's command takes into S1 is the registered read, then the
+  // write of the last edge, then the write of this cycle.
   logic [Ways*TagW-1:0]  in_tag;
   logic [Ways-1:0]       in_valid, in_dirty;
   logic [Ways*LineW-1:0] in_line;
   logic [RowW-1:0]       in_row, in_obj;
   logic [RvcWays*RowW-1:0]  in_rvc;
   logic [RvcWays*PTagW-1:0] in_rvc_tag;
-  always_comb begin
-    in_tag   = rd_tag_q;
-    in_valid = rd_valid_q;
-    in_dirty = rd_dirty_q;
-    in_line  = rd_line_q;
-    for (int w = 0; w < Ways; w++) begin
-      if (byp_valid_q && set_of(byp_gran_q) == set_of(s0_gran_q) && byp_way_q == w[WayW-1:0]) begin
-        in_tag[w*TagW +: TagW]    = tag_of(byp_gran_q);
-        in_valid[w]               = 1'b1;
-        in_dirty[w]               = byp_dirty_q;
-        in_line[w*LineW +: LineW] = byp_line_q;
-      end
-      if (wr_en && set_of(wr_gran) == set_of(s0_gran_q) && wr_way == w[WayW-1:0]) begin
-        in_tag[w*TagW +: TagW]    = tag_of(wr_gran);
-        in_valid[w]               = 1'b1;
-        in_dirty[w]               = wr_dirty;
-        in_line[w*LineW +: LineW] = wr_line;
-      end
-    end
-    in_row = rd_row_q;
-    if (byp_row_valid_q && byp_row_slot_q == s0_slot_q) in_row = byp_row_q;
-    if (row_wr_en && row_wr_slot == s0_slot_q) in_row = row_wr_data;
-    in_obj = rd_obj_q;
-    if (byp_obj_valid_q && obj_of(byp_obj_gran_q) == obj_of(s0_gran_q)) in_obj = byp_obj_q;
-    if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s0_gran_q)) in_obj = obj_wr_data;
-    in_rvc_tag = rd_rvc_tag_q;
-    in_rvc     = rd_rvc_q;
-    for (int w = 0; w < RvcWays; w++) begin
-      if (byp_rvc_valid_q[w] && rvc_of(byp_rvc_gran_q) == rvc_of(s0_gran_q)) begin
-        in_rvc_tag[w*PTagW +: PTagW] = byp_rvc_tag_q[w*PTagW +: PTagW];
-        in_rvc[w*RowW +: RowW]       = byp_rvc_q[w*RowW +: RowW];
-      end
-      if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s0_gran_q)) begin
-        in_rvc_tag[w*PTagW +: PTagW] = rvc_wr_tag[w*PTagW +: PTagW];
-        in_rvc[w*RowW +: RowW]       = rvc_wr_vc[w*RowW +: RowW];
-      end
-    end
-  end
+  rac_engine_store #(
+    .NumSlots(NumSlots),
+    .ClkW    (ClkW),
+    .Sets    (Sets),
+    .Ways    (Ways),
+    .Objects (Objects),
+    .PoolSets(PsN),
+    .PoolWays(RvcWays),
+    .TagW    (TagW),
+    .LineW   (LineW),
+    .PTagW   (PTagW)
+  ) u_store (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .init_o       (store_init),
+    .rd_set_i     (set_of(s0_gran_next)),
+    .rd_slot_i    (s0_slot_next),
+    .rd_obj_i     (obj_of(s0_gran_next)),
+    .rd_pset_i    (rvc_of(s0_gran_next)),
+    .s0_set_i     (set_of(s0_gran_q)),
+    .s0_slot_i    (s0_slot_q),
+    .s0_obj_i     (obj_of(s0_gran_q)),
+    .s0_pset_i    (rvc_of(s0_gran_q)),
+    .tag_o        (in_tag),
+    .valid_o      (in_valid),
+    .dirty_o      (in_dirty),
+    .line_o       (in_line),
+    .row_o        (in_row),
+    .obj_o        (in_obj),
+    .rvc_tag_o    (in_rvc_tag),
+    .rvc_o        (in_rvc),
+    .wr_ways_i    (wr_ways),
+    .wr_set_i     (wr_set),
+    .wr_tag_i     (tag_of(wr_gran)),
+    .wr_dirty_i   (wr_dirty),
+    .wr_line_i    (wr_line),
+    .row_wr_en_i  (row_wr_en),
+    .row_wr_slot_i(row_wr_slot),
+    .row_wr_data_i(row_wr_data),
+    .obj_wr_en_i  (obj_wr_en),
+    .obj_wr_idx_i (obj_wr_idx),
+    .obj_wr_data_i(obj_wr_data),
+    .rvc_wr_en_i  (rvc_wr_en),
+    .rvc_wr_pset_i(rvc_wr_pset),
+    .rvc_wr_tag_i (rvc_wr_tag),
+    .rvc_wr_vc_i  (rvc_wr_vc)
+  );
 
   // ---------------------------------------------------------------------------
-  // S1: lookup and miss handling
+  // S1: lookup (tag compare, way select, victim choice)
   // ---------------------------------------------------------------------------
   typedef enum logic [2:0] {
     S1Idle, S1Exec, S1EvSpill, S1WbReq, S1WbWait, S1FillReq, S1FillWait
@@ -537,6 +457,44 @@ module rac_check_engine #(
   logic [RvcWays*PTagW-1:0] s1_rvc_tag_q;  // per way {valid, partial, mask, granule}
   logic [RvcWays*RowW-1:0]  s1_rvc_q;
   logic [WayW-1:0]       s1_victim_q;
+
+  // What S1 holds with the writes of this edge (rac_patch_comb, keyed by
+  // S1's indices): S1 takes it while it waits, and S2 takes S1's row, sync
+  // object and pool set from here when the command moves on.
+  logic [Ways*WayDataW-1:0]     s1_ways_held, s1_ways_now;
+  logic [RvcWays*PoolDataW-1:0] s1_pool_held, s1_pool_now;
+  logic [Ways*TagW-1:0]         s1_tag_now;
+  logic [Ways-1:0]              s1_tvalid_now, s1_dirty_now;
+  logic [Ways*LineW-1:0]        s1_line_now;
+  logic [RowW-1:0]              s1_row_now, s1_obj_now;
+  logic [RvcWays*PTagW-1:0]     s1_rvc_tag_now;
+  logic [RvcWays*RowW-1:0]      s1_rvc_now;
+  for (genvar w = 0; w < Ways; w++) begin : g_s1_way
+    assign s1_ways_held[w*WayDataW +: WayDataW] =
+        {s1_tvalid_q[w], s1_dirty_q[w], s1_tag_q[w*TagW +: TagW], s1_line_q[w*LineW +: LineW]};
+    assign {s1_tvalid_now[w], s1_dirty_now[w], s1_tag_now[w*TagW +: TagW], s1_line_now[w*LineW +: LineW]} =
+        s1_ways_now[w*WayDataW +: WayDataW];
+  end
+  for (genvar w = 0; w < RvcWays; w++) begin : g_s1_pool_way
+    assign s1_pool_held[w*PoolDataW +: PoolDataW] = {s1_rvc_tag_q[w*PTagW +: PTagW], s1_rvc_q[w*RowW +: RowW]};
+    assign {s1_rvc_tag_now[w*PTagW +: PTagW], s1_rvc_now[w*RowW +: RowW]} = s1_pool_now[w*PoolDataW +: PoolDataW];
+  end
+  rac_patch_comb #(.KeyW(SetW), .DataW(WayDataW), .Lanes(Ways), .OneWord(1)) u_s1_ways (
+    .held_i(s1_ways_held), .key_i(set_of(s1_gran_q)),
+    .wr_en_i(wr_ways), .wr_key_i(wr_set), .wr_data_i(wr_way_data), .patched_o(s1_ways_now)
+  );
+  rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s1_row (
+    .held_i(s1_row_q), .key_i(s1_slot_q),
+    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s1_row_now)
+  );
+  rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s1_obj (
+    .held_i(s1_obj_q), .key_i(obj_of(s1_gran_q)),
+    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
+  );
+  rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s1_pool (
+    .held_i(s1_pool_held), .key_i(rvc_of(s1_gran_q)),
+    .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s1_pool_now)
+  );
 
   // The way leaving on a miss: the choice being made (S1Exec), then the one
   // made (s1_victim_q).
@@ -600,6 +558,9 @@ module rac_check_engine #(
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
   assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
 
+  // ---------------------------------------------------------------------------
+  // S1: the miss FSM (eviction spill, write-back, fill, install)
+  // ---------------------------------------------------------------------------
   // The eviction spill: a victim whose clocks are in the pool (the pool set
   // S1 holds, since the victim shares the missing command's set) hands them
   // to the host in read-clock spill records before it leaves, one record a
@@ -685,22 +646,14 @@ module rac_check_engine #(
       s1_rvc_q     <= in_rvc;
     end else begin
       // Waiting (or filling): take every write to what S1 holds.
-      for (int w = 0; w < Ways; w++) begin
-        if (wr_en && set_of(wr_gran) == set_of(s1_gran_q) && wr_way == w[WayW-1:0]) begin
-          s1_tag_q[w*TagW +: TagW]    <= tag_of(wr_gran);
-          s1_tvalid_q[w]              <= 1'b1;
-          s1_dirty_q[w]               <= wr_dirty;
-          s1_line_q[w*LineW +: LineW] <= wr_line;
-        end
-      end
-      if (row_wr_en && row_wr_slot == s1_slot_q) s1_row_q <= row_wr_data;
-      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s1_obj_q <= obj_wr_data;
-      for (int w = 0; w < RvcWays; w++) begin
-        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
-          s1_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
-          s1_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
-        end
-      end
+      s1_tag_q     <= s1_tag_now;
+      s1_tvalid_q  <= s1_tvalid_now;
+      s1_dirty_q   <= s1_dirty_now;
+      s1_line_q    <= s1_line_now;
+      s1_row_q     <= s1_row_now;
+      s1_obj_q     <= s1_obj_now;
+      s1_rvc_tag_q <= s1_rvc_tag_now;
+      s1_rvc_q     <= s1_rvc_now;
     end
   end
 
@@ -724,23 +677,30 @@ module rac_check_engine #(
   logic [RvcWays*PTagW-1:0] s2_rvc_tag_q;
   logic [RvcWays*RowW-1:0]  s2_rvc_q;
 
-  // The thread's own clock, and per byte W_x ≼ C_t and R_x ≼ C_t.
+  // The thread's own clock, and per byte (rac_byte_check_comb) W_x ≼ C_t and
+  // R_x ≼ C_t, whether W and R are the thread's current epoch and whether
+  // the byte has history: everything S3's rules compare is compared here,
+  // so that S3 starts from registered bits.
   logic [ClkW-1:0]     s2_own_clk;
-  logic [7:0]          s2_w_ok, s2_r_ok;
+  logic [8*ByteW-1:0]  s2_bytes;  // the line's byte states, byte b at [b*ByteW +: ByteW]
+  logic [7:0]          s2_w_ok, s2_r_ok, s2_same_w, s2_same_r;
+  logic [7:0]          s2_byte_set;  // bytes with any history (a free of them changes the line)
   logic [RvcWays*NumSlots-1:0] s2_rvc_greater;  // per way: lanes where its read clock exceeds C_t
   vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_own_clk (
     .vc_i(s2_row_q), .slot_i(s2_slot_q), .lane_o(s2_own_clk)
   );
+  assign s2_bytes = s2_line_q[ByteLo +: 8*ByteW];
   for (genvar b = 0; b < 8; b++) begin : g_byte_check
-    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_w_ok (
-      .epoch_slot_i(s2_line_q[ByteLo + b * ByteW + WSlotLo +: SlotW]),
-      .epoch_clk_i(s2_line_q[ByteLo + b * ByteW + WClkLo +: ClkW]),
-      .vc_i(s2_row_q), .leq_o(s2_w_ok[b])
-    );
-    vc_epoch_leq_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_r_ok (
-      .epoch_slot_i(s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW]),
-      .epoch_clk_i(s2_line_q[ByteLo + b * ByteW + RClkLo +: ClkW]),
-      .vc_i(s2_row_q), .leq_o(s2_r_ok[b])
+    rac_byte_check_comb #(.NumSlots(NumSlots), .ClkW(ClkW), .ReadVcs(ReadVcs)) u_check (
+      .byte_i   (s2_bytes[b*ByteW +: ByteW]),
+      .slot_i   (s2_slot_q),
+      .own_clk_i(s2_own_clk),
+      .row_i    (s2_row_q),
+      .w_ok_o   (s2_w_ok[b]),
+      .r_ok_o   (s2_r_ok[b]),
+      .same_w_o (s2_same_w[b]),
+      .same_r_o (s2_same_r[b]),
+      .set_o    (s2_byte_set[b])
     );
   end
   logic [RvcWays-1:0] s2_rvc_hit, s2_rvc_same;  // per way: holds this granule; its lane of the thread is current
@@ -756,24 +716,14 @@ module rac_check_engine #(
   end
   assign s2_rvc_hit = (PoolOn != 0) ? pool_hits(s2_rvc_tag_q, s2_gran_q) : '0;
 
-  // Everything else S3's rules compare is compared here too, so that S3
-  // starts from registered bits: per byte, whether W and R are the thread's
-  // current epoch; per way of the pool set, whether it holds this granule
-  // and its lane of the thread is current; and which bytes have equal R
-  // epochs (an allocation needs the sharing bytes to have one).
-  logic [7:0]  s2_same_w, s2_same_r;
-  logic [7:0]  s2_byte_set;  // bytes with any history (a free of them changes the line)
+  // Per way of the pool set (above): whether it holds this granule and its
+  // lane of the thread is current. And which bytes have equal R epochs (an
+  // allocation needs the sharing bytes to have one).
   logic [63:0] s2_r_eq;  // [8*b + c]: bytes b and c have the same R epoch
   always_comb begin
     for (int b = 0; b < 8; b++) begin
-      s2_same_w[b] = s2_line_q[ByteLo + b * ByteW + WSlotLo +: SlotW] == s2_slot_q &&
-                     s2_line_q[ByteLo + b * ByteW + WClkLo +: ClkW] == s2_own_clk;
-      s2_same_r[b] = s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW] == s2_slot_q &&
-                     s2_line_q[ByteLo + b * ByteW + RClkLo +: ClkW] == s2_own_clk;
-      s2_byte_set[b] = s2_line_q[ByteLo + b * ByteW +: ByteW] != '0;
       for (int c = 0; c < 8; c++) begin
-        s2_r_eq[8*b + c] = s2_line_q[ByteLo + b * ByteW + RSlotLo +: SlotW + ClkW] ==
-                           s2_line_q[ByteLo + c * ByteW + RSlotLo +: SlotW + ClkW];
+        s2_r_eq[8*b + c] = s2_bytes[b*ByteW + RSlotLo +: SlotW + ClkW] == s2_bytes[c*ByteW + RSlotLo +: SlotW + ClkW];
       end
     end
   end
@@ -836,6 +786,39 @@ module rac_check_engine #(
     obj_wr_data = (s2_op_q == OpRelease) ? join_row_obj : s2_crow_q;
   end
 
+  // What S2 takes from S1 (its line; the rest is S1's, patched above) and
+  // what S2 holds, with the writes of this edge (rac_patch_comb). A line is
+  // patched only by a write to its own granule: the hit way's line.
+  logic [LineW:0]               s2_take_line, s2_line_now;  // {dirty, line}
+  logic [RowW-1:0]              s2_row_now, s2_obj_now;
+  logic [RvcWays*PoolDataW-1:0] s2_pool_held, s2_pool_now;
+  logic [RvcWays*PTagW-1:0]     s2_rvc_tag_now;
+  logic [RvcWays*RowW-1:0]      s2_rvc_now;
+  rac_patch_comb #(.KeyW(GranW), .DataW(LineW + 1)) u_s2_take_line (
+    .held_i({s1_dirty_q[hit_way], hit_line}), .key_i(s1_gran_q),
+    .wr_en_i(wr_en), .wr_key_i(wr_gran), .wr_data_i({wr_dirty, wr_line}), .patched_o(s2_take_line)
+  );
+  rac_patch_comb #(.KeyW(GranW), .DataW(LineW + 1)) u_s2_line (
+    .held_i({s2_dirty_q, s2_line_q}), .key_i(s2_gran_q),
+    .wr_en_i(wr_en), .wr_key_i(wr_gran), .wr_data_i({wr_dirty, wr_line}), .patched_o(s2_line_now)
+  );
+  rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s2_row (
+    .held_i(s2_row_q), .key_i(s2_slot_q),
+    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s2_row_now)
+  );
+  rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s2_obj (
+    .held_i(s2_obj_q), .key_i(obj_of(s2_gran_q)),
+    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s2_obj_now)
+  );
+  for (genvar w = 0; w < RvcWays; w++) begin : g_s2_pool_way
+    assign s2_pool_held[w*PoolDataW +: PoolDataW] = {s2_rvc_tag_q[w*PTagW +: PTagW], s2_rvc_q[w*RowW +: RowW]};
+    assign {s2_rvc_tag_now[w*PTagW +: PTagW], s2_rvc_now[w*RowW +: RowW]} = s2_pool_now[w*PoolDataW +: PoolDataW];
+  end
+  rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s2_pool (
+    .held_i(s2_pool_held), .key_i(rvc_of(s2_gran_q)),
+    .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s2_pool_now)
+  );
+
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       s2_valid_q <= 1'b0;
@@ -853,44 +836,25 @@ module rac_check_engine #(
       s2_crow_q    <= s1_crow_q;
       s2_cline_q   <= s1_cline_q;
       s2_way_q     <= hit_way;
-      s2_dirty_q   <= s1_dirty_q[hit_way];
-      s2_line_q    <= hit_line;
-      s2_row_q     <= s1_row_q;
-      s2_obj_q     <= s1_obj_q;
-      s2_rvc_tag_q <= s1_rvc_tag_q;
-      s2_rvc_q     <= s1_rvc_q;
-      // The write of this edge (S3's commit), when it is to what S1 passes on.
-      if (wr_en && wr_gran == s1_gran_q) begin
-        s2_dirty_q <= wr_dirty;
-        s2_line_q  <= wr_line;
-      end
-      if (row_wr_en && row_wr_slot == s1_slot_q) s2_row_q <= row_wr_data;
-      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s1_gran_q)) s2_obj_q <= obj_wr_data;
-      for (int w = 0; w < RvcWays; w++) begin
-        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s1_gran_q)) begin
-          s2_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
-          s2_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
-        end
-      end
+      // With the writes of this edge (S3's commit), when they are to what S1
+      // passes on.
+      {s2_dirty_q, s2_line_q} <= s2_take_line;
+      s2_row_q     <= s1_row_now;
+      s2_obj_q     <= s1_obj_now;
+      s2_rvc_tag_q <= s1_rvc_tag_now;
+      s2_rvc_q     <= s1_rvc_now;
     end else if (!s2_advance) begin
       // Waiting: take every write to what S2 holds.
-      if (wr_en && wr_gran == s2_gran_q) begin
-        s2_dirty_q <= wr_dirty;
-        s2_line_q  <= wr_line;
-      end
-      if (row_wr_en && row_wr_slot == s2_slot_q) s2_row_q <= row_wr_data;
-      if (obj_wr_en && obj_of(obj_wr_gran) == obj_of(s2_gran_q)) s2_obj_q <= obj_wr_data;
-      for (int w = 0; w < RvcWays; w++) begin
-        if (rvc_wr_en[w] && rvc_of(rvc_wr_gran) == rvc_of(s2_gran_q)) begin
-          s2_rvc_tag_q[w*PTagW +: PTagW] <= rvc_wr_tag[w*PTagW +: PTagW];
-          s2_rvc_q[w*RowW +: RowW]       <= rvc_wr_vc[w*RowW +: RowW];
-        end
-      end
+      {s2_dirty_q, s2_line_q} <= s2_line_now;
+      s2_row_q     <= s2_row_now;
+      s2_obj_q     <= s2_obj_now;
+      s2_rvc_tag_q <= s2_rvc_tag_now;
+      s2_rvc_q     <= s2_rvc_now;
     end
   end
 
   // ---------------------------------------------------------------------------
-  // S3: FastTrack rules, status, sync joins; commit and records
+  // S3: the FastTrack rules on the line's 8 bytes (rac_byte_rules_comb per byte)
   // ---------------------------------------------------------------------------
   logic                 s3_force_q;
   logic                 s3_atomic_q;
@@ -961,16 +925,14 @@ module rac_check_engine #(
   logic [7:0]         unshare;     // shared bytes a write made exclusive [FT WRITE SHARED]
   logic [7:0]         r_upd;       // bytes whose R a read replaced [FT READ EXCLUSIVE]
   logic [7:0]         w_upd;       // bytes whose W a write replaced
-  logic [ByteW-1:0]   st;
-  logic [SlotW-1:0]   w_slot, r_slot;
-  logic [ClkW-1:0]    w_clk, r_clk;
-  logic               w_ok, r_ok, same_r, same_w;
-  assign cur_line = s3_line_q;
-  assign cur_body = cur_line[BodyW-1:0];
-  assign own_clk  = s3_own_clk_q;
+  logic [8*ByteW-1:0] cur_bytes, new_bytes;  // byte b at [b*ByteW +: ByteW]
+  assign cur_line  = s3_line_q;
+  assign cur_body  = cur_line[BodyW-1:0];
+  assign cur_bytes = cur_body[ByteLo +: 8*ByteW];
+  assign own_clk   = s3_own_clk_q;
   assign cur_shared = shared_of(cur_line);
   for (genvar b = 0; b < 8; b++) begin : g_raced_before
-    assign raced_before[b] = cur_body[ByteLo + b * ByteW + RacedBit];
+    assign raced_before[b] = cur_bytes[b*ByteW + RacedBit];
   end
 
   // The pool set as S3 holds it, per way: the entry's fields, and whether it
@@ -1035,123 +997,59 @@ module rac_check_engine #(
     end
   end
 
+  // The rules of each byte (rac_byte_rules_comb), then what they ask of the
+  // line's read clocks: the ways a read raises its lane of, and whether a
+  // write needs the host.
+  logic [7:0] touch_b, lw_esc_b;
+  logic       is_free, is_read;
+  assign is_free = s3_op_q == OpFree;
+  assign is_read = s3_op_q == OpRead;
+  for (genvar b = 0; b < 8; b++) begin : g_byte_rules
+    rac_byte_rules_comb #(.SlotW(SlotW), .ClkW(ClkW), .ReadVcs(ReadVcs)) u_rules (
+      .access_i       (s3_mask_q[b]),
+      .free_i         (is_free),
+      .read_i         (is_read),
+      .atomic_i       (s3_atomic_q),
+      .slot_i         (s3_slot_q),
+      .own_clk_i      (own_clk),
+      .byte_i         (cur_bytes[b*ByteW +: ByteW]),
+      .w_ok_i         (s3_w_ok_q[b]),
+      .r_ok_i         (s3_r_ok_q[b]),
+      .same_w_i       (s3_same_w_q[b]),
+      .same_r_i       (s3_same_r_q[b]),
+      .shared_i       (cur_shared[b]),
+      .has_clk_i      (byte_clk[b]),
+      .clk_same_i     (byte_same[b]),
+      .clk_partial_i  (byte_partial[b]),
+      .clk_greater_i  (byte_greater[b]),
+      .clk_prev_slot_i(byte_prev_slot[b*SlotW +: SlotW]),
+      .clk_prev_clk_i (byte_prev_clk[b*ClkW +: ClkW]),
+      .byte_o         (new_bytes[b*ByteW +: ByteW]),
+      .raced_o        (raced[b]),
+      .kind_o         (kinds[2*b +: 2]),
+      .prev_slot_o    (prev_slots[b*SlotW +: SlotW]),
+      .prev_clk_o     (prev_clks[b*ClkW +: ClkW]),
+      .share_o        (share_b[b]),
+      .lw_share_o     (lw_share_b[b]),
+      .touch_o        (touch_b[b]),
+      .lw_esc_o       (lw_esc_b[b]),
+      .unshare_o      (unshare[b]),
+      .r_upd_o        (r_upd[b]),
+      .w_upd_o        (w_upd[b])
+    );
+  end
+  assign new_body = {new_bytes, cur_body[ByteLo-1:0]};
+  assign lw_esc   = lw_esc_b != '0;
   always_comb begin
-    new_body = cur_body;
-    raced = '0;
-    kinds = '0;
-    prev_slots = '0;
-    prev_clks = '0;
-    share_b = '0;
-    lw_share_b = '0;
     touched = '0;
-    lw_esc = 1'b0;
-    unshare = '0;
-    r_upd = '0;
-    w_upd = '0;
-    st = '0;
-    w_slot = '0;
-    r_slot = '0;
-    w_clk = '0;
-    r_clk = '0;
-    w_ok = 1'b0;
-    r_ok = 1'b0;
-    same_r = 1'b0;
-    same_w = 1'b0;
     for (int b = 0; b < 8; b++) begin
-      st = cur_body[ByteLo + b * ByteW +: ByteW];
-      w_slot = st[WSlotLo +: SlotW];
-      w_clk  = st[WClkLo +: ClkW];
-      r_slot = st[RSlotLo +: SlotW];
-      r_clk  = st[RClkLo +: ClkW];
-      w_ok   = s3_w_ok_q[b];
-      r_ok   = s3_r_ok_q[b];
-      same_r = s3_same_r_q[b];
-      same_w = s3_same_w_q[b];
-      if (s3_mask_q[b]) begin
-        if (s3_op_q == OpFree) begin
-          new_body[ByteLo + b * ByteW +: ByteW] = '0;
-        end else if (!st[RacedBit]) begin
-          if (s3_op_q == OpRead && s3_atomic_q) begin
-            // An atomic read: the last plain write only; no R update.
-            if (!w_ok) begin
-              raced[b] = 1'b1;
-              kinds[2*b +: 2] = KindWriteRead;
-              prev_slots[b*SlotW +: SlotW] = w_slot;
-              prev_clks[b*ClkW +: ClkW] = w_clk;
-            end
-          end else if (s3_op_q == OpRead) begin
-            if (byte_clk[b]) begin
-              if (byte_same[b]) begin
-                // [FT READ SAME EPOCH]
-              end else if (!w_ok) begin
-                raced[b] = 1'b1;
-                kinds[2*b +: 2] = KindWriteRead;
-                prev_slots[b*SlotW +: SlotW] = w_slot;
-                prev_clks[b*ClkW +: ClkW] = w_clk;
-              end else begin
-                touched = touched | byte_way[RvcWays*b +: RvcWays];  // [FT READ SHARED]
-              end
-            end else if (same_r) begin
-              // [FT READ SAME EPOCH]
-            end else if (!w_ok) begin
-              raced[b] = 1'b1;
-              kinds[2*b +: 2] = KindWriteRead;
-              prev_slots[b*SlotW +: SlotW] = w_slot;
-              prev_clks[b*ClkW +: ClkW] = w_clk;
-            end else if (r_ok) begin
-              // [FT READ EXCLUSIVE] (on a LASTWRITE shared byte: the latest
-              // read since the clock left)
-              new_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = s3_slot_q;
-              new_body[ByteLo + b * ByteW + RClkLo +: ClkW] = own_clk;
-              r_upd[b] = 1'b1;
-            end else if (cur_shared[b]) begin
-              // Concurrent with a read since the spill: with one way the
-              // host joins them; with several they start a partial clock.
-              lw_share_b[b] = 1'b1;
-            end else begin
-              share_b[b] = 1'b1;  // [FT READ SHARE]
-            end
-          end else begin
-            // An atomic write (a store or RMW) makes every check a write
-            // makes (its own earlier write passes the W check) and changes
-            // nothing but the raced flags.
-            if (same_w && !s3_atomic_q) begin
-              // [FT WRITE SAME EPOCH]
-            end else if (!w_ok) begin
-              raced[b] = 1'b1;
-              kinds[2*b +: 2] = KindWriteWrite;
-              prev_slots[b*SlotW +: SlotW] = w_slot;
-              prev_clks[b*ClkW +: ClkW] = w_clk;
-            end else if (cur_shared[b] && (!byte_clk[b] || byte_partial[b])) begin
-              lw_esc = 1'b1;  // LASTWRITE (or only the reads since): the earlier reads are with the host
-            end else if (cur_shared[b] && byte_greater[b]) begin
-              raced[b] = 1'b1;
-              kinds[2*b +: 2] = KindReadWrite;
-              prev_slots[b*SlotW +: SlotW] = byte_prev_slot[b*SlotW +: SlotW];
-              prev_clks[b*ClkW +: ClkW] = byte_prev_clk[b*ClkW +: ClkW];
-            end else if (!cur_shared[b] && !r_ok) begin
-              raced[b] = 1'b1;
-              kinds[2*b +: 2] = KindReadWrite;
-              prev_slots[b*SlotW +: SlotW] = r_slot;
-              prev_clks[b*ClkW +: ClkW] = r_clk;
-            end else if (!s3_atomic_q) begin
-              // [FT WRITE EXCLUSIVE], or [FT WRITE SHARED] (R := ⊥)
-              w_upd[b] = 1'b1;
-              new_body[ByteLo + b * ByteW + WSlotLo +: SlotW] = s3_slot_q;
-              new_body[ByteLo + b * ByteW + WClkLo +: ClkW] = own_clk;
-              if (cur_shared[b]) begin
-                unshare[b] = 1'b1;
-                new_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
-                new_body[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
-              end
-            end
-          end
-          if (raced[b]) new_body[ByteLo + b * ByteW + RacedBit] = 1'b1;
-        end
-      end
+      if (touch_b[b]) touched = touched | byte_way[RvcWays*b +: RvcWays];
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // S3: new read clocks, the line's status, the line after the command
+  // ---------------------------------------------------------------------------
   // Bytes that start sharing (or LASTWRITE bytes read concurrently) may take
   // a new read clock when they all share one earlier read (equal R epochs):
   // the clock is that read plus this one. Otherwise the line goes to the
@@ -1168,12 +1066,12 @@ module rac_check_engine #(
     lw_same      = 1'b1;
     for (int b = 7; b >= 0; b--) begin
       if (share_b[b]) begin
-        share_r_slot = cur_body[ByteLo + b * ByteW + RSlotLo +: SlotW];
-        share_r_clk  = cur_body[ByteLo + b * ByteW + RClkLo +: ClkW];
+        share_r_slot = cur_bytes[b*ByteW + RSlotLo +: SlotW];
+        share_r_clk  = cur_bytes[b*ByteW + RClkLo +: ClkW];
       end
       if (lw_share_b[b]) begin
-        lw_r_slot = cur_body[ByteLo + b * ByteW + RSlotLo +: SlotW];
-        lw_r_clk  = cur_body[ByteLo + b * ByteW + RClkLo +: ClkW];
+        lw_r_slot = cur_bytes[b*ByteW + RSlotLo +: SlotW];
+        lw_r_clk  = cur_bytes[b*ByteW + RClkLo +: ClkW];
       end
     end
     for (int b = 0; b < 8; b++) begin
@@ -1240,7 +1138,7 @@ module rac_check_engine #(
   // any more (all raced), the clocks are dead and the mask is cleared.
   logic [7:0] shared_after, raced_after;
   for (genvar b = 0; b < 8; b++) begin : g_raced_after
-    assign raced_after[b] = new_body[ByteLo + b * ByteW + RacedBit];
+    assign raced_after[b] = new_bytes[b*ByteW + RacedBit];
   end
   always_comb begin
     shared_after = cur_shared & ~unshare;
@@ -1267,12 +1165,8 @@ module rac_check_engine #(
     end else begin
       final_body   = new_body;
       final_shared = shared_after;
-      for (int b = 0; b < 8; b++) begin
-        if ((rvc_alloc_ok && share_b[b]) || (new_lw && lw_share_b[b])) begin  // R is now the clock's
-          final_body[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
-          final_body[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
-        end
-      end
+      // The bytes that took the new clock: R is now the clock's.
+      final_body[ByteLo +: 8*ByteW] = without_reads(new_bytes, ({8{rvc_alloc_ok}} & share_b) | ({8{new_lw}} & lw_share_b));
     end
   end
   if (PoolOn != 0) begin : g_shared_out
@@ -1299,12 +1193,7 @@ module rac_check_engine #(
   always_comb begin
     if (s3_is_clock_import) begin
       import_line = cur_line;
-      for (int b = 0; b < 8; b++) begin
-        if (s3_mask_q[b]) begin
-          import_line[ByteLo + b * ByteW + RSlotLo +: SlotW] = '0;
-          import_line[ByteLo + b * ByteW + RClkLo +: ClkW] = '0;
-        end
-      end
+      import_line[ByteLo +: 8*ByteW] = without_reads(cur_bytes, s3_mask_q);
       import_line[LineW-1 -: 8] = cur_shared | s3_mask_q;  // SharedLo +: 8 (LineSharedAtTop)
     end else begin
       import_line = s3_cline_q;
@@ -1334,6 +1223,10 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // S3: pool management (the way a new clock takes, the entries after the
+  // command, displaced clocks, an escalation's clocks)
+  // ---------------------------------------------------------------------------
   // The way a new clock takes (an allocation, a split, a partial clock, an
   // import): the lowest free way, else the pool set's round-robin choice
   // among the other granules' entries (whose clock leaves first in a
@@ -1477,6 +1370,9 @@ module rac_check_engine #(
   assign esc_pending    = esc_spill_ways & ~s3_spilled_q;
   assign esc_spill_way  = lowest_way(esc_pending);
 
+  // ---------------------------------------------------------------------------
+  // S3: completion, and the pool and line write ports
+  // ---------------------------------------------------------------------------
   // S3 finishes when both record registers can take a record (whether or
   // not this command makes one: the decision is late, the stall early) and
   // an escalation's clock spills have gone.
@@ -1533,6 +1429,9 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // Records (race and escalation registers, held until accepted)
+  // ---------------------------------------------------------------------------
   // A pool entry as a read-clock spill record's fields.
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [2:0] spill_reason(input logic [PTagW-1:0] t);
@@ -1622,7 +1521,9 @@ module rac_check_engine #(
     end
   end
 
+  // ---------------------------------------------------------------------------
   // Statistics
+  // ---------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       stat_cycles_o      <= '0;
@@ -1641,7 +1542,7 @@ module rac_check_engine #(
     end
   end
 
-  assign idle_o = !init_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
+  assign idle_o = !store_init && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
                   !esc_valid_o;
 
   // ---------------------------------------------------------------------------
@@ -1749,8 +1650,7 @@ module rac_check_engine #(
     lw_shared_w_changed = 1'b0;
     for (int b = 0; b < 8; b++) begin
       if (cur_shared[b] && (!byte_clk[b] || byte_partial[b]) &&
-          final_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW] !=
-                           cur_line[ByteLo + b * ByteW + WSlotLo +: SlotW + ClkW]) begin
+          final_line[ByteLo + b*ByteW + WSlotLo +: SlotW + ClkW] != cur_bytes[b*ByteW + WSlotLo +: SlotW + ClkW]) begin
         lw_shared_w_changed = 1'b1;
       end
     end

@@ -20,4 +20,10 @@ package rac_pkg;
   localparam logic [2:0] EscReadVcSpill = 3'd5; // a read vector clock left the pool: the host keeps it
   localparam logic [2:0] EscPartialReadVcSpill = 3'd6; // a partial read clock (reads since a spill) left the pool: the host joins it
 
+  // Race kinds of a race record (race_kinds_o, 2 bits per byte): which of
+  // the two accesses wrote, the earlier one first.
+  localparam logic [1:0] RaceWriteWrite = 2'd0;
+  localparam logic [1:0] RaceWriteRead  = 2'd1;  // an earlier write, this read
+  localparam logic [1:0] RaceReadWrite  = 2'd2;  // an earlier read, this write
+
 endpackage

@@ -26,12 +26,17 @@ mkdir -p "$work"
 rtl=$(cd "$rtl" && pwd)
 
 # The RTL a VC unit needs (explicit, so work-in-progress files elsewhere in
-# rtl/ cannot break these checks); packages first.
+# rtl/ cannot break these checks); packages first. The pipelined units and
+# their register stage are test-only (no product module instantiates them):
+# they live in tests/rtl/units/, beside rtl_dir's tests/ in a scratch tree.
+units=$(cd "$rtl/../tests/rtl/units" && pwd)
 rtl_files=""
-for f in rac_pkg.sv rac_first_one.sv rac_pipe_reg.sv \
-         vc_join_comb.sv vc_lanes_gt_comb.sv vc_leq_comb.sv vc_lane_sel_comb.sv \
-         vc_epoch_leq_comb.sv vc_join.sv vc_leq.sv vc_epoch_leq.sv; do
+for f in rac_pkg.sv rac_first_one.sv \
+         vc_join_comb.sv vc_lanes_gt_comb.sv vc_lane_sel_comb.sv vc_epoch_leq_comb.sv; do
   rtl_files="$rtl_files $rtl/$f"
+done
+for f in rac_pipe_reg.sv vc_leq_comb.sv vc_join.sv vc_leq.sv vc_epoch_leq.sv; do
+  rtl_files="$rtl_files $units/$f"
 done
 read_cmd="read_verilog -sv -formal -I$rtl $rtl_files $here/formal_stream_tracker.sv"
 

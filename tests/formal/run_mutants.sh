@@ -34,8 +34,8 @@ release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_o
 # differential simulation catches them, docs/hardware.md).
 ref_race_mutants='
 never_reports_a_race#rac_check_engine.sv#s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/#ref
-w_check_with_own_slot#rac_check_engine.sv#s/\.epoch_slot_i(s2_line_q\[ByteLo + b \* ByteW + WSlotLo +: SlotW\]),/.epoch_slot_i(s2_slot_q),/#ref
-r_check_with_own_slot#rac_check_engine.sv#s/\.epoch_slot_i(s2_line_q\[ByteLo + b \* ByteW + RSlotLo +: SlotW\]),/.epoch_slot_i(s2_slot_q),/#ref
+w_check_with_own_slot#rac_byte_check_comb.sv#s/\.epoch_slot_i(byte_i\[WSlotLo +: SlotW\]),/.epoch_slot_i(slot_i),/#ref
+r_check_with_own_slot#rac_byte_check_comb.sv#s/\.epoch_slot_i(byte_i\[RSlotLo +: SlotW\]),/.epoch_slot_i(slot_i),/#ref
 epoch_check_off_by_one#vc_epoch_leq_comb.sv#s/assign leq_o = epoch_clk_i <= lane;/assign leq_o = epoch_clk_i < lane;/#ref
 '
 ref_sync_mutants='

@@ -67,10 +67,24 @@ PLANS = {
     "rac_victim_sel_comb": ([], [], ["victim_sel"]),
     "rac_repl_state": ([], [], ["repl_state"]),
     "rac_check_engine": ENGINE + ([],),
+    "rac_engine_store": ENGINE + ([],),
+    "rac_read_fwd": ENGINE + ([],),
+    "rac_patch_comb": ENGINE + ([],),
+    "rac_byte_check_comb": ENGINE + ([],),
+    "rac_byte_rules_comb": ENGINE + ([],),
     # The kernel's glue: the kernel tests on the tiny models (four models to
     # build: the slowest plan, so only in the full campaign).
     "rac_kernel": (["kernel_tests"], ["kernel_tests --gtest_filter=KernelRareStates.*:*Tiny*:*Bus*:*Status*:*Capacity*"], []),
 }
+# Where a module's file is, when not in rtl/: the test-only VC units.
+UNITS_DIR = os.path.join("tests", "rtl", "units")
+MODULE_DIR = {m: UNITS_DIR for m in ("vc_join", "vc_leq", "vc_leq_comb", "vc_epoch_leq", "rac_pipe_reg")}
+
+
+def module_path(root, mod):
+    return os.path.join(root, MODULE_DIR.get(mod, "rtl"), mod + ".sv")
+
+
 # Proofs run after the simulation tests; an engine block whose proof misses a
 # mutant also runs the engine tests.
 FALLBACK = {"rac_line_status_comb": ENGINE, "rac_victim_sel_comb": ENGINE, "rac_repl_state": ENGINE}
@@ -208,7 +222,7 @@ def try_mutant(tree, build, mod, mutant, timeout, log):
     """(outcome, killer): killed / survived / stillborn. mutant None: the
     unmutated RTL (the baseline, first stage only), which must survive."""
     targets, tests, proofs = PLANS[mod]
-    path = os.path.join(tree, "rtl", mod + ".sv")
+    path = module_path(tree, mod)
     with open(path) as f:
         lines = f.read().split("\n")
     original = "\n".join(lines)
@@ -263,7 +277,7 @@ def main():
 
     chosen = []
     for mod in modules(args.module):
-        ms = mutants_of(os.path.join(SRC, "rtl", mod + ".sv"))
+        ms = mutants_of(module_path(SRC, mod))
         if args.sample:
             ms = random.Random(f"{args.seed}:{mod}").sample(ms, min(args.sample, len(ms)))
         chosen += [(mod, m) for m in ms]
