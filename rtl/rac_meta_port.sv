@@ -19,7 +19,26 @@
 //  - Fill of g: the way holding g: its line; else g's filter bit set: a
 //    line with only the INSOFTWARE bit (the host may own g); else the zero
 //    line (g never left the chip with history).
-// One request at a time, as the engine issues them.
+// One engine request at a time, as the engine issues them; besides it, up
+// to PrefetchEntries bucket reads for the miss-ahead hints (below) in flight.
+//
+// Miss-ahead prefetch (docs/hardware.md, "Non-blocking misses"): a hint
+// (hint_valid_i, a granule the command FIFO will hand the engine and that
+// the engine's cache does not hold) takes a free entry, is hashed, and its
+// bucket is read on the same AR channel as the engine's reads (one AXI ID:
+// the beats return in the order of the ARs, so a queue of owners routes
+// them). The read is turned into the fill's answer at once (the same rules
+// as a fill). A fill of a granule with an entry takes the entry's answer
+// (waiting for it if its read is in flight) instead of reading again.
+// Exactness: an entry's answer is what a fill would return only if no
+// bucket write intervenes between its read and its use. Bucket writes come
+// only from this port's write-backs, one at a time: when a write-back knows
+// its bucket (before its own read, so before its write), every entry of that
+// bucket whose read was issued is dropped (a read in flight is marked stale
+// and its beats discarded), and no prefetch read is issued from the moment
+// a write-back is taken until its B response (AXI orders no read against a
+// write); entries not yet issued read after it. flush_i (a batch start: the
+// host may have written the table) drops every entry.
 //
 // Bus errors (RRESP or BRESP SLVERR/DECERR) raise bus_error_o for a cycle;
 // the request still completes, so the engine never waits forever. A bucket
@@ -34,7 +53,8 @@ module rac_meta_port #(
   parameter int unsigned LineW = 569,
   parameter int unsigned GranW = 61,
   parameter int unsigned SeqW  = 32,
-  parameter int unsigned BucketWays = 4  // cap_bucket_ways: a power of two, 1..8
+  parameter int unsigned BucketWays = 4,  // cap_bucket_ways: a power of two, 1..8
+  parameter int unsigned PrefetchEntries = 4  // miss-ahead bucket reads in flight or held, 1..8
 ) (
   input  logic              clk_i,
   input  logic              rst_i,
@@ -50,6 +70,11 @@ module rac_meta_port #(
   input  logic [LineW-1:0]  req_data_i,
   input  logic [SeqW-1:0]   req_seq_i,
   output logic              wack_o,
+  // Miss-ahead hints (may be dropped) and the batch start that drops entries
+  input  logic              hint_valid_i,
+  input  logic [GranW-1:0]  hint_granule_i,
+  input  logic              flush_i,
+  output logic [63:0]       stat_prefetch_hits_o,  // fills answered from an entry
   output logic              rsp_valid_o,
   output logic [LineW-1:0]  rsp_data_o,
 
@@ -95,8 +120,12 @@ module rac_meta_port #(
   localparam int unsigned BeatW = $clog2(Beats) + 1;
   localparam int unsigned Rounds = rac_kernel_regs_pkg::BucketHashRounds;
   localparam int unsigned RoundW = $clog2(Rounds + 1);
+  localparam int unsigned PfN = PrefetchEntries;
+  localparam int unsigned EntW = (PfN > 1) ? $clog2(PfN) : 1;
+  localparam int unsigned OwnN = PfN + 1;  // reads in flight: the entries' and the engine's
+  localparam int unsigned OwnW = $clog2(OwnN + 1);
 
-  typedef enum logic [2:0] {MIdle, MHash, MRead, MData, MSpill, MWrite, MResp, MDone} state_e;
+  typedef enum logic [3:0] {MIdle, MHash, MRead, MData, MSpill, MWrite, MResp, MDone, MWaitPf} state_e;
   state_e state_q;
 
   logic             write_q;
@@ -107,30 +136,63 @@ module rac_meta_port #(
   logic [63:0]      wr_addr_q;       // the way written (store) or way 0 (filter)
   logic [BucketLineBits-1:0] line_q;  // write-back: the line to store; fill: the line read
   logic [SeqW-1:0]  seq_q;
-  logic [63:0]      filter_q;        // the bucket's spill filter (way 0, bytes 8-15)
   logic [63:0]      wr_key_q;        // the key a store writes (0: the way empties)
+  logic             store_q;         // write-back: key and line (else the filter beat)
+  logic             aw_sent_q;
+  logic [1:0]       w_sent_q;
+  logic [1:0]       w_total;
+  logic [EntW-1:0]  wait_ent_q;      // MWaitPf: the entry whose read answers this fill
+
+  // The read stream: the burst at the head of the owner queue, beat by beat
+  // (shared by the engine's reads and the entries'; reset after each burst).
+  logic [63:0]      filter_q;        // the bucket's spill filter (way 0, bytes 8-15)
   logic [BeatW-1:0] beat_q;          // which beat of the bucket comes next
   logic             match_q, cur_match_q, empty_q;
   logic [WayW-1:0]  match_way_q, empty_way_q;
-  logic             store_q;         // write-back: key and line (else the filter beat)
-  logic             aw_sent_q;
   logic             rd_error_q;      // a beat of this bucket read had an error response
-  logic [1:0]       w_sent_q;
-  logic [1:0]       w_total;
+  logic [BucketLineBits-1:0] pf_line_q;  // an entry's burst: the matching way's line
+  logic             settle_q;        // the cycle after a burst's last beat: its owner decides
 
-  logic [63:0] own_key;
+  // Prefetch entries
+  typedef enum logic [2:0] {EFree, EHash, EAddr, EIssue, EFlight, EReady} ent_e;
+  ent_e              ent_state_q [PfN];
+  logic              ent_stale_q [PfN];  // a bucket write may have overtaken the read: discard
+  logic [GranW-1:0]  ent_gran_q  [PfN];
+  logic [63:0]       ent_addr_q  [PfN];
+  logic [5:0]        ent_fbit_q  [PfN];
+  logic [LineW-1:0]  ent_line_q  [PfN];
+  // The prefetch hasher (one entry at a time) and the AR it issues
+  logic              ph_busy_q;
+  logic [EntW-1:0]   ph_ent_q;
+  logic [63:0]       ph_hash_q;
+  logic [RoundW-1:0] ph_round_q;
+  logic              pf_ar_q;            // an entry's AR is on the bus (held until taken)
+  logic [EntW-1:0]   pf_ar_ent_q;
+  // Owner queue: per AR in issue order, the engine's read or an entry's
+  logic              own_pf_q  [OwnN];
+  logic [EntW-1:0]   own_ent_q [OwnN];
+  logic [OwnW-1:0]   own_count_q;
+  logic              head_pf;
+  logic [EntW-1:0]   head_ent;
+  logic              head_pf_q;      // settle: the burst was an entry's ...
+  logic [EntW-1:0]   settled_ent_q;  // ... this one
+  assign head_pf  = own_pf_q[0];
+  assign head_ent = own_ent_q[0];
+
+  logic [63:0] own_key, stream_key;
   logic [29:0] idx_mask;
   logic [5:0]  filter_bit;
   logic        line_zero;
   assign own_key    = 64'(gran_q) + 64'd1;
+  assign stream_key = head_pf ? 64'(ent_gran_q[head_ent]) + 64'd1 : own_key;
   assign idx_mask   = 30'((31'd1 << bucket_bits_i) - 31'd1);
   assign filter_bit = hash_q[37:32];
   assign line_zero  = line_q == '0;
-  logic [29:0] bucket_idx;
-  assign bucket_idx = hash_q[29:0] & idx_mask;
+  logic [29:0] bucket_idx, ph_bucket_idx;
+  assign bucket_idx    = hash_q[29:0] & idx_mask;
+  assign ph_bucket_idx = ph_hash_q[29:0] & idx_mask;
 
   assign req_ready_o = state_q == MIdle;
-  assign idle_o      = state_q == MIdle;
 
   logic ar_fire, r_fire, aw_fire, w_fire, b_fire, spill_fire;
   assign ar_fire    = arvalid_o && arready_i;
@@ -143,11 +205,15 @@ module rac_meta_port #(
   assign r_error     = r_fire && rresp_i[1];
   assign bus_error_o = r_error || (b_fire && bresp_i[1]);
 
-  // Read: the whole bucket, one burst.
-  assign arvalid_o = state_q == MRead;
-  assign araddr_o  = addr_q;
+  // Read: the whole bucket, one burst; the engine's read waits while an
+  // entry's AR is on the bus, and an entry's AR starts only while the engine
+  // does not want the bus (so neither changes an AR being offered).
+  logic dem_ar;
+  assign dem_ar    = state_q == MRead && !pf_ar_q;
+  assign arvalid_o = dem_ar || pf_ar_q;
+  assign araddr_o  = pf_ar_q ? ent_addr_q[pf_ar_ent_q] : addr_q;
   assign arlen_o   = 8'(Beats - 1);
-  assign rready_o  = state_q == MData;
+  assign rready_o  = own_count_q != '0 && !settle_q;
 
   // Write: store = key and line of one way (2 beats), else the filter (1 beat).
   assign w_total   = store_q ? 2'd2 : 2'd1;
@@ -184,7 +250,7 @@ module rac_meta_port #(
   logic            beat_key, beat_match, beat_empty;
   assign beat_way   = WayW'(beat_q >> 1);
   assign beat_key   = !beat_q[0];
-  assign beat_match = rdata_i[63:0] == own_key;
+  assign beat_match = rdata_i[63:0] == stream_key;
   assign beat_empty = rdata_i[63:0] == 64'd0;
 
   logic [63:0] way_offset;
@@ -197,11 +263,201 @@ module rac_meta_port #(
   logic filter_hit;
   assign filter_hit = filter_q[filter_bit];
 
+  // Entries: the engine's fill finds its granule's entry; a hint is taken
+  // when no live entry holds its granule and one is free.
+  logic            fill_hit, fill_ready;
+  logic [EntW-1:0] fill_ent;
+  logic            hint_dup, hint_free;
+  logic [EntW-1:0] hint_ent;
+  logic            any_wait;  // an entry's address is known but not yet read
+  logic [EntW-1:0] wait_pick;
+  always_comb begin
+    fill_hit = 1'b0;
+    fill_ready = 1'b0;
+    fill_ent = '0;
+    hint_dup = 1'b0;
+    hint_free = 1'b0;
+    hint_ent = '0;
+    any_wait = 1'b0;
+    wait_pick = '0;
+    for (int k = PfN - 1; k >= 0; k--) begin
+      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == req_granule_i) begin
+        fill_hit = 1'b1;
+        fill_ready = ent_state_q[k] == EReady;
+        fill_ent = EntW'(k);
+      end
+      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == hint_granule_i) hint_dup = 1'b1;
+      if (ent_state_q[k] == EFree) begin
+        hint_free = 1'b1;
+        hint_ent = EntW'(k);
+      end
+      if (ent_state_q[k] == EAddr) begin
+        any_wait = 1'b1;
+        wait_pick = EntW'(k);
+      end
+    end
+  end
+  // The write-back's bucket is known (end of its hash): the entries of it
+  // already read or being read are dropped.
+  logic           wb_bucket_known;
+  logic [PfN-1:0] wb_hits;
+  assign wb_bucket_known = state_q == MHash && write_q && round_q == RoundW'(Rounds);
+  always_comb begin
+    for (int k = 0; k < PfN; k++) begin
+      wb_hits[k] = wb_bucket_known && ent_addr_q[k] == base_i + (64'(bucket_idx) << (7 + WayShift));
+`ifdef RAC_MUTANT_NO_PREFETCH_INVALIDATE
+      wb_hits[k] = 1'b0;
+`endif
+    end
+  end
+  // No prefetch read from the moment a write-back is taken until it is done.
+  logic wb_busy;
+  assign wb_busy = state_q != MIdle && write_q;
+  logic take_hint, start_pf_ar;
+  assign take_hint   = hint_valid_i && !flush_i && !ph_busy_q && hint_free && !hint_dup;
+  assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
+                       OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
+
+  // The owner queue: push at AR, pop at a burst's last beat.
+  logic own_push, own_pop;
+  assign own_push = ar_fire;
+  assign own_pop  = r_fire && rlast_i;
+
+  logic pf_idle;
+  always_comb begin
+    pf_idle = !ph_busy_q && !pf_ar_q && own_count_q == '0;
+    for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr || ent_state_q[k] == EHash) pf_idle = 1'b0;
+  end
+  assign idle_o = state_q == MIdle && pf_idle;
+
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       state_q <= MIdle;
       stat_spills_o <= '0;
+      stat_prefetch_hits_o <= '0;
+      own_count_q <= '0;
+      settle_q <= 1'b0;
+      ph_busy_q <= 1'b0;
+      pf_ar_q <= 1'b0;
+      beat_q <= '0;
+      match_q <= 1'b0;
+      empty_q <= 1'b0;
+      cur_match_q <= 1'b0;
+      match_way_q <= '0;
+      empty_way_q <= '0;
+      rd_error_q <= 1'b0;
+      for (int k = 0; k < PfN; k++) begin
+        ent_state_q[k] <= EFree;
+        ent_stale_q[k] <= 1'b0;
+      end
     end else begin
+      // --- the read stream
+      settle_q <= own_pop;
+      if (own_push || own_pop) begin
+        for (int i = 0; i < OwnN; i++) begin
+          if (own_pop) begin
+            if (i + 1 < OwnN) begin
+              own_pf_q[i]  <= own_pf_q[i + 1];
+              own_ent_q[i] <= own_ent_q[i + 1];
+            end
+          end
+        end
+        if (own_push) begin
+          own_pf_q[own_count_q - OwnW'(own_pop)]  <= pf_ar_q;
+          own_ent_q[own_count_q - OwnW'(own_pop)] <= pf_ar_ent_q;
+        end
+        own_count_q <= own_count_q + OwnW'(own_push) - OwnW'(own_pop);
+      end
+      if (r_fire) begin
+        if (r_error) rd_error_q <= 1'b1;
+        beat_q <= beat_q + BeatW'(1);
+        if (beat_key) begin
+          if (beat_way == '0) filter_q <= rdata_i[127:64];
+          cur_match_q <= beat_match && !match_q;
+          if (beat_match && !match_q) begin
+            match_q <= 1'b1;
+            match_way_q <= beat_way;
+            if (head_pf) pf_line_q[319:0] <= rdata_i[511:192];
+            else if (!write_q) line_q[319:0] <= rdata_i[511:192];
+          end
+          if (beat_empty && !empty_q) begin
+            empty_q <= 1'b1;
+            empty_way_q <= beat_way;
+          end
+        end else if (cur_match_q) begin
+          if (head_pf) pf_line_q[831:320] <= rdata_i;
+          else if (!write_q) line_q[831:320] <= rdata_i;
+        end
+      end
+      if (settle_q) begin  // the owner has taken the burst's results this cycle
+        beat_q <= '0;
+        match_q <= 1'b0;
+        empty_q <= 1'b0;
+        cur_match_q <= 1'b0;
+        match_way_q <= '0;
+        empty_way_q <= '0;
+        rd_error_q <= 1'b0;
+      end
+
+      // --- prefetch: hints, hashing, ARs, answers
+      if (take_hint) begin
+        ent_state_q[hint_ent] <= EHash;
+        ent_stale_q[hint_ent] <= 1'b0;
+        ent_gran_q[hint_ent] <= hint_granule_i;
+        ph_busy_q  <= 1'b1;
+        ph_ent_q   <= hint_ent;
+        ph_hash_q  <= 64'(hint_granule_i);
+        ph_round_q <= '0;
+      end
+      if (ph_busy_q) begin
+        if (ph_round_q == RoundW'(Rounds)) begin
+          ph_busy_q <= 1'b0;
+          if (ent_state_q[ph_ent_q] == EHash) begin  // not dropped by a flush meanwhile
+            ent_state_q[ph_ent_q] <= EAddr;
+            ent_addr_q[ph_ent_q]  <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
+            ent_fbit_q[ph_ent_q]  <= ph_hash_q[37:32];
+          end
+        end else begin
+          ph_hash_q  <= rac_kernel_regs_pkg::BucketHashRound(ph_hash_q, 32'(ph_round_q));
+          ph_round_q <= ph_round_q + RoundW'(1);
+        end
+      end
+      if (start_pf_ar) begin
+        pf_ar_q <= 1'b1;
+        pf_ar_ent_q <= wait_pick;
+        ent_state_q[wait_pick] <= EIssue;
+      end
+      if (pf_ar_q && arready_i) begin
+        pf_ar_q <= 1'b0;
+        ent_state_q[pf_ar_ent_q] <= EFlight;
+      end
+      // A write-back knows its bucket: drop every entry of it already read
+      // or being read (its answer may predate the write).
+      for (int k = 0; k < PfN; k++) begin
+        if (wb_hits[k]) begin
+          if (ent_state_q[k] == EReady) ent_state_q[k] <= EFree;
+          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
+        end
+      end
+      if (flush_i) begin
+        for (int k = 0; k < PfN; k++) begin
+          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
+          else ent_state_q[k] <= EFree;
+        end
+      end
+
+      if (settle_q && head_pf_q) begin  // an entry's answer, unless a write or a flush overtook it
+        if (ent_stale_q[settled_ent_q] || rd_error_q || wb_hits[settled_ent_q] || flush_i) begin
+          ent_state_q[settled_ent_q] <= EFree;
+        end else begin
+          ent_state_q[settled_ent_q] <= EReady;
+          ent_line_q[settled_ent_q] <= match_q ? pf_line_q[LineW-1:0]
+                                      : (filter_q[ent_fbit_q[settled_ent_q]] ? LineW'(1) : '0);
+        end
+        ent_stale_q[settled_ent_q] <= 1'b0;
+      end
+
+      // --- the engine's request
       case (state_q)
         MIdle: begin
           if (req_valid_i) begin
@@ -212,6 +468,27 @@ module rac_meta_port #(
             round_q <= '0;
             seq_q   <= req_seq_i;
             line_q  <= BucketLineBits'(req_data_i);
+            if (!req_write_i && fill_hit) begin
+              wait_ent_q <= fill_ent;
+              if (fill_ready) begin  // the entry's answer is the fill's
+                state_q <= MDone;
+                line_q  <= BucketLineBits'(ent_line_q[fill_ent]);
+                ent_state_q[fill_ent] <= EFree;
+                stat_prefetch_hits_o <= stat_prefetch_hits_o + 64'd1;
+              end else begin
+                state_q <= MWaitPf;
+              end
+            end
+          end
+        end
+        MWaitPf: begin  // the entry's read is in flight (no write-back can intervene)
+          if (ent_state_q[wait_ent_q] == EReady) begin
+            state_q <= MDone;
+            line_q  <= BucketLineBits'(ent_line_q[wait_ent_q]);
+            ent_state_q[wait_ent_q] <= EFree;
+            stat_prefetch_hits_o <= stat_prefetch_hits_o + 64'd1;
+          end else if (ent_state_q[wait_ent_q] == EFree) begin
+            state_q <= MHash;  // its read failed: read again
           end
         end
         MHash: begin  // one round of the bucket hash per cycle
@@ -224,40 +501,12 @@ module rac_meta_port #(
           end
         end
         MRead: begin
-          if (ar_fire) begin
-            state_q <= MData;
-            beat_q  <= '0;
-            match_q <= 1'b0;
-            empty_q <= 1'b0;
-            cur_match_q <= 1'b0;
-            match_way_q <= '0;
-            empty_way_q <= '0;
-            rd_error_q <= 1'b0;
-          end
+          if (dem_ar && arready_i) state_q <= MData;
         end
         MData: begin
-          if (r_fire) begin
-            if (r_error) rd_error_q <= 1'b1;
-            beat_q <= beat_q + BeatW'(1);
-            if (beat_key) begin
-              if (beat_way == '0) filter_q <= rdata_i[127:64];
-              cur_match_q <= beat_match && !match_q;
-              if (beat_match && !match_q) begin
-                match_q <= 1'b1;
-                match_way_q <= beat_way;
-                if (!write_q) line_q[319:0] <= rdata_i[511:192];
-              end
-              if (beat_empty && !empty_q) begin
-                empty_q <= 1'b1;
-                empty_way_q <= beat_way;
-              end
-            end else if (cur_match_q && !write_q) begin
-              line_q[831:320] <= rdata_i;
-            end
-            if (rlast_i) state_q <= MResp;
-          end
+          if (r_fire && rlast_i && !head_pf) state_q <= MResp;  // entries' bursts may come first
         end
-        MResp: begin  // decide on the bucket's keys and filter
+        MResp: begin  // decide on the bucket's keys and filter (the stream is paused: settle)
           aw_sent_q <= 1'b0;
           w_sent_q  <= '0;
           store_q   <= 1'b1;
@@ -296,10 +545,22 @@ module rac_meta_port #(
     end
   end
 
+  // The owner of the burst being settled (the queue has moved on by then).
+  always_ff @(posedge clk_i) begin
+    if (own_pop) begin
+      head_pf_q <= head_pf;
+      settled_ent_q <= head_ent;
+    end else begin
+      head_pf_q <= 1'b0;
+    end
+  end
+
   // The hash state above the index window and the filter bit is not needed.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{hash_q[63:38], hash_q[31:30], rresp_i[0], bresp_i[0]};
+  assign unused_bits = ^{hash_q[63:38], hash_q[31:30], ph_hash_q[63:38], ph_hash_q[31:30],
+                        pf_line_q, rresp_i[0],
+                        bresp_i[0]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -314,8 +575,7 @@ module rac_meta_port #(
   // A granule is in at most one way: a write-back takes its own way first
   // (a read with an error response returns no keys to judge).
   `RAC_ASSERT(OneWayPerGranule,
-              !(state_q == MData && r_fire && beat_key && beat_match && match_q && !r_error && !rd_error_q), clk_i,
-              rst_i)
+              !(r_fire && beat_key && beat_match && match_q && !r_error && !rd_error_q), clk_i, rst_i)
   // The B response of the bucket write comes after all its data.
   `RAC_ASSUME(ResponseAfterData, !b_fire || (aw_sent_q || aw_fire) && (w_sent_q == w_total), clk_i, rst_i)
   // Only one engine request at a time, held while waiting.
