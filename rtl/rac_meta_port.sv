@@ -14,8 +14,10 @@
 //    is dropped when g has none: its fill gives zero or the placeholder,
 //    both exact); otherwise emit a spill record {seq, g, line} and set g's
 //    filter bit (unless already set). The engine is acknowledged after the
-//    B response and after the spill record was taken, so a later fill or
-//    escalation of the same granule cannot overtake either.
+//    spill record was taken and the write's AW and W beats were sent (a
+//    posted write: no read of the table is issued until its B response, so
+//    no later fill overtakes it, and the spill precedes any later
+//    escalation of the granule).
 //  - Fill of g: the way holding g: its line; else g's filter bit set: a
 //    line with only the INSOFTWARE bit (the host may own g); else the zero
 //    line (g never left the chip with history).
@@ -139,6 +141,7 @@ module rac_meta_port #(
   logic [63:0]      wr_key_q;        // the key a store writes (0: the way empties)
   logic             store_q;         // write-back: key and line (else the filter beat)
   logic             aw_sent_q;
+  logic             b_owed_q;        // a posted bucket write: its B response is still to come
   logic [1:0]       w_sent_q;
   logic [1:0]       w_total;
   logic [EntW-1:0]  wait_ent_q;      // MWaitPf: the entry whose read answers this fill
@@ -209,7 +212,7 @@ module rac_meta_port #(
   // entry's AR is on the bus, and an entry's AR starts only while the engine
   // does not want the bus (so neither changes an AR being offered).
   logic dem_ar;
-  assign dem_ar    = state_q == MRead && !pf_ar_q;
+  assign dem_ar    = state_q == MRead && !pf_ar_q && !b_owed_q;  // no read overtakes a posted write
   assign arvalid_o = dem_ar || pf_ar_q;
   assign araddr_o  = pf_ar_q ? ent_addr_q[pf_ar_ent_q] : addr_q;
   assign arlen_o   = 8'(Beats - 1);
@@ -234,7 +237,7 @@ module rac_meta_port #(
       wstrb_o = '1;
     end
   end
-  assign bready_o = state_q == MWrite;
+  assign bready_o = state_q == MWrite || b_owed_q;
 
   assign spill_valid_o   = state_q == MSpill;
   assign spill_seq_o     = seq_q;
@@ -312,7 +315,7 @@ module rac_meta_port #(
   end
   // No prefetch read from the moment a write-back is taken until it is done.
   logic wb_busy;
-  assign wb_busy = state_q != MIdle && write_q;
+  assign wb_busy = (state_q != MIdle && write_q) || b_owed_q;
   logic take_hint, start_pf_ar;
   assign take_hint   = hint_valid_i && !flush_i && !ph_busy_q && hint_free && !hint_dup;
   assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
@@ -325,7 +328,7 @@ module rac_meta_port #(
 
   logic pf_idle;
   always_comb begin
-    pf_idle = !ph_busy_q && !pf_ar_q && own_count_q == '0;
+    pf_idle = !ph_busy_q && !pf_ar_q && own_count_q == '0 && !b_owed_q;
     for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr || ent_state_q[k] == EHash) pf_idle = 1'b0;
   end
   assign idle_o = state_q == MIdle && pf_idle;
@@ -333,6 +336,7 @@ module rac_meta_port #(
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       state_q <= MIdle;
+      b_owed_q <= 1'b0;
       stat_spills_o <= '0;
       stat_prefetch_hits_o <= '0;
       own_count_q <= '0;
@@ -534,14 +538,18 @@ module rac_meta_port #(
         MSpill: begin
           if (spill_fire) state_q <= filter_hit ? MDone : MWrite;
         end
-        MWrite: begin
+        MWrite: begin  // posted: done (acknowledged) once AW and every W beat are sent
           if (aw_fire) aw_sent_q <= 1'b1;
           if (w_fire) w_sent_q <= w_sent_q + 2'd1;
-          if (b_fire) state_q <= MDone;
+          if ((aw_sent_q || aw_fire) && (w_sent_q + 2'(w_fire)) == w_total) begin
+            state_q <= MDone;
+            if (!b_fire) b_owed_q <= 1'b1;
+          end
         end
         MDone: state_q <= MIdle;
         default: state_q <= MIdle;
       endcase
+      if (b_owed_q && b_fire) b_owed_q <= 1'b0;
     end
   end
 
