@@ -50,8 +50,9 @@ module rac_kernel #(
   parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
   parameter int unsigned ReadVcWays = 1,   // ways per pool set (cap_read_vc_ways; a power of two <= 8, <= ReadVcs)
   parameter int unsigned BucketWays = 4,   // ways per metadata bucket (cap_bucket_ways; a power of two <= 8)
-  parameter int unsigned CmdFifoDepth = 64,  // decoded commands ahead of the engine: the miss-ahead window
-  parameter int unsigned PrefetchEntries = 4,  // bucket reads the meta port runs ahead of the engine's misses
+  parameter int unsigned CmdFifoDepth = 128,  // decoded commands ahead of the engine: the miss-ahead window
+  parameter int unsigned CmdReaderBeats = 128,  // the command reader's FIFO (512-bit beats): bursts in flight
+  parameter int unsigned PrefetchEntries = 8,  // bucket reads the meta port runs ahead of the engine's misses
   // Derived (as in rac_check_engine; the line layout from the register-map
   // JSON through the generated rac_line_layout_pkg)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
@@ -323,7 +324,7 @@ module rac_kernel #(
   logic         word_valid, word_ready;
   logic [127:0] word;
 
-  rac_cmd_reader u_reader (
+  rac_cmd_reader #(.FifoDepth(CmdReaderBeats)) u_reader (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .base_i(commands_q), .words_i(words_q), .stop_i(dec_stop || bus_failed),
     .idle_o(rd_idle),
@@ -392,13 +393,14 @@ module rac_kernel #(
   logic            fill_install, hint_valid;
   logic [WayW-1:0] fill_way;
   logic [GranW-1:0] hint_granule;
-  rac_miss_ahead #(.Sets(Sets), .Ways(Ways), .GranW(GranW)) u_miss_ahead (
+  logic [SeqW-1:0]  hint_seq;
+  rac_miss_ahead #(.Sets(Sets), .Ways(Ways), .GranW(GranW), .SeqW(SeqW)) u_miss_ahead (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
     .cmd_fire_i(cmd_valid && cmd_ready && !cmd_force),
     .cmd_lookup_i(cmd_op == OpRead || cmd_op == OpWrite || cmd_op == OpFree || cmd_op == OpImportLine),
-    .cmd_granule_i(cmd_granule),
+    .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
     .install_i(fill_install), .install_granule_i(mem_req_granule), .install_way_i(fill_way),
-    .hint_valid_o(hint_valid), .hint_granule_o(hint_granule)
+    .hint_valid_o(hint_valid), .hint_granule_o(hint_granule), .hint_seq_o(hint_seq)
   );
 
   // ---------------------------------------------------------------------------
@@ -461,7 +463,7 @@ module rac_kernel #(
     .LineW(LineW), .GranW(GranW), .SeqW(SeqW), .BucketWays(BucketWays), .PrefetchEntries(PrefetchEntries)
   ) u_meta (
     .clk_i(ap_clk), .rst_i(rst),
-    .hint_valid_i(hint_valid), .hint_granule_i(hint_granule), .flush_i(batch_start),
+    .hint_valid_i(hint_valid), .hint_granule_i(hint_granule), .hint_seq_i(hint_seq), .flush_i(batch_start),
     .stat_prefetch_hits_o(stat_prefetch_hits),
     .base_i(buckets_q), .bucket_bits_i(bucket_bits_q),
     .req_valid_i(mem_req_valid), .req_ready_o(mem_req_ready), .req_write_i(mem_req_write),

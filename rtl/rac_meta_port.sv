@@ -56,7 +56,8 @@ module rac_meta_port #(
   parameter int unsigned GranW = 61,
   parameter int unsigned SeqW  = 32,
   parameter int unsigned BucketWays = 4,  // cap_bucket_ways: a power of two, 1..8
-  parameter int unsigned PrefetchEntries = 4  // miss-ahead bucket reads in flight or held, 1..8
+  parameter int unsigned PrefetchEntries = 8,  // miss-ahead bucket reads in flight or held, 1..16
+  parameter int unsigned HintQueue = 16  // hints waiting for the hasher and a free entry (a power of two)
 ) (
   input  logic              clk_i,
   input  logic              rst_i,
@@ -75,6 +76,7 @@ module rac_meta_port #(
   // Miss-ahead hints (may be dropped) and the batch start that drops entries
   input  logic              hint_valid_i,
   input  logic [GranW-1:0]  hint_granule_i,
+  input  logic [SeqW-1:0]   hint_seq_i,     // the command that will look it up
   input  logic              flush_i,
   output logic [63:0]       stat_prefetch_hits_o,  // fills answered from an entry
   output logic              rsp_valid_o,
@@ -157,20 +159,30 @@ module rac_meta_port #(
   logic             settle_q;        // the cycle after a burst's last beat: its owner decides
 
   // Prefetch entries
-  typedef enum logic [2:0] {EFree, EHash, EAddr, EIssue, EFlight, EReady} ent_e;
+  typedef enum logic [2:0] {EFree, EAddr, EIssue, EFlight, EReady} ent_e;
   ent_e              ent_state_q [PfN];
   logic              ent_stale_q [PfN];  // a bucket write may have overtaken the read: discard
   logic [GranW-1:0]  ent_gran_q  [PfN];
+  logic [SeqW-1:0]   ent_seq_q   [PfN];  // the hinting command: dead once the engine asks for a later one
   logic [63:0]       ent_addr_q  [PfN];
   logic [5:0]        ent_fbit_q  [PfN];
   logic [LineW-1:0]  ent_line_q  [PfN];
   // The prefetch hasher (one entry at a time) and the AR it issues
   logic              ph_busy_q;
-  logic [EntW-1:0]   ph_ent_q;
+  logic              ph_done_q;          // hashed, waiting for a free entry
+  logic [GranW-1:0]  ph_gran_q;
+  logic [SeqW-1:0]   ph_seq_q;
   logic [63:0]       ph_hash_q;
   logic [RoundW-1:0] ph_round_q;
   logic              pf_ar_q;            // an entry's AR is on the bus (held until taken)
   logic [EntW-1:0]   pf_ar_ent_q;
+  // Hint queue (granule, command) and the latest command the engine asked for
+  localparam int unsigned HqW = $clog2(HintQueue);
+  logic [GranW-1:0]  hq_gran_q [HintQueue];
+  logic [SeqW-1:0]   hq_seq_q  [HintQueue];
+  logic [HqW-1:0]    hq_rd_q, hq_wr_q;
+  logic [HqW:0]      hq_count_q;
+  logic [SeqW-1:0]   last_req_seq_q;
   // Owner queue: per AR in issue order, the engine's read or an entry's
   logic              own_pf_q  [OwnN];
   logic [EntW-1:0]   own_ent_q [OwnN];
@@ -289,7 +301,7 @@ module rac_meta_port #(
         fill_ready = ent_state_q[k] == EReady;
         fill_ent = EntW'(k);
       end
-      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == hint_granule_i) hint_dup = 1'b1;
+      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == ph_gran_q) hint_dup = 1'b1;
       if (ent_state_q[k] == EFree) begin
         hint_free = 1'b1;
         hint_ent = EntW'(k);
@@ -316,8 +328,14 @@ module rac_meta_port #(
   // No prefetch read from the moment a write-back is taken until it is done.
   logic wb_busy;
   assign wb_busy = (state_q != MIdle && write_q) || b_owed_q;
-  logic take_hint, start_pf_ar;
-  assign take_hint   = hint_valid_i && !flush_i && !ph_busy_q && hint_free && !hint_dup;
+  // A hint whose command the engine has passed is dead (its lookup is done).
+  logic hq_push, hq_pop, hq_head_dead, ph_alloc, ph_drop;
+  assign hq_push      = hint_valid_i && !flush_i && hq_count_q != (HqW + 1)'(HintQueue);
+  assign hq_head_dead = hq_seq_q[hq_rd_q] < last_req_seq_q;
+  assign hq_pop       = hq_count_q != '0 && !ph_busy_q && !ph_done_q && !flush_i;
+  assign ph_drop      = ph_done_q && (hint_dup || ph_seq_q < last_req_seq_q);
+  assign ph_alloc     = ph_done_q && !ph_drop && hint_free && !flush_i;
+  logic start_pf_ar;
   assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
                        OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
 
@@ -328,8 +346,8 @@ module rac_meta_port #(
 
   logic pf_idle;
   always_comb begin
-    pf_idle = !ph_busy_q && !pf_ar_q && own_count_q == '0 && !b_owed_q;
-    for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr || ent_state_q[k] == EHash) pf_idle = 1'b0;
+    pf_idle = !ph_busy_q && !ph_done_q && hq_count_q == '0 && !pf_ar_q && own_count_q == '0 && !b_owed_q;
+    for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr) pf_idle = 1'b0;
   end
   assign idle_o = state_q == MIdle && pf_idle;
 
@@ -342,6 +360,11 @@ module rac_meta_port #(
       own_count_q <= '0;
       settle_q <= 1'b0;
       ph_busy_q <= 1'b0;
+      ph_done_q <= 1'b0;
+      hq_rd_q <= '0;
+      hq_wr_q <= '0;
+      hq_count_q <= '0;
+      last_req_seq_q <= '0;
       pf_ar_q <= 1'b0;
       beat_q <= '0;
       match_q <= 1'b0;
@@ -404,26 +427,50 @@ module rac_meta_port #(
       end
 
       // --- prefetch: hints, hashing, ARs, answers
-      if (take_hint) begin
-        ent_state_q[hint_ent] <= EHash;
-        ent_stale_q[hint_ent] <= 1'b0;
-        ent_gran_q[hint_ent] <= hint_granule_i;
-        ph_busy_q  <= 1'b1;
-        ph_ent_q   <= hint_ent;
-        ph_hash_q  <= 64'(hint_granule_i);
-        ph_round_q <= '0;
+      if (hq_push) begin
+        hq_gran_q[hq_wr_q] <= hint_granule_i;
+        hq_seq_q[hq_wr_q]  <= hint_seq_i;
+        hq_wr_q <= hq_wr_q + HqW'(1);
       end
+      if (hq_pop) begin
+        hq_rd_q <= hq_rd_q + HqW'(1);
+        if (!hq_head_dead) begin
+          ph_busy_q  <= 1'b1;
+          ph_gran_q  <= hq_gran_q[hq_rd_q];
+          ph_seq_q   <= hq_seq_q[hq_rd_q];
+          ph_hash_q  <= 64'(hq_gran_q[hq_rd_q]);
+          ph_round_q <= '0;
+        end
+      end
+      hq_count_q <= hq_count_q + (HqW + 1)'(hq_push) - (HqW + 1)'(hq_pop);
       if (ph_busy_q) begin
         if (ph_round_q == RoundW'(Rounds)) begin
           ph_busy_q <= 1'b0;
-          if (ent_state_q[ph_ent_q] == EHash) begin  // not dropped by a flush meanwhile
-            ent_state_q[ph_ent_q] <= EAddr;
-            ent_addr_q[ph_ent_q]  <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
-            ent_fbit_q[ph_ent_q]  <= ph_hash_q[37:32];
-          end
+          ph_done_q <= 1'b1;
         end else begin
           ph_hash_q  <= rac_kernel_regs_pkg::BucketHashRound(ph_hash_q, 32'(ph_round_q));
           ph_round_q <= ph_round_q + RoundW'(1);
+        end
+      end
+      if (ph_drop) ph_done_q <= 1'b0;
+      if (ph_alloc) begin
+        ph_done_q <= 1'b0;
+        ent_state_q[hint_ent] <= EAddr;
+        ent_stale_q[hint_ent] <= 1'b0;
+        ent_gran_q[hint_ent]  <= ph_gran_q;
+        ent_seq_q[hint_ent]   <= ph_seq_q;
+        ent_addr_q[hint_ent]  <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
+        ent_fbit_q[hint_ent]  <= ph_hash_q[37:32];
+      end
+      // Entries of commands the engine has passed are dead: free them (a
+      // read in flight still takes its beats), except the one this fill uses.
+      if (state_q == MIdle && req_valid_i) begin
+        last_req_seq_q <= req_seq_i;
+        for (int k = 0; k < PfN; k++) begin
+          if (ent_seq_q[k] < req_seq_i && !(fill_hit && !req_write_i && fill_ent == EntW'(k))) begin
+            if (ent_state_q[k] == EReady || ent_state_q[k] == EAddr) ent_state_q[k] <= EFree;
+            if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
+          end
         end
       end
       if (start_pf_ar) begin
@@ -444,6 +491,12 @@ module rac_meta_port #(
         end
       end
       if (flush_i) begin
+        hq_rd_q <= '0;
+        hq_wr_q <= '0;
+        hq_count_q <= '0;
+        ph_busy_q <= 1'b0;
+        ph_done_q <= 1'b0;
+        last_req_seq_q <= '0;
         for (int k = 0; k < PfN; k++) begin
           if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
           else ent_state_q[k] <= EFree;
@@ -562,6 +615,7 @@ module rac_meta_port #(
       head_pf_q <= 1'b0;
     end
   end
+
 
   // The hash state above the index window and the filter bit is not needed.
   /* verilator lint_off UNUSEDSIGNAL */

@@ -13,6 +13,7 @@ module rac_miss_ahead #(
   parameter int unsigned Sets  = 256,
   parameter int unsigned Ways  = 4,
   parameter int unsigned GranW = 61,
+  parameter int unsigned SeqW  = 32,
   parameter int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   parameter int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -22,13 +23,15 @@ module rac_miss_ahead #(
   input  logic             cmd_fire_i,
   input  logic             cmd_lookup_i,
   input  logic [GranW-1:0] cmd_granule_i,
+  input  logic [SeqW-1:0]  cmd_seq_i,
   // The engine installs a fill
   input  logic             install_i,
   input  logic [GranW-1:0] install_granule_i,
   input  logic [WayW-1:0]  install_way_i,
   // To the meta port
   output logic             hint_valid_o,
-  output logic [GranW-1:0] hint_granule_o
+  output logic [GranW-1:0] hint_granule_o,
+  output logic [SeqW-1:0]  hint_seq_o
 );
   localparam int unsigned TagW = GranW - ((Sets > 1) ? SetW : 0);
 
@@ -58,6 +61,7 @@ module rac_miss_ahead #(
   // next cycle.
   logic             look_q;
   logic [GranW-1:0] look_gran_q;
+  logic [SeqW-1:0]  look_seq_q;
   logic [Ways-1:0]  way_hit;
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic [GranW:0] shadow_mem [Sets];  // {valid, granule}
@@ -76,10 +80,12 @@ module rac_miss_ahead #(
     end else begin
       look_q <= cmd_fire_i && cmd_lookup_i && !sweep_q;
       look_gran_q <= cmd_granule_i;
+      look_seq_q  <= cmd_seq_i;
     end
   end
 
   // A granule installed while its lookup was in the RAM read is resident.
   assign hint_valid_o   = look_q && way_hit == '0 && !(install_i && install_granule_i == look_gran_q);
   assign hint_granule_o = look_gran_q;
+  assign hint_seq_o     = look_seq_q;
 endmodule
