@@ -13,9 +13,14 @@
 //    their own cycles);
 //  - an S2 wait for back-to-back lookups of one line or pool entry;
 //  - a miss: the drain of S2 and S3, a read-clock spill of the victim, the
-//    write-back of a dirty victim (bucket hash, bucket read, then a store,
-//    a spill record with the filter write, or nothing) and the fill (bucket
-//    hash, bucket read), one at a time through the meta port;
+//    write-back of a dirty victim (bucket hash, bucket read — after the B
+//    response of the previous posted bucket write —, then a store or a spill
+//    record with the filter write, posted, or a spill record only, or
+//    nothing) and the fill: from the miss-ahead read when there is one
+//    (its bucket read started when the command entered the command FIFO,
+//    CmdFifoDepth commands before the engine took it, or when an entry was
+//    free, PrefetchEntries misses back; not when a write-back wrote its
+//    bucket since), else a bucket read of its own;
 //  - record writers that take one record per beats + 2 cycles, and an S3
 //    that waits while the engine's record register is full;
 //  - the end: the pipeline drains, and the last record's B response.
@@ -25,6 +30,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
+#include <unordered_map>
 
 namespace raceaccel::driver {
 
@@ -47,28 +54,62 @@ class KernelCycles {
     esc_ = race_ = Writer{now_};
     last_record_ = -1;
     prev_lookup_ = false;
+    words_ = 0;
+    first_word_ = now_;
+    takes_.clear();
+    fills_.clear();
+    bucket_written_.clear();  // the meta port drops its entries at a batch start
+    b_due_ = 0;
   }
   // One command and its data words.
   // (lookup: the command looks its line up; SoftwareKernel::time_lookup
   // then checks the S2 wait.)
   void command(unsigned words, bool lookup) {
+    // When it entered the command FIFO: the decoder's rate from the first
+    // word, or when the FIFO had room (the engine took the command
+    // CmdFifoDepth commands back).
+    double entered = first_word_ + static_cast<double>(words_);
+    if (takes_.size() == kCmdFifoDepth) entered = std::max(entered, takes_.front());
+    if (takes_.size() == kCmdFifoDepth) takes_.pop_front();
+    takes_.push_back(now_);
+    entered_ = entered;
+    words_ += words;
     now_ += words;
     if (!lookup) prev_lookup_ = false;
   }
   // A lookup right behind another lookup of the same line or pool entry.
   void hazard() { now_ += 1; }
-  void miss(bool dirty, WriteBack how) {
+  // A miss of the last command; wb_bucket: the dirty victim's bucket,
+  // fill_bucket: the missing granule's.
+  void miss(bool dirty, WriteBack how, uint64_t wb_bucket = 0, uint64_t fill_bucket = 0) {
+    // Its miss-ahead read: hinted a cycle after it entered the FIFO, once
+    // an entry was free (the fill PrefetchEntries misses back took it).
+    double hinted = entered_ + kHint;
+    if (fills_.size() == kPrefetchEntries) hinted = std::max(hinted, fills_.front());
     now_ += kDrain;
     if (dirty) {
-      now_ += kWbRequest + bucket_read();
+      now_ = std::max(now_ + kWbRequest, b_due_ + kWbAfterB) + bucket_read();
       switch (how) {
-        case WriteBack::Store: now_ += kStore + shape_.latency; break;
-        case WriteBack::SpillAndFilter: now_ += kSpillAndFilter + shape_.latency; break;
+        case WriteBack::Store: now_ += kStorePosted; break;
+        case WriteBack::SpillAndFilter: now_ += kSpillAndFilterPosted; break;
         case WriteBack::Spill: now_ += kSpill; break;
         case WriteBack::Nothing: break;
       }
+      if (how == WriteBack::Store || how == WriteBack::SpillAndFilter) {
+        b_due_ = now_ + shape_.latency;
+        bucket_written_[wb_bucket] = now_;
+      }
     }
-    now_ += kFill + bucket_read();
+    const auto written = bucket_written_.find(fill_bucket);
+    const bool overtaken = written != bucket_written_.end() && written->second >= hinted;
+    if (!overtaken) {
+      const double ready = hinted + kHash + bucket_read();
+      now_ = std::max(now_ + kFillFromEntry, ready + kFillFromEntry);
+    } else {
+      now_ = std::max(now_ + kFill, b_due_ + kFillAfterB) + bucket_read();
+    }
+    if (fills_.size() == kPrefetchEntries) fills_.pop_front();
+    fills_.push_back(now_);
   }
   void esc_record() { record(esc_, shape_.esc_beats); }
   void race_record() { record(race_, 1); }
@@ -98,10 +139,19 @@ class KernelCycles {
   static constexpr double kDrain = 2;    // S2 and S3 empty before a miss starts
   static constexpr double kFill = 10.2;  // request, hash, AR, decision, done, install, the command again
   static constexpr double kWbRequest = 7;
-  static constexpr double kStore = 4.25;           // AW, two W beats, B handshake (plus the latency)
-  static constexpr double kSpillAndFilter = -0.3;  // the spill record, then one filter beat (plus the latency)
-  static constexpr double kSpill = -2.3;           // the spill record only (the filter bit was set)
-  static constexpr double kTail = 4;               // pipeline drain
+  static constexpr double kStorePosted = 3;           // AW and two W beats (the B response is waited for later)
+  static constexpr double kSpillAndFilterPosted = 0;  // the spill record, then one filter beat
+  static constexpr double kSpill = -2.3;              // the spill record only (the filter bit was set)
+  static constexpr double kTail = 4;                  // pipeline drain
+  // Miss-ahead (rac_kernel's CmdFifoDepth and PrefetchEntries, rac_miss_ahead's
+  // shadow lookup, rac_meta_port's hint queue and hasher).
+  static constexpr size_t kCmdFifoDepth = 128;
+  static constexpr size_t kPrefetchEntries = 8;
+  static constexpr double kHint = 3;           // shadow lookup, hint queue
+  static constexpr double kHash = 7;           // the hasher's rounds, the entry, AR; the answer settles
+  static constexpr double kFillFromEntry = 3;  // request, answer, install, the command again
+  static constexpr double kWbAfterB = 5;       // a read waiting for a posted write's B response
+  static constexpr double kFillAfterB = 5;
 
   double bucket_read() const { return shape_.latency + 2.0 * shape_.bucket_ways; }
   // A record made now waits in the engine's record register until its
@@ -123,6 +173,13 @@ class KernelCycles {
 
   KernelTimingShape shape_;
   double now_ = 0, last_record_ = -1;
+  uint64_t words_ = 0;        // command words of the batch so far
+  double first_word_ = 0;     // when the decoder had the batch's first word
+  double entered_ = 0;        // when the last command entered the command FIFO
+  double b_due_ = 0;          // the last posted bucket write's B response
+  std::deque<double> takes_;  // when the engine took the last CmdFifoDepth commands
+  std::deque<double> fills_;  // when the last PrefetchEntries fills were answered
+  std::unordered_map<uint64_t, double> bucket_written_;  // bucket -> its last write
   Writer esc_, race_;
 };
 

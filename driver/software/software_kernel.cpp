@@ -178,6 +178,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
   ++stats_.misses;
   bool dirty = false;
   KernelCycles::WriteBack how = KernelCycles::WriteBack::Nothing;
+  uint64_t wb_bucket = 0;
   const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
   size_t victim = 0;
   if (free_way != ways.end()) {
@@ -199,10 +200,11 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     }
     dirty = dirty_[leaving];
     if (dirty) how = write_back(leaving, word, out);
+    if (dirty) wb_bucket = bucket_of(leaving, bucket_bits_);
     dirty_.erase(leaving);
     lines_.erase(leaving);
   }
-  if (cycles_) cycles_->miss(dirty, how);
+  if (cycles_) cycles_->miss(dirty, how, wb_bucket, bucket_of(granule, bucket_bits_));
   ways[victim] = granule + 1;
   dirty_[granule] = false;
   const Line filled = fill(granule);
