@@ -638,6 +638,12 @@ module rac_meta_port #(
   // (a read with an error response returns no keys to judge).
   `RAC_ASSERT(OneWayPerGranule,
               !(r_fire && beat_key && beat_match && match_q && !r_error && !rd_error_q), clk_i, rst_i)
+  // No read of the table while a bucket write is being sent or owes its B
+  // response (AXI orders no read against a write): the exactness rule of
+  // the posted write and of the miss-ahead entries.
+  `RAC_ASSERT(NoReadWhileWriteOwed, !(ar_fire && (b_owed_q || state_q == MWrite)), clk_i, rst_i)
+  // Every read in flight has its owner recorded.
+  `RAC_ASSERT(OwnerQueueFits, !(own_push && !own_pop && own_count_q == OwnW'(OwnN)), clk_i, rst_i)
   // The B response of the bucket write comes after all its data.
   `RAC_ASSUME(ResponseAfterData, !b_fire || (aw_sent_q || aw_fire) && (w_sent_q == w_total), clk_i, rst_i)
   // Only one engine request at a time, held while waiting.
