@@ -379,9 +379,27 @@ module rac_kernel #(
   logic [SeqW-1:0]  eng_cmd_seq;
   logic [RowW-1:0]  eng_cmd_row;
   logic [LineW-1:0] eng_cmd_line;
+  // The decoder waits while the meta port's hint queue is nearly full, so
+  // no hint is lost (the look-ahead is then that many misses).
+  logic cmd_fifo_ready, hint_room;
+  assign cmd_ready = cmd_fifo_ready && hint_room;
+  // The engine has looked up every command taken before the last two it
+  // took (S0 and S1 hold one each): their hints and entries are dead.
+  logic [SeqW-1:0] taken_seq_q [2];
+  logic [SeqW-1:0] passed_seq;
+  always_ff @(posedge ap_clk) begin
+    if (rst || batch_start) begin
+      taken_seq_q[0] <= '0;
+      taken_seq_q[1] <= '0;
+    end else if (eng_cmd_valid && eng_cmd_ready && !eng_cmd_zeroing) begin
+      taken_seq_q[0] <= eng_cmd_seq;
+      taken_seq_q[1] <= taken_seq_q[0];
+    end
+  end
+  assign passed_seq = taken_seq_q[1];
   rac_cmd_fifo #(.Width(CmdW), .Depth(CmdFifoDepth)) u_cmd_fifo (
     .clk_i(ap_clk), .rst_i(rst),
-    .in_valid_i(cmd_valid), .in_ready_o(cmd_ready),
+    .in_valid_i(cmd_valid && hint_room), .in_ready_o(cmd_fifo_ready),
     .in_data_i({cmd_op, cmd_force, cmd_atomic, cmd_zeroing, cmd_slot, cmd_mask, cmd_granule, cmd_seq, cmd_row,
                 cmd_line}),
     .out_valid_o(eng_cmd_valid), .out_ready_i(eng_cmd_ready),
@@ -390,12 +408,15 @@ module rac_kernel #(
     .empty_o(cmd_fifo_empty)
   );
 
-  logic            fill_install, hint_valid;
+  logic            fill_install, hint_valid, batch_end;
+  // Every command of the batch looked up: what is left of the miss-ahead
+  // state is dropped (so the meta port goes idle and the batch can end).
+  assign batch_end = kstate_q == KRun && dec_done && cmd_fifo_empty && eng_idle;
   logic [WayW-1:0] fill_way;
   logic [GranW-1:0] hint_granule;
   logic [SeqW-1:0]  hint_seq;
   rac_miss_ahead #(.Sets(Sets), .Ways(Ways), .GranW(GranW), .SeqW(SeqW)) u_miss_ahead (
-    .clk_i(ap_clk), .rst_i(rst || eng_clear),
+    .clk_i(ap_clk), .rst_i(rst || eng_clear), .flush_i(batch_start),
     .cmd_fire_i(cmd_valid && cmd_ready && !cmd_force),
     .cmd_lookup_i(cmd_op == OpRead || cmd_op == OpWrite || cmd_op == OpFree || cmd_op == OpImportLine),
     .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
@@ -463,7 +484,8 @@ module rac_kernel #(
     .LineW(LineW), .GranW(GranW), .SeqW(SeqW), .BucketWays(BucketWays), .PrefetchEntries(PrefetchEntries)
   ) u_meta (
     .clk_i(ap_clk), .rst_i(rst),
-    .hint_valid_i(hint_valid), .hint_granule_i(hint_granule), .hint_seq_i(hint_seq), .flush_i(batch_start),
+    .hint_valid_i(hint_valid), .hint_granule_i(hint_granule), .hint_seq_i(hint_seq),
+    .flush_i(batch_start || batch_end), .passed_seq_i(passed_seq), .hint_room_o(hint_room),
     .stat_prefetch_hits_o(stat_prefetch_hits),
     .base_i(buckets_q), .bucket_bits_i(bucket_bits_q),
     .req_valid_i(mem_req_valid), .req_ready_o(mem_req_ready), .req_write_i(mem_req_write),

@@ -78,6 +78,8 @@ module rac_meta_port #(
   input  logic [GranW-1:0]  hint_granule_i,
   input  logic [SeqW-1:0]   hint_seq_i,     // the command that will look it up
   input  logic              flush_i,
+  input  logic [SeqW-1:0]   passed_seq_i,   // the engine has looked up every command below this one
+  output logic              hint_room_o,    // the hint queue can take the hints of the next commands
   output logic [63:0]       stat_prefetch_hits_o,  // fills answered from an entry
   output logic              rsp_valid_o,
   output logic [LineW-1:0]  rsp_data_o,
@@ -331,9 +333,10 @@ module rac_meta_port #(
   // A hint whose command the engine has passed is dead (its lookup is done).
   logic hq_push, hq_pop, hq_head_dead, ph_alloc, ph_drop;
   assign hq_push      = hint_valid_i && !flush_i && hq_count_q != (HqW + 1)'(HintQueue);
-  assign hq_head_dead = hq_seq_q[hq_rd_q] < last_req_seq_q;
+  assign hq_head_dead = hq_seq_q[hq_rd_q] < last_req_seq_q || hq_seq_q[hq_rd_q] < passed_seq_i;
+  assign hint_room_o  = hq_count_q < (HqW + 1)'(HintQueue - 3);  // the shadow lookup has two in flight
   assign hq_pop       = hq_count_q != '0 && !ph_busy_q && !ph_done_q && !flush_i;
-  assign ph_drop      = ph_done_q && (hint_dup || ph_seq_q < last_req_seq_q);
+  assign ph_drop      = ph_done_q && (hint_dup || ph_seq_q < last_req_seq_q || ph_seq_q < passed_seq_i);
   assign ph_alloc     = ph_done_q && !ph_drop && hint_free && !flush_i;
   logic start_pf_ar;
   assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
@@ -463,7 +466,13 @@ module rac_meta_port #(
         ent_fbit_q[hint_ent]  <= ph_hash_q[37:32];
       end
       // Entries of commands the engine has passed are dead: free them (a
-      // read in flight still takes its beats), except the one this fill uses.
+      // read in flight still takes its beats), except the one a fill uses.
+      for (int k = 0; k < PfN; k++) begin
+        if (ent_seq_q[k] < passed_seq_i && !(state_q == MWaitPf && wait_ent_q == EntW'(k))) begin
+          if (ent_state_q[k] == EReady || ent_state_q[k] == EAddr) ent_state_q[k] <= EFree;
+          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
+        end
+      end
       if (state_q == MIdle && req_valid_i) begin
         last_req_seq_q <= req_seq_i;
         for (int k = 0; k < PfN; k++) begin

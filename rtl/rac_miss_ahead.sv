@@ -19,6 +19,7 @@ module rac_miss_ahead #(
 ) (
   input  logic             clk_i,
   input  logic             rst_i,  // with the engine's reset: the sweep empties every set
+  input  logic             flush_i,  // a batch start (the meta port drops its entries too)
   // A command entering the FIFO (lookup: it looks its granule up in the cache)
   input  logic             cmd_fire_i,
   input  logic             cmd_lookup_i,
@@ -84,8 +85,26 @@ module rac_miss_ahead #(
     end
   end
 
-  // A granule installed while its lookup was in the RAM read is resident.
-  assign hint_valid_o   = look_q && way_hit == '0 && !(install_i && install_granule_i == look_gran_q);
+  // A granule installed while its lookup was in the RAM read is resident;
+  // one of the last four hinted is not hinted again (runs of commands on
+  // one granule, as a multi-word access or a loop makes them).
+  logic [GranW-1:0] recent_q [4];
+  logic [3:0]       recent_valid_q;
+  logic             recent_hit;
+  always_comb begin
+    recent_hit = 1'b0;
+    for (int i = 0; i < 4; i++) if (recent_valid_q[i] && recent_q[i] == look_gran_q) recent_hit = 1'b1;
+  end
+  assign hint_valid_o = look_q && way_hit == '0 && !(install_i && install_granule_i == look_gran_q) && !recent_hit;
+  always_ff @(posedge clk_i) begin
+    if (rst_i || flush_i) begin
+      recent_valid_q <= '0;
+    end else if (hint_valid_o) begin
+      recent_q[0] <= look_gran_q;
+      for (int i = 1; i < 4; i++) recent_q[i] <= recent_q[i - 1];
+      recent_valid_q <= {recent_valid_q[2:0], 1'b1};
+    end
+  end
   assign hint_granule_o = look_gran_q;
   assign hint_seq_o     = look_seq_q;
 endmodule

@@ -81,7 +81,9 @@ class KernelCycles {
   void hazard() { now_ += 1; }
   // A miss of the last command; wb_bucket: the dirty victim's bucket,
   // fill_bucket: the missing granule's.
-  void miss(bool dirty, WriteBack how, uint64_t wb_bucket = 0, uint64_t fill_bucket = 0) {
+  // leaving: the victim's granule + 1 (0: a free way).
+  void miss(bool dirty, WriteBack how, uint64_t wb_bucket = 0, uint64_t fill_bucket = 0, uint64_t granule = 0,
+            uint64_t leaving = 0) {
     // Its miss-ahead read: hinted a cycle after it entered the FIFO, once
     // an entry was free (the fill PrefetchEntries misses back took it).
     double hinted = entered_ + kHint;
@@ -101,7 +103,12 @@ class KernelCycles {
       }
     }
     const auto written = bucket_written_.find(fill_bucket);
-    const bool overtaken = written != bucket_written_.end() && written->second >= hinted;
+    // No hint when the shadow tags still held the granule then (evicted
+    // since), and no entry yet when the request comes before its hash.
+    const auto evicted = evicted_.find(granule);
+    const bool was_resident = evicted != evicted_.end() && evicted->second > hinted - kHint;
+    const bool overtaken = (written != bucket_written_.end() && written->second >= hinted) || was_resident ||
+                           hinted + kAlloc > now_;
     if (!overtaken) {
       const double ready = hinted + kHash + bucket_read();
       now_ = std::max(now_ + kFillFromEntry, ready + kFillFromEntry);
@@ -110,6 +117,7 @@ class KernelCycles {
     }
     if (fills_.size() == kPrefetchEntries) fills_.pop_front();
     fills_.push_back(now_);
+    if (leaving != 0) evicted_[leaving - 1] = now_;
   }
   void esc_record() { record(esc_, shape_.esc_beats); }
   void race_record() { record(race_, 1); }
@@ -148,6 +156,7 @@ class KernelCycles {
   static constexpr size_t kCmdFifoDepth = 128;
   static constexpr size_t kPrefetchEntries = 8;
   static constexpr double kHint = 3;           // shadow lookup, hint queue
+  static constexpr double kAlloc = 7;          // hint to entry: the hint queue and the hasher's rounds
   static constexpr double kHash = 7;           // the hasher's rounds, the entry, AR; the answer settles
   static constexpr double kFillFromEntry = 3;  // request, answer, install, the command again
   static constexpr double kWbAfterB = 5;       // a read waiting for a posted write's B response
@@ -180,6 +189,7 @@ class KernelCycles {
   std::deque<double> takes_;  // when the engine took the last CmdFifoDepth commands
   std::deque<double> fills_;  // when the last PrefetchEntries fills were answered
   std::unordered_map<uint64_t, double> bucket_written_;  // bucket -> its last write
+  std::unordered_map<uint64_t, double> evicted_;         // granule -> when it last left the cache
   Writer esc_, race_;
 };
 

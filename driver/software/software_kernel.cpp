@@ -204,7 +204,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     dirty_.erase(leaving);
     lines_.erase(leaving);
   }
-  if (cycles_) cycles_->miss(dirty, how, wb_bucket, bucket_of(granule, bucket_bits_));
+  if (cycles_) cycles_->miss(dirty, how, wb_bucket, bucket_of(granule, bucket_bits_), granule, ways[victim]);
   ways[victim] = granule + 1;
   dirty_[granule] = false;
   const Line filled = fill(granule);

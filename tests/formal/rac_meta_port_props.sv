@@ -25,6 +25,7 @@ module rac_meta_port_props (
   input logic [60:0]  hint_granule_i,
   input logic [31:0]  hint_seq_i,
   input logic         flush_i,
+  input logic [31:0]  passed_seq_i,
   input logic         spill_ready_i,
   input logic         arready_i,
   input logic         rvalid_i,
@@ -36,7 +37,7 @@ module rac_meta_port_props (
   input logic         bvalid_i,
   input logic [1:0]   bresp_i
 );
-  logic         req_ready, wack, rsp_valid, spill_valid, idle, bus_error;
+  logic         req_ready, wack, rsp_valid, spill_valid, idle, bus_error, hint_room;
   logic         arvalid, rready, awvalid, wvalid, wlast, bready;
   logic [63:0]  araddr, awaddr, wstrb, rsp_data, spill_line, spills, prefetch_hits;
   logic [7:0]   arlen, awlen;
@@ -46,7 +47,8 @@ module rac_meta_port_props (
 
   rac_meta_port #(.LineW(64), .GranW(61), .SeqW(32), .BucketWays(1), .PrefetchEntries(2), .HintQueue(2)) dut (
     .clk_i, .rst_i, .base_i, .bucket_bits_i,
-    .hint_valid_i, .hint_granule_i, .hint_seq_i, .flush_i, .stat_prefetch_hits_o(prefetch_hits),
+    .hint_valid_i, .hint_granule_i, .hint_seq_i, .flush_i, .passed_seq_i, .hint_room_o(hint_room),
+    .stat_prefetch_hits_o(prefetch_hits),
     .req_valid_i, .req_ready_o(req_ready), .req_write_i, .req_granule_i, .req_data_i, .req_seq_i,
     .wack_o(wack), .rsp_valid_o(rsp_valid), .rsp_data_o(rsp_data),
     .spill_valid_o(spill_valid), .spill_ready_i, .spill_seq_o(spill_seq), .spill_granule_o(spill_granule),
@@ -92,6 +94,6 @@ module rac_meta_port_props (
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused;
   assign unused = ^{req_ready, wack, rsp_valid, rsp_data, spill_valid, spill_seq, spill_granule, spill_line, spills,
-                    bus_error, prefetch_hits};
+                    bus_error, prefetch_hits, hint_room};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule
