@@ -111,9 +111,11 @@ class KernelCycles {
     // No hint when the shadow tags still held the granule then (evicted
     // since), and no entry yet when the request comes before its hash.
     const auto evicted = evicted_.find(granule);
-    const bool was_resident = evicted != evicted_.end() && evicted->second > hinted - kHint;
-    const bool overtaken = (written != bucket_written_.end() && written->second >= hinted) || was_resident ||
-                           alloc > now_;
+    const auto installed = installed_.find(granule);
+    const bool was_resident = evicted != evicted_.end() && evicted->second > hinted - kHint &&
+                              installed != installed_.end() && installed->second <= hinted - kHint;
+    const bool overtaken =
+        (written != bucket_written_.end() && written->second >= hinted) || was_resident || alloc > now_;
     if (!was_resident) last_alloc_ = alloc - kAlloc;
     if (!overtaken) {
       const double ready = alloc + kHash + bucket_read();
@@ -124,6 +126,7 @@ class KernelCycles {
     if (fills_.size() == kHintsAhead) fills_.pop_front();
     fills_.push_back(now_);
     if (leaving != 0) evicted_[leaving - 1] = now_;
+    installed_[granule] = now_;
   }
   void esc_record() { record(esc_, shape_.esc_beats); }
   void race_record() { record(race_, 1); }
@@ -162,11 +165,11 @@ class KernelCycles {
   static constexpr size_t kCmdFifoDepth = 128;
   static constexpr size_t kPrefetchEntries = 8;
   static constexpr size_t kHintsAhead = kPrefetchEntries + 13;  // entries and the hint queue's room
-  static constexpr double kHint = 3;           // shadow lookup, hint queue
-  static constexpr double kAlloc = 6;          // the hasher's rounds (one hint at a time)
-  static constexpr double kHash = 2;           // the entry's AR; the answer settles
-  static constexpr double kFillFromEntry = 3;  // request, answer, install, the command again
-  static constexpr double kWbAfterB = 5;       // a read waiting for a posted write's B response
+  static constexpr double kHint = 3;                            // shadow lookup, hint queue
+  static constexpr double kAlloc = 6;                           // the hasher's rounds (one hint at a time)
+  static constexpr double kHash = 2;                            // the entry's AR; the answer settles
+  static constexpr double kFillFromEntry = 3;                   // request, answer, install, the command again
+  static constexpr double kWbAfterB = 5;                        // a read waiting for a posted write's B response
   static constexpr double kFillAfterB = 5;
 
   double bucket_read() const { return shape_.latency + 2.0 * shape_.bucket_ways; }
@@ -189,15 +192,16 @@ class KernelCycles {
 
   KernelTimingShape shape_;
   double now_ = 0, last_record_ = -1;
-  uint64_t words_ = 0;        // command words of the batch so far
-  double first_word_ = 0;     // when the decoder had the batch's first word
-  double entered_ = 0;        // when the last command entered the command FIFO
-  double b_due_ = 0;          // the last posted bucket write's B response
-  std::deque<double> takes_;  // when the engine took the last CmdFifoDepth commands
-  std::deque<double> fills_;  // when the last kHintsAhead fills were answered
-  double last_alloc_ = 0;     // when the hasher took the last hint
+  uint64_t words_ = 0;                                   // command words of the batch so far
+  double first_word_ = 0;                                // when the decoder had the batch's first word
+  double entered_ = 0;                                   // when the last command entered the command FIFO
+  double b_due_ = 0;                                     // the last posted bucket write's B response
+  std::deque<double> takes_;                             // when the engine took the last CmdFifoDepth commands
+  std::deque<double> fills_;                             // when the last kHintsAhead fills were answered
+  double last_alloc_ = 0;                                // when the hasher took the last hint
   std::unordered_map<uint64_t, double> bucket_written_;  // bucket -> its last write
   std::unordered_map<uint64_t, double> evicted_;         // granule -> when it last left the cache
+  std::unordered_map<uint64_t, double> installed_;       // granule -> when it was last filled
   Writer esc_, race_;
 };
 

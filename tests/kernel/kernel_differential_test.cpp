@@ -59,8 +59,8 @@ struct Suite {
   size_t batch_words;
   unsigned bucket_bits;
   uint64_t seed0;
-  uint32_t shared_weight = 15;  // the generator's read-shared data (its default)
-  bool read_mostly = false;     // tests/driver/read_mostly_trace.hpp instead of the generator
+  uint32_t shared_weight = 15;                 // the generator's read-shared data (its default)
+  bool read_mostly = false;                    // tests/driver/read_mostly_trace.hpp instead of the generator
   unsigned min_latency = 1, max_latency = 24;  // the bus latency's upper bound is drawn in this range
 };
 
