@@ -40,7 +40,10 @@
 // and its beats discarded), and no prefetch read is issued from the moment
 // a write-back is taken until its B response (AXI orders no read against a
 // write); entries not yet issued read after it. flush_i (a batch start: the
-// host may have written the table) drops every entry.
+// host may have written the table, or the batch end) drops every entry.
+// Hints and entries of commands below passed_seq_i (the engine has looked
+// them up) or below the engine's latest request are dropped: dropping is
+// always exact, it only costs the read.
 //
 // Bus errors (RRESP or BRESP SLVERR/DECERR) raise bus_error_o for a cycle;
 // the request still completes, so the engine never waits forever. A bucket
