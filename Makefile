@@ -6,7 +6,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps configure build test demo bench synth synth_card xclbin lint format clean
+.PHONY: all deps configure build test demo bench synth synth_card mutants xclbin lint format clean
 
 all: build
 
@@ -41,6 +41,16 @@ synth: deps configure
 
 synth_card: deps configure
 	cmake --build $(BUILD) --target synth_card
+
+# The RTL mutant campaign (docs/verification.md): every single-line mutant of
+# the RTL, each built and tested on its own in build/mutants/ (hours; the
+# kernel's take longest). MODULES="rac_cmd_reader rac_meta_port" narrows it,
+# SAMPLE=N takes N mutants per module (fixed seed).
+MODULES ?=
+SAMPLE ?= 0
+mutants: deps configure
+	python3 tests/mutants/mutants.py run --work $(abspath $(BUILD))/mutants --sample $(SAMPLE) --min-killed 90 \
+	  $(foreach m,$(MODULES),--module $(m))
 
 # The card image with AMD Vitis: make xclbin PLATFORM=<platform> [TARGET=hw_emu]
 # (docs/deployment.md). Without vivado and v++ on PATH it says what is needed

@@ -49,7 +49,7 @@ std::string first_line_of(const std::string& command) {
   return out;
 }
 
-bool run_logged(const std::vector<std::string>& argv, const fs::path& log, const fs::path* out) {
+int run_logged_status(const std::vector<std::string>& argv, const fs::path& log, const fs::path* out) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -64,12 +64,13 @@ bool run_logged(const std::vector<std::string>& argv, const fs::path& log, const
   pid_t pid = 0;
   const int err = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (err != 0) return false;
+  if (err != 0) return -1;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return false;
+    if (errno != EINTR) return -1;
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
 fs::path cache_dir(const std::string& override_dir, const char* env_var, const char* subdir) {

@@ -28,10 +28,16 @@ std::filesystem::path source_dir();
 std::string read_file(const std::filesystem::path& path);
 // A command's first line of standard output, "" when it cannot run or fails.
 std::string first_line_of(const std::string& command);
-// Runs argv (found on PATH) with stdout and stderr appended to `log`; true
-// on exit status 0. `out`, when not null, receives stdout instead.
-bool run_logged(const std::vector<std::string>& argv, const std::filesystem::path& log,
-                const std::filesystem::path* out = nullptr);
+// Runs argv (found on PATH) with stdout and stderr appended to `log`; its
+// exit status (128 + the signal when a signal ended it, -1 when it could not
+// run). `out`, when not null, receives stdout instead.
+int run_logged_status(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                      const std::filesystem::path* out = nullptr);
+// run_logged_status() == 0.
+inline bool run_logged(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                       const std::filesystem::path* out = nullptr) {
+  return run_logged_status(argv, log, out) == 0;
+}
 
 // The cache directory: `override_dir` if set, else $ENV_VAR, else
 // $XDG_CACHE_HOME/raceaccel/SUBDIR, else ~/.cache/raceaccel/SUBDIR.

@@ -1773,4 +1773,69 @@ module rac_check_engine #(
   // The eviction spill never meets a record or a pool write of S3.
   `RAC_ASSERT(EvictionSpillAlone, !(ev_spill_fire && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
 
+  // ---------------------------------------------------------------------------
+  // Cover points (only in the coverage models of tests/kernel: -DRAC_COVER;
+  // docs/verification.md lists them and how to read the report). Each names
+  // a rare state the tests must reach.
+  // ---------------------------------------------------------------------------
+`ifdef RAC_COVER
+  // Escalations by reason x op x whether the record carries a read clock.
+  // Only the reachable crosses: a full free escalates only as a reclaim of
+  // an INSOFTWARE line, which never holds a pool clock (its entry left
+  // when it escalated), and neither does any INSOFTWARE line; an atomic
+  // read checks only the write epoch, so it never needs read history.
+  logic cov_esc, cov_clk;
+  logic [2:0] cov_op;  // 0 read, 1 write, 2 partial free, 3 atomic read, 4 atomic write
+  assign cov_esc = exec_done && s3_is_access && escalate;
+  assign cov_clk = esc_first != '0 && PoolOn != 0;
+  always_comb begin
+    if (s3_op_q == OpFree) cov_op = 3'd2;
+    else if (s3_op_q == OpWrite) cov_op = s3_atomic_q ? 3'd4 : 3'd1;
+    else cov_op = s3_atomic_q ? 3'd3 : 3'd0;
+  end
+  for (genvar op = 0; op < 5; op++) begin : g_cov_op
+    cov_in_software: cover property (@(posedge clk_i) disable iff (rst_i)
+      cov_esc && esc_reason == rac_pkg::EscInSoftware && cov_op == 3'(op) && !cov_clk);
+    for (genvar c = 0; c < 2; c++) begin : g_clk
+      cov_forced: cover property (@(posedge clk_i) disable iff (rst_i)
+        cov_esc && esc_reason == rac_pkg::EscForced && cov_op == 3'(op) && cov_clk == c[0]);
+      if (op != 2 && op != 3) begin : g_share
+        cov_read_share: cover property (@(posedge clk_i) disable iff (rst_i)
+          cov_esc && esc_reason == rac_pkg::EscReadShare && cov_op == 3'(op) && cov_clk == c[0]);
+      end
+    end
+  end
+  cov_reclaim: cover property (@(posedge clk_i) disable iff (rst_i)
+    cov_esc && esc_reason == rac_pkg::EscReclaim && cov_op == 3'd2 && !cov_clk);
+  // Pool spills: a clock displaced by another line's new clock, the clocks
+  // of an evicted line, an escalation's further clocks (several ways);
+  // partial clocks (reason 6) separately.
+  // (Verilator 5.006 never counts a cover whose expression calls a
+  // function: the partial bit is taken out here.)
+  if (PoolOn != 0) begin : g_cov_pool
+    logic cov_disp_partial;
+    assign cov_disp_partial = Multi != 0 && disp_tag[PPartBit];
+    cov_displace: cover property (@(posedge clk_i) disable iff (rst_i) rvc_displace && !cov_disp_partial);
+    cov_eviction_spill: cover property (@(posedge clk_i) disable iff (rst_i) ev_spill_fire);
+    if (Multi != 0) begin : g_multi
+      cov_displace_partial: cover property (@(posedge clk_i) disable iff (rst_i) rvc_displace && cov_disp_partial);
+      cov_escalation_spill: cover property (@(posedge clk_i) disable iff (rst_i) esc_spill_fire);
+      cov_import_read_clock: cover property (@(posedge clk_i) disable iff (rst_i)
+        exec_done && s3_is_import && s3_atomic_q);
+    end
+  end
+  // Re-import (op 7) of a line, with and without shared bytes' clock.
+  cov_import: cover property (@(posedge clk_i) disable iff (rst_i) exec_done && s3_is_import && !s3_atomic_q);
+  if (PoolOn != 0) begin : g_cov_import_clock
+    cov_import_with_clock: cover property (@(posedge clk_i) disable iff (rst_i)
+      exec_done && s3_is_import && !s3_atomic_q && s3_mask_q != '0);
+  end
+  // A slot recycled: set-row over a row that held a clock.
+  cov_slot_recycled: cover property (@(posedge clk_i) disable iff (rst_i)
+    row_wr_en && s2_op_q == OpSetRow && s2_row_q != '0);
+  // A miss that writes a dirty victim back.
+  cov_write_back: cover property (@(posedge clk_i) disable iff (rst_i)
+    mem_req_valid_o && mem_req_ready_i && mem_req_write_o);
+`endif
+
 endmodule

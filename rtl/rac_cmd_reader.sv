@@ -176,4 +176,13 @@ module rac_cmd_reader #(
   `RAC_ASSERT(NoUnrequestedBeat, !r_fire || owed_q != 0, clk_i, rst_i)
   `RAC_ASSERT(FifoNoOverflow, !push || fifo_count_q != CntW'(FifoDepth) || pop, clk_i, rst_i)
 
+  // Cover points (coverage models only: -DRAC_COVER; docs/verification.md).
+`ifdef RAC_COVER
+  // A burst cut short at a 4 KB boundary.
+  cov_split_4k: cover property (@(posedge clk_i) disable iff (rst_i)
+    issue && to_boundary < MaxBurst[6:0] && to_boundary < 7'(beats_left_q > 34'd127 ? 34'd127 : beats_left_q));
+  // (No point for R held back: a burst is requested only with room for all
+  // its beats, so rready_o is high whenever a beat can come.)
+`endif
+
 endmodule

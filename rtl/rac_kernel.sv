@@ -664,4 +664,41 @@ module rac_kernel #(
               !(escw_valid && escw_ready && esc_valid && esc_rec[135:128] == 8'(rac_kernel_regs_pkg::ReasonSpill)),
               ap_clk, rst)
 
+  // ---------------------------------------------------------------------------
+  // Cover points (coverage models only: -DRAC_COVER; docs/verification.md)
+  // ---------------------------------------------------------------------------
+`ifdef RAC_COVER
+  // Back-pressure on every channel that can see it: the slave's ready low
+  // while the kernel offers (AR, AW, W) and the host's ready low while the
+  // control slave answers (B, R). The kernel itself never holds a response
+  // back: the command reader requests a burst only with room for all its
+  // beats, the record writers and the meta port are ready for B and R
+  // whenever one can come. The control slave's arready drops only while it
+  // answers a read, which a host that waits for each answer (ours) never
+  // sees: formal.axil_ctrl covers it with free master inputs.
+  cov_bp_cmd_ar: cover property (@(posedge ap_clk) disable iff (rst) m_axi_cmd_arvalid && !m_axi_cmd_arready);
+  cov_bp_race_aw: cover property (@(posedge ap_clk) disable iff (rst) m_axi_race_awvalid && !m_axi_race_awready);
+  cov_bp_race_w: cover property (@(posedge ap_clk) disable iff (rst) m_axi_race_wvalid && !m_axi_race_wready);
+  cov_bp_esc_aw: cover property (@(posedge ap_clk) disable iff (rst) m_axi_esc_awvalid && !m_axi_esc_awready);
+  cov_bp_esc_w: cover property (@(posedge ap_clk) disable iff (rst) m_axi_esc_wvalid && !m_axi_esc_wready);
+  cov_bp_meta_ar: cover property (@(posedge ap_clk) disable iff (rst) m_axi_meta_arvalid && !m_axi_meta_arready);
+  cov_bp_meta_aw: cover property (@(posedge ap_clk) disable iff (rst) m_axi_meta_awvalid && !m_axi_meta_awready);
+  cov_bp_meta_w: cover property (@(posedge ap_clk) disable iff (rst) m_axi_meta_wvalid && !m_axi_meta_wready);
+  cov_bp_ctrl_b: cover property (@(posedge ap_clk) disable iff (rst) s_axi_control_bvalid && !s_axi_control_bready);
+  cov_bp_ctrl_r: cover property (@(posedge ap_clk) disable iff (rst) s_axi_control_rvalid && !s_axi_control_rready);
+  // A bus error on each port, and the batch ending with status 4.
+  cov_bus_error_cmd: cover property (@(posedge ap_clk) disable iff (rst) cmd_bus_error);
+  cov_bus_error_race: cover property (@(posedge ap_clk) disable iff (rst) race_bus_error);
+  cov_bus_error_esc: cover property (@(posedge ap_clk) disable iff (rst) esc_bus_error);
+  cov_bus_error_meta: cover property (@(posedge ap_clk) disable iff (rst) meta_bus_error);
+  // Every batch status (0 ok, 1 bad op, 2 bad arguments, 3 truncated, 4 bus error).
+  for (genvar st = 0; st < 5; st++) begin : g_cov_status
+    cov_status: cover property (@(posedge ap_clk) disable iff (rst)
+      kstate_q == KFinish && res_status_q[7:0] == 8'(st));
+  end
+  // A bucket spill record written (reason 4) while the engine's records flow.
+  cov_spill_record: cover property (@(posedge ap_clk) disable iff (rst)
+    escw_valid && escw_ready && esc_rec[135:128] == 8'(rac_kernel_regs_pkg::ReasonSpill));
+`endif
+
 endmodule

@@ -663,4 +663,16 @@ module rac_meta_port #(
   `RAC_ASSUME(BucketBitsInRange, state_q == MIdle || (bucket_bits_i >= 5'd1 && bucket_bits_i <= 5'd30),
               clk_i, rst_i)
 
+  // Cover points (coverage models only: -DRAC_COVER; docs/verification.md).
+`ifdef RAC_COVER
+  // Bucket overflow: an evicted line found every way taken and spills.
+  cov_bucket_spill: cover property (@(posedge clk_i) disable iff (rst_i) spill_fire);
+  // A spill whose filter bit was already set (no filter write).
+  cov_spill_filter_set: cover property (@(posedge clk_i) disable iff (rst_i) spill_fire && filter_hit);
+  // A fill that finds no way but its filter bit set: the line comes back
+  // INSOFTWARE (it may be with the host).
+  cov_fill_filtered: cover property (@(posedge clk_i) disable iff (rst_i)
+    state_q == MResp && !rd_error_q && !write_q && !match_q && filter_hit);
+`endif
+
 endmodule

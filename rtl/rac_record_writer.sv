@@ -144,4 +144,12 @@ module rac_record_writer #(
   // A new batch starts only when the last one is written.
   `RAC_ASSUME(StartWhenIdle, !start_i || (idle_o && !rec_valid_i), clk_i, rst_i)
 
+  // Cover points (coverage models only: -DRAC_COVER; docs/verification.md).
+`ifdef RAC_COVER
+  // A record split at a 4 KB boundary (only records of several beats).
+  if (Beats > 1) begin : g_cov_split
+    cov_split_4k: cover property (@(posedge clk_i) disable iff (rst_i) aw_fire && split);
+  end
+`endif
+
 endmodule

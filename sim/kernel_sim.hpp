@@ -164,6 +164,7 @@ KernelSim<Model>::~KernelSim() {
   // use-after-free.
   Verilated::threadContextp(ctx_.get());
   m_->final();
+  write_coverage(*ctx_);
   fst_.close();
   m_.reset();
 }

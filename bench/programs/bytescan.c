@@ -3,7 +3,8 @@
  * histogram of its own (on its stack) and, every 1024 bytes, adds its
  * progress to a shared counter under a mutex. Stresses byte-granular
  * shadow memory (every byte is a location) with a lock every 1 K items.
- * Usage: bytescan [MEGABYTES=16] [THREADS=2]; prints a checksum. */
+ * Usage: bytescan [MEGABYTES=16] [THREADS=2]; prints a checksum. MEGABYTES may
+ * be a fraction (0.0625: 64 KiB), for traces short enough to simulate. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,13 +35,13 @@ static void *scan(void *arg) {
 }
 
 int main(int argc, char **argv) {
-  const long megabytes = argc > 1 ? atol(argv[1]) : 16;
+  const double megabytes = argc > 1 ? atof(argv[1]) : 16;
   threads = argc > 2 ? atoi(argv[2]) : 2;
-  if (megabytes <= 0 || threads <= 0 || threads > 256) {
-    fprintf(stderr, "usage: bytescan [MEGABYTES>0] [THREADS 1..256]\n");
+  if (!(megabytes * 1048576.0 >= 1.0) || megabytes > 1e6 || threads <= 0 || threads > 256) {
+    fprintf(stderr, "usage: bytescan [MEGABYTES>0, may be a fraction] [THREADS 1..256]\n");
     return 2;
   }
-  buffer_size = (size_t)megabytes << 20;
+  buffer_size = (size_t)(megabytes * 1048576.0);
   buffer = malloc(buffer_size);
   if (!buffer) return 2;
   uint64_t state = 0x9e3779b97f4a7c15ull;

@@ -98,7 +98,8 @@ std::optional<ShapeResources> cached_shape_resources(const KernelShape& shape, c
 }
 
 ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::string& cache_dir,
-                                          const std::function<void(const std::string&)>& log) {
+                                          const std::function<void(const std::string&)>& log,
+                                          std::chrono::seconds timeout) {
   if (const std::string problem = shape_problem(shape); !problem.empty()) {
     throw DeviceError(DeviceErrorKind::BadOptions, "not a kernel shape: " + problem);
   }
@@ -119,13 +120,24 @@ ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::s
                     "hour or more)",
                     shape.describe(), (cache / key->hex()).string()));
     const auto started = std::chrono::steady_clock::now();
-    const std::vector<std::string> argv = {"sh",
+    // coreutils' timeout stops the script (and Yosys under it) after
+    // `timeout`, and kills it 30 s later if it is still there; it exits 124
+    // (137 after the kill).
+    const std::vector<std::string> argv = {"timeout",
+                                           "--kill-after=30",
+                                           fmt::format("{}", timeout.count()),
+                                           "sh",
                                            (src / "scripts/synth_report.sh").string(),
                                            (src / "rtl").string(),
                                            tmp.string(),
                                            "rac_kernel",
                                            shape.describe()};
-    if (!run_logged(argv, build_log, &report) || !read_report(tmp)) {
+    const int status = run_logged_status(argv, build_log, &report);
+    if (status == 124 || status == 137) {
+      throw unavailable(fmt::format("Yosys did not finish {} within {} s; stopped (log: {})", shape.describe(),
+                                    timeout.count(), build_log.string()));
+    }
+    if (status != 0 || !read_report(tmp)) {
       throw unavailable(fmt::format("Yosys failed on {} (log: {})", shape.describe(), build_log.string()));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -15,6 +15,7 @@
 // ~/.cache/raceaccel/synth.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -39,14 +40,20 @@ struct ShapeResources {
 // synthesizes.
 std::optional<ShapeResources> cached_shape_resources(const KernelShape& shape, const std::string& cache_dir);
 
+// The card shape takes an hour or more on a 2-core machine: four hours is
+// far beyond any shape that finishes.
+inline constexpr std::chrono::seconds kDefaultSynthTimeout{4 * 3600};
+
 // The shape's resources, synthesized first if the cache does not hold them
 // (minutes for small shapes; the card shape takes an hour or more); `log`
 // hears what is being synthesized and how long it took. Throws
 // DeviceError(BadOptions) for a shape the RTL cannot take,
 // DeviceError(Unavailable) when synthesis is not possible here (no Yosys, no
-// source tree) or fails (the message names the log).
+// source tree), fails (the message names the log) or does not finish within
+// `timeout` (then Yosys is stopped; a hung run never blocks a sweep).
 ShapeResources synthesize_shape_resources(const KernelShape& shape, const std::string& cache_dir,
-                                          const std::function<void(const std::string&)>& log);
+                                          const std::function<void(const std::string&)>& log,
+                                          std::chrono::seconds timeout = kDefaultSynthTimeout);
 
 // One line of scripts/synth_report.sh ("block params... LUT FF CARRY BRAM
 // URAM DSP depth"); nullopt when it is not one.

@@ -48,7 +48,9 @@ struct SweepOptions {
   std::string plot;                  // empty: no plot
   std::string resources = "cached";  // cached: from the synthesis cache when there; synth: synthesize what is not; none
   std::string synth_cache;           // empty: the default (shape_resources.hpp)
+  uint64_t synth_timeout_s = driver::kDefaultSynthTimeout.count();
   unsigned jobs = 1;
+  double host_ns_per_event = 0;  // the host bound of the card model (0: none)
   std::vector<std::string> traces;
 };
 
@@ -169,6 +171,7 @@ std::string csv_header() {
   // Added after the escalation columns, so that the earlier ones keep their
   // places.
   h += ",record_bytes_per_event,kernel_bound_events_per_s,pcie_bound_events_per_s,modelled_events_per_s,lut,ff,bram";
+  h += ",host_bound_events_per_s,end_to_end_events_per_s";
   return h;
 }
 
@@ -177,7 +180,7 @@ double on_chip_share(const offload::OffloadStats& s) {
 }
 
 std::string csv_row(const std::string& trace, const std::string& model, const SweepPoint& point, const RunResult& r,
-                    const std::optional<driver::ShapeResources>& resources) {
+                    const std::optional<driver::ShapeResources>& resources, const offload::CardAssumptions& assumed) {
   const offload::OffloadStats& s = r.stats;
   const auto per_event = [&](double v) { return r.events == 0 ? 0.0 : v / static_cast<double>(r.events); };
   std::string row = csv_field(trace) + "," + model;
@@ -195,7 +198,7 @@ std::string csv_row(const std::string& trace, const std::string& model, const Sw
   row += fmt::format(",{:.3f},{:.1f}", per_event(static_cast<double>(s.command_words * regs::kCommandBytes)),
                      offload::host_ns_per_event(s));
   for (uint64_t c : s.causes) row += fmt::format(",{}", c);
-  const offload::CardThroughput card = offload::card_throughput(s, r.events);
+  const offload::CardThroughput card = offload::card_throughput(s, r.events, assumed);
   const auto rate = [](double v) { return v == 0 ? std::string() : fmt::format("{:.0f}", v); };
   row += fmt::format(",{:.3f},{},{},{}", card.from_card_bytes_per_event, rate(card.kernel_bound), rate(card.pcie_bound),
                      rate(card.modelled()));
@@ -204,6 +207,8 @@ std::string csv_row(const std::string& trace, const std::string& model, const Sw
   } else {
     row += ",,,";  // this shape was never synthesized (sweep --resources synth)
   }
+  // End to end only with a host figure: without one it would repeat modelled.
+  row += fmt::format(",{},{}", rate(card.host_bound), card.host_bound == 0 ? std::string() : rate(card.end_to_end()));
   return row;
 }
 
@@ -332,7 +337,8 @@ int shape_resources(const SweepOptions& o, const std::vector<SweepPoint>& points
     if (o.resources != "synth") continue;
     try {
       out[name] = driver::synthesize_shape_resources(
-          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; });
+          shape, o.synth_cache, [](const std::string& line) { std::cerr << "raceaccel: sweep: " << line << '\n'; },
+          std::chrono::seconds(o.synth_timeout_s));
     } catch (const driver::DeviceError& err) {
       std::cerr << "raceaccel: sweep --resources synth: " << err.what() << '\n';
       return device_error_status(err);
@@ -416,6 +422,8 @@ int run_sweep(const SweepOptions& o) {
     const std::vector<RunResult> results = run_all(points, o.traces, make_device, o.jobs);
     int status = exit_code::kOk;
     std::vector<PlotRow> plot_rows;
+    offload::CardAssumptions assumed;
+    assumed.host_ns_per_event = o.host_ns_per_event;
     out.stream() << csv_header() << '\n';
     for (size_t i = 0; i < results.size(); ++i) {
       const SweepPoint& point = points[i / o.traces.size()];
@@ -427,7 +435,7 @@ int run_sweep(const SweepOptions& o) {
         continue;
       }
       const std::optional<driver::ShapeResources> shape_resources = resources_of(point);
-      out.stream() << csv_row(trace, o.model, point, r, shape_resources) << '\n';
+      out.stream() << csv_row(trace, o.model, point, r, shape_resources, assumed) << '\n';
       plot_rows.push_back(plot_row(trace, point, r, shape_resources));
     }
     out.close();
@@ -478,6 +486,16 @@ CommandRunner add_sweep_command(CLI::App& app) {
                   "Where synthesis reports are kept (default: $RACEACCEL_SYNTH_CACHE, else "
                   "$XDG_CACHE_HOME/raceaccel/synth, else ~/.cache/raceaccel/synth)")
       ->type_name("DIR");
+  sub->add_option("--synth-timeout", o->synth_timeout_s,
+                  "Seconds one shape's synthesis may take before Yosys is stopped (default 14400: four hours)")
+      ->check(unsigned_in(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
+  sub->add_option("--host-ns-per-event", o->host_ns_per_event,
+                  "One host core's time per event, measured elsewhere (e.g. host_side_bench's host_cpu_ns/event): "
+                  "adds its bound and the end-to-end events/s (the lowest of kernel, PCIe and host) to the CSV "
+                  "(default: none, columns empty)")
+      ->type_name("NS")
+      ->check(CLI::Range(0.0, 1e9));
   sub->add_option("--jobs,-j", o->jobs, "Runs in parallel (threads; default 1)")->check(unsigned_in(1, 256));
   sub->add_option("traces", o->traces, "Trace files (STD text or binary, sniffed)")->required();
   return [o] { return run_sweep(*o); };

@@ -7,9 +7,9 @@ namespace raceaccel {
 namespace {
 
 constexpr std::array<std::string_view, kOpCount> kOpNames = {
-    "read",       "write", "acquire",       "release",      "acquire_shared", "release_shared",
-    "fork",       "join",  "barrier_enter", "barrier_exit", "atomic_load",    "atomic_store",
-    "atomic_rmw", "fence", "alloc",         "free",         "begin",          "end",
+    "read",  "write",         "acquire",      "release",     "acquire_shared", "release_shared", "fork",
+    "join",  "barrier_enter", "barrier_exit", "atomic_load", "atomic_store",   "atomic_rmw",     "fence",
+    "alloc", "free",          "begin",        "end",         "destroy",
 };
 constexpr std::array<std::string_view, kMemoryOrderCount> kOrderNames = {"relaxed", "consume", "acquire",
                                                                          "release", "acq_rel", "seq_cst"};

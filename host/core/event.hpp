@@ -34,8 +34,9 @@ enum class Op : uint8_t {
   Free,           // addr, size: history of the range is discarded
   Begin,          // transaction begin (STD traces); no effect on happens-before
   End,            // transaction end (STD traces); no effect on happens-before
+  Destroy,  // addr, size: the synchronization objects there are destroyed (pthread_*_destroy); memory keeps its history
 };
-inline constexpr int kOpCount = static_cast<int>(Op::End) + 1;
+inline constexpr int kOpCount = static_cast<int>(Op::Destroy) + 1;
 
 // C++ memory orders (std::memory_order numbering, as the TSan ABI passes them).
 enum class MemoryOrder : uint8_t { Relaxed, Consume, Acquire, Release, AcqRel, SeqCst };
@@ -70,7 +71,9 @@ struct Event {
 inline bool is_access(Op op) { return op == Op::Read || op == Op::Write; }
 inline bool is_atomic(Op op) { return op == Op::AtomicLoad || op == Op::AtomicStore || op == Op::AtomicRmw; }
 // Operations whose addr/size describe a byte range.
-inline bool has_range(Op op) { return is_access(op) || is_atomic(op) || op == Op::Alloc || op == Op::Free; }
+inline bool has_range(Op op) {
+  return is_access(op) || is_atomic(op) || op == Op::Alloc || op == Op::Free || op == Op::Destroy;
+}
 inline bool has_order(Op op) { return is_atomic(op) || op == Op::Fence; }
 // Operations whose addr is a thread id (fork, join).
 inline bool targets_thread(Op op) { return op == Op::Fork || op == Op::Join; }
@@ -83,14 +86,15 @@ inline bool targets_sync_object(Op op) {
 // detector's work and memory grow with the bytes an access touches, so a
 // trace that claims a larger access is rejected as malformed rather than
 // left to exhaust the machine; a producer splits larger ranges into several
-// events. Alloc and Free may cover any range.
+// events. Alloc, Free and Destroy may cover any range.
 inline constexpr uint64_t kMaxAccessBytes = uint64_t{1} << 24;
 
 // Whether [addr, addr+size) is a valid range for op: not empty, not wrapping
 // around 2^64, and for accesses at most kMaxAccessBytes. The one rule every
 // reader and writer applies.
 inline bool valid_range(Op op, uint64_t addr, uint64_t size) {
-  return size != 0 && addr + (size - 1) >= addr && (op == Op::Alloc || op == Op::Free || size <= kMaxAccessBytes);
+  return size != 0 && addr + (size - 1) >= addr &&
+         (op == Op::Alloc || op == Op::Free || op == Op::Destroy || size <= kMaxAccessBytes);
 }
 // Why valid_range() rejects the range ("write of size 0", ...).
 std::string range_problem(Op op, uint64_t addr, uint64_t size);

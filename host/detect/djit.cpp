@@ -20,6 +20,10 @@ void DjitDetector::process(const Event& e, uint64_t index) {
       }
       sync_.forget(e.addr, e.size);
       break;
+    case Op::Destroy:
+      sync_.thread(e.tid);
+      sync_.forget_locks(e.addr, e.size);
+      break;
     case Op::AtomicLoad:
     case Op::AtomicStore:
     case Op::AtomicRmw: {

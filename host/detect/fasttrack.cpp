@@ -36,6 +36,10 @@ void FastTrackDetector::process(const Event& e, uint64_t index) {
       forget(e.addr, e.size);
       sync_.forget(e.addr, e.size);
       break;
+    case Op::Destroy:
+      sync_.thread(e.tid);
+      sync_.forget_locks(e.addr, e.size);
+      break;
     case Op::AtomicLoad:
     case Op::AtomicStore:
     case Op::AtomicRmw: {

@@ -175,8 +175,13 @@ FastTrackSync::LockClocks& FastTrackSync::lock(uint64_t id) {
 
 void FastTrackSync::forget(uint64_t addr, uint64_t size) {
   if (size == 0) return;  // free(NULL): nothing to forget
+  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
+  forget_locks(addr, size);
+}
+
+void FastTrackSync::forget_locks(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
   const uint64_t last = addr + (size - 1);
-  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
   const auto first = lock_ids_.lower_bound(addr), end = lock_ids_.upper_bound(last);
   for (auto it = first; it != end; ++it) locks_.erase(*it);
   lock_ids_.erase(first, end);

@@ -55,6 +55,9 @@ class FastTrackSync {
   // Alloc/free of [addr, addr+size): forgets the atomic release clocks and
   // lock clocks of the objects there (ReferenceSyncState::forget).
   void forget(uint64_t addr, uint64_t size);
+  // Destroy of [addr, addr+size): the lock clocks alone
+  // (ReferenceSyncState::forget_locks).
+  void forget_locks(uint64_t addr, uint64_t size);
   // A checker that keeps each running thread's clocks itself (the runtime's
   // parallel checking) hands them in before an event applied here that reads
   // or changes them, and takes them back after it.

@@ -145,10 +145,14 @@ ReferenceSyncState::Lock& ReferenceSyncState::lock(uint64_t id) {
 }
 
 const std::vector<uint64_t>& ReferenceSyncState::forget(uint64_t addr, uint64_t size) {
+  if (size != 0) atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(addr + (size - 1)));
+  return forget_locks(addr, size);
+}
+
+const std::vector<uint64_t>& ReferenceSyncState::forget_locks(uint64_t addr, uint64_t size) {
   forgotten_.clear();
   if (size == 0) return forgotten_;  // free(NULL): nothing to forget
   const uint64_t last = addr + (size - 1);
-  atomics_.erase(atomics_.lower_bound(addr), atomics_.upper_bound(last));
   const auto first = lock_ids_.lower_bound(addr), end = lock_ids_.upper_bound(last);
   for (auto it = first; it != end; ++it) {
     locks_.erase(*it);

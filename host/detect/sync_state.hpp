@@ -52,6 +52,10 @@ class ReferenceSyncState {
   // (the offload engine drops their copies on chip); valid until the next
   // call.
   const std::vector<uint64_t>& forget(uint64_t addr, uint64_t size);
+  // Destroy of [addr, addr+size): the lock clocks alone (the locks there
+  // start over; atomics keep theirs, as the memory keeps its history).
+  // Returns the locks forgotten, as forget() does.
+  const std::vector<uint64_t>& forget_locks(uint64_t addr, uint64_t size);
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;
 

@@ -191,6 +191,10 @@ void TraceGenerator::step_thread(uint32_t t) {
   pick -= o_.local_weight;
   if (pick < o_.locked_weight) {
     const uint32_t lock = static_cast<uint32_t>(rand(o_.locks));
+    if (lock_owner_[lock] == -1 && o_.lock_lifecycle && !o_.std_only && chance(5)) {
+      emit(Event::range(chance(50) ? Op::Destroy : Op::Free, t, lock, 1, site(kSiteLocked, t)));
+      return;
+    }
     if (lock_owner_[lock] == -1) {
       lock_owner_[lock] = static_cast<int>(t);
       th.held_lock = static_cast<int>(lock);

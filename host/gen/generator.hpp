@@ -45,6 +45,11 @@ struct GeneratorOptions {
   // before, and checkers without atomic accesses (the Verilator engine
   // harness, sim/) still agree with DJIT+.
   bool atomic_mixing = false;
+  // Now and then a thread destroys or frees a lock no one holds instead of
+  // taking it: the lock starts over (docs/event-model.md, Destroy and
+  // Free), so later critical sections are not ordered after earlier ones.
+  // Off by default, so that a seed gives the same trace as before.
+  bool lock_lifecycle = false;
 };
 
 class TraceGenerator {

@@ -28,6 +28,7 @@ CardThroughput card_throughput(const OffloadStats& s, uint64_t events, const Car
   limit(t.to_card_bytes_per_event, a.to_card_bytes_per_s);
   limit(t.from_card_bytes_per_event, a.from_card_bytes_per_s);
   t.pcie_bound = pcie;
+  if (a.host_ns_per_event > 0) t.host_bound = 1e9 / a.host_ns_per_event;
   return t;
 }
 

@@ -8,8 +8,10 @@
 //  - PCIe-bound: each direction on its own (the link is full duplex):
 //    command words to the card, escalation and race records back;
 // and the modelled card is the lower of the two. The host's own cost per
-// event (host_ns_per_event) is a third bound, left out here: it is this
-// machine's, not the card's.
+// event is a third bound: it is a host's, not the card's, so it is only
+// applied when given (CardAssumptions::host_ns_per_event, a figure measured
+// on some host, e.g. host_side_bench's host_cpu_ns/event), and end_to_end()
+// is then the lowest of the three.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,10 @@ struct CardAssumptions {
   double kernel_hz = 300e6;             // the clock the RTL is built to close (docs/hardware.md)
   double to_card_bytes_per_s = 9e9;     // XDMA host-to-card on Gen3 x16, measured (hardware-anchors.md)
   double from_card_bytes_per_s = 12e9;  // card-to-host, the same measurement
+  // One host core's time per event building commands and answering records
+  // (0: not known, no host bound). Not this run's timing: that varies with
+  // the machine's load; a figure measured once, under stated conditions.
+  double host_ns_per_event = 0;
 };
 
 struct CardThroughput {
@@ -29,11 +35,17 @@ struct CardThroughput {
   double from_card_bytes_per_event = 0;  // escalation and race records
   double kernel_bound = 0;               // events/s; 0: the model counts no cycles
   double pcie_bound = 0;                 // events/s; 0: no bytes moved
-  // The lower of the bounds that are known (0 when neither is).
-  double modelled() const {
-    if (kernel_bound == 0) return pcie_bound;
-    if (pcie_bound == 0) return kernel_bound;
-    return kernel_bound < pcie_bound ? kernel_bound : pcie_bound;
+  double host_bound = 0;                 // events/s; 0: no host_ns_per_event assumed
+  // The lower of the card's bounds that are known (0 when neither is).
+  double modelled() const { return lowest_known(kernel_bound, pcie_bound); }
+  // The card with its host: the lower of modelled() and the host bound.
+  double end_to_end() const { return lowest_known(modelled(), host_bound); }
+
+ private:
+  static double lowest_known(double a, double b) {
+    if (a == 0) return b;
+    if (b == 0) return a;
+    return a < b ? a : b;
   }
 };
 

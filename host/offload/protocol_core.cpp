@@ -317,6 +317,10 @@ void ProtocolCore::process_parts(const Event& e, uint64_t index, std::span<const
     sync_row(t);
     return;
   }
+  if (e.op == Op::Destroy) {  // the locks there start over; memory keeps its history
+    objects_.forget_locks(sync_.forget_locks(e.addr, e.size));
+    return;
+  }
   if (e.op == Op::Alloc || e.op == Op::Free) {
     objects_.forget_locks(sync_.forget(e.addr, e.size));
     atomic_history_.forget(e.addr, e.size);

@@ -83,7 +83,7 @@ RACEACCEL_EXPORT void AnnotateNewMemory(const char*, int, const volatile void* a
 
 RACEACCEL_EXPORT void AnnotateRWLockCreate(const char*, int, const volatile void*) {}
 RACEACCEL_EXPORT void AnnotateRWLockCreateStatic(const char*, int, const volatile void*) {}
-RACEACCEL_EXPORT void AnnotateRWLockDestroy(const char*, int, const volatile void*) {}
+RACEACCEL_EXPORT void AnnotateRWLockDestroy(const char*, int, const volatile void* lock) { destroyed(lock, 1); }
 RACEACCEL_EXPORT void AnnotateRWLockAcquired(const char*, int, const volatile void* lock, long is_w) {
   acquire(lock, is_w != 0 ? Op::Acquire : Op::AcquireShared);
 }
@@ -121,7 +121,7 @@ void ignore_mutex_internals_end() {
 }  // namespace
 
 RACEACCEL_EXPORT void __tsan_mutex_create(void*, unsigned) {}
-RACEACCEL_EXPORT void __tsan_mutex_destroy(void*, unsigned) {}
+RACEACCEL_EXPORT void __tsan_mutex_destroy(void* m, unsigned) { destroyed(m, 1); }
 RACEACCEL_EXPORT void __tsan_mutex_pre_lock(void*, unsigned) { ignore_mutex_internals_begin(); }
 RACEACCEL_EXPORT void __tsan_mutex_post_lock(void* m, unsigned flags, int) {
   ignore_mutex_internals_end();

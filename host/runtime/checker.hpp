@@ -60,6 +60,10 @@ class Checker {
   Checker(std::unique_ptr<ShardedFastTrack> parallel, Reporter& reporter);
   ~Checker();
   bool parallel() const { return parallel_ != nullptr; }
+  // Parallel checking: see ShardedFastTrack::prefetch_lock.
+  void prefetch_lock(uint64_t object) const {
+    if (parallel_ != nullptr) parallel_->prefetch_lock(object);
+  }
   // sample=: plain accesses the sampler drops are not checked (still
   // recorded). At start-up, before any thread drains.
   void sample_with(std::unique_ptr<Sampler> sampler);

@@ -52,12 +52,14 @@ bool write_locked_by_me(const pthread_rwlock_t* rw) {
 
 // ---- mutexes ------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  prefetch_lock(m);
   const int r = RACEACCEL_REAL(pthread_mutex_lock)(m);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
+  prefetch_lock(m);
   const int r = RACEACCEL_REAL(pthread_mutex_trylock)(m);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
@@ -87,6 +89,7 @@ RACEACCEL_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexa
 }
 RACEACCEL_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
   RACEACCEL_OBJECT_WRITE(m);
+  destroyed(m, sizeof(*m));
   return RACEACCEL_REAL(pthread_mutex_destroy)(m);
 }
 
@@ -151,6 +154,7 @@ RACEACCEL_EXPORT int pthread_rwlock_init(pthread_rwlock_t* rw, const pthread_rwl
 }
 RACEACCEL_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* rw) {
   RACEACCEL_OBJECT_WRITE(rw);
+  destroyed(rw, sizeof(*rw));
   return RACEACCEL_REAL(pthread_rwlock_destroy)(rw);
 }
 
@@ -179,6 +183,7 @@ RACEACCEL_EXPORT int pthread_spin_init(pthread_spinlock_t* s, int shared) {
 }
 RACEACCEL_EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) {
   RACEACCEL_OBJECT_WRITE(s);
+  destroyed(s, sizeof(*s));
   return RACEACCEL_REAL(pthread_spin_destroy)(s);
 }
 

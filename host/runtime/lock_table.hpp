@@ -10,6 +10,7 @@
 // (no tombstones), for locks whose memory is freed.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,7 +30,17 @@ struct LockClocks {
 
 class LockTable {
  public:
-  LockTable() : slots_(kInitialSlots) {}
+  LockTable() : slots_(kInitialSlots) { publish_slots(); }
+
+  // Starts loading the cache line of addr's home slot, without the
+  // stripe's lock (lock interceptors call it before the real lock, whose
+  // own work then hides the miss of the look-up after it). The base and
+  // mask may be a grow() apart; a prefetch of a stale address is harmless.
+  void prefetch(uint64_t addr) const {
+    const Slot* base = prefetch_base_.load(std::memory_order_relaxed);
+    const size_t mask = prefetch_mask_.load(std::memory_order_relaxed);
+    __builtin_prefetch(base + (static_cast<size_t>(mix64(addr)) & mask));
+  }
 
   // The clocks of the lock at addr, nullptr if it has none. Valid until
   // the next get().
@@ -112,9 +123,16 @@ class LockTable {
       while (slots_[i].key != 0) i = next(i);
       slots_[i] = std::move(s);
     }
+    publish_slots();
+  }
+  void publish_slots() {
+    prefetch_base_.store(slots_.data(), std::memory_order_relaxed);
+    prefetch_mask_.store(slots_.size() - 1, std::memory_order_relaxed);
   }
 
   std::vector<Slot> slots_;
+  std::atomic<const Slot*> prefetch_base_{nullptr};
+  std::atomic<size_t> prefetch_mask_{0};
   size_t used_ = 0;
   LockClocks zero_;  // a "lock" at address 0 (an annotation of a null pointer)
   bool zero_used_ = false;

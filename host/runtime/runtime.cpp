@@ -164,6 +164,11 @@ ThreadState* attach_slow(bool may_start) {
   return rt->attach_thread(rt->threads().create_foreign());
 }
 
+void prefetch_lock(const volatile void* object) {
+  if (Runtime* rt = runtime_if_started(); rt != nullptr && t_thread != nullptr)
+    rt->checker().prefetch_lock(id_of(object));
+}
+
 void emit_event(ThreadState* ts, const Event& e) {
   RuntimeScope scope;
   runtime_if_started()->checker().emit(ts, e);

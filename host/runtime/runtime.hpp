@@ -93,6 +93,10 @@ void open_pending_device();
 
 // Convenience wrappers that enter the runtime scope.
 void emit_event(ThreadState* ts, const Event& e);
+// Before a blocking lock operation on object: its lock-table slot starts
+// loading while the real operation runs (a program with many locks, e.g. a
+// lock per node, would otherwise miss in the cache at every acquire).
+void prefetch_lock(const volatile void* object);
 inline void emit_sync(ThreadState* ts, Op op, uint64_t object) { emit_event(ts, Event::sync(op, ts->tid, object)); }
 
 // The id of a program object (a lock, a condition variable, an annotated
@@ -109,6 +113,14 @@ inline void sync_on(const volatile void* object, Op op) {
 }
 inline void acquire(const volatile void* object, Op op = Op::Acquire) { sync_on(object, op); }
 inline void release(const volatile void* object, Op op = Op::Release) { sync_on(object, op); }
+// A lock at object (size bytes) is destroyed: its clocks start over, so a
+// lock made again in the same memory has no history (ThreadSanitizer resets
+// a mutex at destroy). The memory keeps its history (the destroy's own write
+// is recorded before).
+inline void destroyed(const volatile void* object, uint64_t size) {
+  if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_sync == 0)
+    emit_event(ts, Event::range(Op::Destroy, ts->tid, id_of(object), size));
+}
 
 // Hot path: one buffered read/write/alloc. Sizes above 2^24 are split.
 void append_slow(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc);

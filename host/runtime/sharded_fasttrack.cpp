@@ -92,6 +92,7 @@ void ShardedFastTrack::sync(const Event& e, ClockView& view) {
       break;
     case Op::Alloc:
     case Op::Free: forget(e.addr, e.size); break;
+    case Op::Destroy: forget_locks(e.addr, e.size); break;
     case Op::Fork:
     case Op::Join:
     case Op::BarrierEnter:

@@ -115,6 +115,9 @@ class ShardedFastTrack {
   // A synchronization event of the view's thread (not an atomic access),
   // or its Alloc/Free, under the lock it needs.
   void sync(const Event& e, ClockView& view);
+  // A lock operation on object is about to happen: starts loading its
+  // lock-table slot (LockTable::prefetch; no lock taken).
+  void prefetch_lock(uint64_t object) const { stripes_[stripe_of(object)].locks.prefetch(object); }
   // Atomic accesses: the caller holds addr's shard lock (lock_atomic,
   // through a cursor that may hold it already) across the real operation
   // and atomic_locked(), so the atomics of a location are checked in the

@@ -66,6 +66,15 @@ expect_grep "$work/err" "needs Yosys on PATH" "no Yosys message"
 expect_status 2 "no RTL shape" "$bin" sweep --resources synth --synth-cache "$work/cache2" "$t"
 expect_grep "$work/err" "not a kernel shape" "no RTL shape message"
 expect_status 2 "bad mode" "$bin" sweep --resources maybe "$t"
+# A synthesis that outlives --synth-timeout is stopped (a hung Yosys never
+# blocks a sweep) and leaves no entry in the cache (only its log, in the
+# build directory the message names).
+expect_status 69 "synthesis timeout" "$bin" sweep --resources synth --synth-timeout 1 --synth-cache "$work/cache3" \
+  $tiny "$t"
+expect_grep "$work/err" "did not finish .* within 1 s" "timeout message"
+[ -z "$(ls -A "$work/cache3" 2>/dev/null | grep -v '[.]tmp-')" ] && pass ||
+  fail "a stopped synthesis left a cache entry: $(ls -A "$work/cache3")"
+expect_status 2 "timeout 0" "$bin" sweep --resources synth --synth-timeout 0 "$t"
 # A damaged entry (its report gone): cached mode has no figures, synth mode
 # says which entry to remove.
 entry=$(ls -d "$cache"/*/ | head -1)

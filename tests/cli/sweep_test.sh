@@ -21,7 +21,7 @@ t=$work/t.rtrace
 
 # A 2 x 2 grid: pool (0: no read-VC pool) x slots (4: most threads slotless).
 expect_status 0 "2x2 sweep" "$bin" sweep --grid pool=0,16 --grid slots=4,64 --csv "$work/grid.csv" "$t"
-header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,bucket_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other,record_bytes_per_event,kernel_bound_events_per_s,pcie_bound_events_per_s,modelled_events_per_s,lut,ff,bram"
+header="trace,model,slots,clock_bits,sets,ways,pool,objects,bucket_bits,batch_words,reimport,pool_ways,atomics,bucket_ways,latency,events,races,accesses,on_chip,on_chip_share,escalations,cycles,cycles_per_event,command_bytes_per_event,host_ns_per_event,esc_slotless,esc_atomic,esc_overflow,esc_host_owned,esc_no_pool,esc_second_share,esc_partial_read,esc_lastwrite,esc_different_reads,esc_bucket_spill,esc_read_clock_spill,esc_other,record_bytes_per_event,kernel_bound_events_per_s,pcie_bound_events_per_s,modelled_events_per_s,lut,ff,bram,host_bound_events_per_s,end_to_end_events_per_s"
 [ "$(head -1 "$work/grid.csv")" = "$header" ] && pass || fail "CSV header: $(head -1 "$work/grid.csv")"
 [ "$(wc -l <"$work/grid.csv")" -eq 5 ] && pass || fail "rows: $(wc -l <"$work/grid.csv") lines, expected header + 4"
 # Rows in grid order: the first grid varies slowest.
@@ -58,7 +58,23 @@ for row in 2 3 4 5; do
   awk -v m="$(get modelled_events_per_s)" -v k="$(get kernel_bound_events_per_s)" -v p="$(get pcie_bound_events_per_s)" \
     'BEGIN { exit !(m == (k < p ? k : p)) }' && pass || fail "modelled is not the lower bound"
   [ -z "$(get lut)$(get ff)$(get bram)" ] && pass || fail "resources without synthesis: $(get lut) $(get ff) $(get bram)"
+  [ -z "$(get host_bound_events_per_s)$(get end_to_end_events_per_s)" ] && pass ||
+    fail "a host bound without --host-ns-per-event: $(get host_bound_events_per_s) $(get end_to_end_events_per_s)"
 done
+# With the host's time per event given, its bound (1e9 / ns) and the end to
+# end figure (the lowest of kernel, PCIe and host) are in the CSV; the card's
+# own columns do not change.
+expect_status 0 "host bound" "$bin" sweep --grid slots=64 --host-ns-per-event 90 --csv "$work/host.csv" "$t"
+[ "$(column "$work/host.csv" host_bound_events_per_s)" = "11111111" ] && pass ||
+  fail "host bound at 90 ns: $(column "$work/host.csv" host_bound_events_per_s)"
+[ "$(column "$work/host.csv" end_to_end_events_per_s)" = "11111111" ] && pass ||
+  fail "end to end is not the host bound (the card's is far above): $(column "$work/host.csv" end_to_end_events_per_s)"
+[ "$(column "$work/host.csv" modelled_events_per_s)" = "$(sed -n 5p "$work/grid.csv" | cut -d, -f41)" ] && pass ||
+  fail "the host bound changed the card's modelled events/s"
+expect_status 0 "a fast host" "$bin" sweep --grid slots=64 --host-ns-per-event 0.001 --csv "$work/fasthost.csv" "$t"
+[ "$(column "$work/fasthost.csv" end_to_end_events_per_s)" = "$(column "$work/fasthost.csv" modelled_events_per_s)" ] &&
+  pass || fail "with a host faster than the card, end to end is not the card's bound"
+expect_status 2 "negative host time" "$bin" sweep --host-ns-per-event -1 "$t"
 # Slotless threads escalate: more records back per event with 4 slots.
 awk -F, 'NR > 1 && $3 == 4 { a = $38 } NR > 1 && $3 == 64 { b = $38 } END { exit !(a > b) }' "$work/grid.csv" &&
   pass || fail "record bytes do not grow with the escalations"

@@ -52,11 +52,33 @@ TEST(CardModel, AssumptionsAreParameters) {
   EXPECT_DOUBLE_EQ(t.pcie_bound, 4e9 / regs::kCommandBytes);
 }
 
+TEST(CardModel, HostBoundOnlyWhenAssumed) {
+  // 1,000 events in 1,000 busy cycles (300 M events/s), one command word each
+  // (562.5 M events/s over PCIe): without a host figure, end to end is the card.
+  const OffloadStats s = run_of(1000, 1000, 0, 0, 128);
+  CardThroughput t = card_throughput(s, 1000);
+  EXPECT_EQ(t.host_bound, 0);
+  EXPECT_DOUBLE_EQ(t.end_to_end(), t.modelled());
+  // At 90 ns per event one host core takes 11.1 M events/s: the end-to-end
+  // bound, while modelled() stays the card's alone.
+  CardAssumptions a;
+  a.host_ns_per_event = 90.0;
+  t = card_throughput(s, 1000, a);
+  EXPECT_DOUBLE_EQ(t.host_bound, 1e9 / 90.0);
+  EXPECT_DOUBLE_EQ(t.modelled(), 300e6);
+  EXPECT_DOUBLE_EQ(t.end_to_end(), 1e9 / 90.0);
+  // A host faster than the card leaves the card's bound.
+  a.host_ns_per_event = 1.0;
+  t = card_throughput(s, 1000, a);
+  EXPECT_DOUBLE_EQ(t.end_to_end(), 300e6);
+}
+
 TEST(CardModel, NoEventsNoBounds) {
   const CardThroughput t = card_throughput(run_of(1000, 1000, 5, 0, 128), 0);
   EXPECT_EQ(t.kernel_bound, 0);
   EXPECT_EQ(t.pcie_bound, 0);
   EXPECT_EQ(t.modelled(), 0);
+  EXPECT_EQ(t.end_to_end(), 0);
 }
 
 }  // namespace

@@ -13,7 +13,10 @@
 //   WlastMatchesLen: the W beats between two WLASTs are exactly as many as
 //     the matching AW asked for (bursts matched in order, whichever of AW
 //     and W comes first);
-//   QueueFits: the checker's own bookkeeping did not overflow (Depth).
+//   QueueFits: the checker's own bookkeeping did not overflow (Depth);
+//   NoRequestOutOfReset: ARVALID, AWVALID and WVALID are low in the first
+//     cycle after reset (A3.1.2: a master drives them high at the earliest
+//     at an edge after reset is released).
 // Assumed (the slave's obligations):
 //   no read beat without a burst requested and not finished; RLAST exactly
 //   on each burst's last beat; no B response before the burst's address and
@@ -66,6 +69,13 @@ module axi4_master_checker #(
 
   logic past_q = 1'b0;  // the previous cycle was out of reset
   always @(posedge clk_i) past_q <= !rst_i;
+  logic in_reset_q = 1'b0;  // the previous cycle was in reset
+  always @(posedge clk_i) in_reset_q <= rst_i;
+  always @(posedge clk_i) begin
+    if (!rst_i && in_reset_q) begin
+      NoRequestOutOfReset: assert (!(HasRead && arvalid) && !(HasWrite && (awvalid || wvalid)));
+    end
+  end
 
   // ---------------------------------------------------------------------------
   // Read channels

@@ -3,10 +3,13 @@
 // and every byte the kernel writes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "driver/rac_kernel_regs.hpp"
@@ -117,6 +120,22 @@ BatchResult read_results(sim::KernelSim<Model>& k, const Buffers& b) {
     r.escalations.push_back(driver::decode_escalation(rec));
   }
   return r;
+}
+
+// Every protocol or assertion violation the kernel's bus models and RTL
+// assertions saw is a test failure.
+template <typename Model>
+void expect_clean(const sim::KernelSim<Model>& k) {
+  for (const std::string& v : k.violations()) ADD_FAILURE() << v;
+}
+
+// The same buffers 4 GB further up: memory no fail_range() of a test covers.
+inline Buffers moved_up(Buffers b) {
+  b.commands += 1ull << 32;
+  b.races += 1ull << 32;
+  b.escalations += 1ull << 32;
+  b.buckets += 1ull << 32;
+  return b;
 }
 
 // Escalation records per command word the contract asks the buffer to

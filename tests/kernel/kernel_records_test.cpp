@@ -18,11 +18,6 @@ namespace {
 
 const driver::LineShape kShape{.slots = 8, .clock_bits = 32};
 
-template <typename Model>
-void expect_clean(const sim::KernelSim<Model>& k) {
-  for (const std::string& v : k.violations()) ADD_FAILURE() << v;
-}
-
 sim::KernelSimOptions options(uint64_t seed, unsigned stall = 20, unsigned latency = 8) {
   sim::KernelSimOptions o;
   o.timing.seed = seed;

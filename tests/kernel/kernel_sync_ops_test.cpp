@@ -35,11 +35,6 @@ sim::KernelSimOptions options(uint64_t seed, unsigned stall = 20) {
   return o;
 }
 
-template <typename Model>
-void expect_clean(const sim::KernelSim<Model>& k) {
-  for (const std::string& v : k.violations()) ADD_FAILURE() << v;
-}
-
 std::vector<uint64_t> row(std::initializer_list<std::pair<unsigned, uint64_t>> lanes) {
   std::vector<uint64_t> out(kShape.slots, 0);
   for (const auto& [lane, clock] : lanes) out[lane] = clock;

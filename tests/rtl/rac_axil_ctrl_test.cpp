@@ -168,6 +168,27 @@ TEST(AxilCtrl, ApCtrlHandshakeAndInterrupts) {
   EXPECT_EQ(b.h.errors(), 0);
 }
 
+// GIE and IER live in byte 0: a write without byte 0's strobe leaves them
+// as they were (found by the mutant campaign: no test wrote them with
+// byte 0's strobe off).
+TEST(AxilCtrl, GieAndIerFollowByteZerosStrobe) {
+  CtrlBench b(12, 10, 10);
+  b.write(regs::kIer, 3, 0xE);
+  b.write(regs::kGie, 1, 0xE);
+  EXPECT_EQ(b.read(regs::kIer), 0u);
+  EXPECT_EQ(b.read(regs::kGie), 0u);
+  b.write(regs::kIer, 2, 0x1);
+  b.write(regs::kGie, 1, 0x1);
+  EXPECT_EQ(b.read(regs::kIer), 2u);
+  EXPECT_EQ(b.read(regs::kGie), 1u);
+  b.write(regs::kIer, 1, 0x2);
+  b.write(regs::kGie, 0, 0x8);
+  EXPECT_EQ(b.read(regs::kIer), 2u);
+  EXPECT_EQ(b.read(regs::kGie), 1u);
+  for (const std::string& v : b.master->violations()) ADD_FAILURE() << v;
+  EXPECT_EQ(b.h.errors(), 0);
+}
+
 // A 64-bit statistic read low word first is one value even when the
 // counter carries into the high word between the two reads; a high word
 // read without its low word first is the live value.

@@ -2,7 +2,8 @@
 // what the runtime's programs cannot pin down: the clocks of locks in freed
 // memory go with it, whether the free is of a few pages (the lock index's
 // page look-ups) or of many (its scan of every page), and a lock outside
-// the freed range keeps its clocks.
+// the freed range keeps its clocks; a Destroy forgets the lock's clocks
+// but not the memory's history.
 #include "runtime/sharded_fasttrack.hpp"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,6 @@
 
 namespace raceaccel::rt {
 namespace {
-
 
 class ShardedFreeTest : public ::testing::Test {
  protected:
@@ -28,7 +28,7 @@ class ShardedFreeTest : public ::testing::Test {
   // t0 writes the data inside lock's critical section; memory [free_addr,
   // +free_size) is freed; t1 reads the data inside the same lock's. Returns
   // the races of t1's read.
-  std::vector<Race> hand_off(uint64_t lock, uint64_t free_addr, uint64_t free_size) {
+  std::vector<Race> hand_off(uint64_t lock, uint64_t free_addr, uint64_t free_size, Op forget = Op::Free) {
     std::vector<Race> found;
     data += 0x100;
     ShardedFastTrack::Cursor cursor(ft);
@@ -36,7 +36,7 @@ class ShardedFreeTest : public ::testing::Test {
     ft.access(Event::write(0, data, 8), index++, t0, cursor, found);
     cursor.release();
     ft.sync(Event::sync(Op::Release, 0, lock), t0);
-    ft.sync(Event::range(Op::Free, 0, free_addr, free_size), t0);
+    ft.sync(Event::range(forget, 0, free_addr, free_size), t0);
     ft.sync(Event::sync(Op::Acquire, 1, lock), t1);
     ft.access(Event::read(1, data, 8), index++, t1, cursor, found);
     cursor.release();
@@ -47,6 +47,23 @@ class ShardedFreeTest : public ::testing::Test {
 
 TEST_F(ShardedFreeTest, FreeOfTheLocksObjectForgetsIt) {
   EXPECT_EQ(hand_off(0x7f00'0000'1040, 0x7f00'0000'1040, 40).size(), 8u);
+}
+
+// pthread_mutex_destroy: the lock starts over as at a free.
+TEST_F(ShardedFreeTest, DestroyOfTheLocksObjectForgetsIt) {
+  EXPECT_EQ(hand_off(0x7f00'0000'1040, 0x7f00'0000'1040, 40, Op::Destroy).size(), 8u);
+}
+
+// A destroy keeps the memory's history (a free would forget the write).
+TEST_F(ShardedFreeTest, DestroyKeepsTheMemorysHistory) {
+  std::vector<Race> found;
+  ShardedFastTrack::Cursor cursor(ft);
+  ft.access(Event::write(0, 0x9000, 8), index++, t0, cursor, found);
+  cursor.release();
+  ft.sync(Event::range(Op::Destroy, 0, 0x9000, 8), t0);
+  ft.access(Event::write(1, 0x9000, 8), index++, t1, cursor, found);
+  cursor.release();
+  EXPECT_EQ(found.size(), 8u);
 }
 
 TEST_F(ShardedFreeTest, FreeOfAFewPagesAroundTheLockForgetsIt) {

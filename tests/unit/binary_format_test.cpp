@@ -514,7 +514,8 @@ struct BadPayload {
 TEST(BinaryCorruption, MalformedRecordsInValidBlocks) {
   const std::string read = read_record();
   const std::vector<BadPayload> cases = {
-      {"op 18", byte(18) + varint(1) + varint(0), 1, 1, "unknown record tag 0x12"},
+      {"op 19", byte(19) + varint(1) + varint(0), 1, 1, "unknown record tag 0x13"},
+      {"destroy size 0", byte(18) + varint(0) + zigzag_varint(8) + varint(0) + varint(0), 1, 1, "destroy of size 0"},
       {"tag 0x7f", byte(0x7f), 1, 1, "unknown record tag 0x7f"},
       {"name kind 3", byte(0x83) + varint(1) + varint(1) + "x", 1, 0, "unknown record tag 0x83"},
       {"tag 0xff", read + byte(0xff), 2, 1, "record 1 at payload offset 6: unknown record tag 0xff"},

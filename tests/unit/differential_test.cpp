@@ -44,7 +44,8 @@ GeneratorOptions options_for(uint64_t trace_seed) {
   o.mistake_percent = static_cast<uint32_t>(pick(0, 5));
   o.locks = static_cast<uint32_t>(pick(1, 12));
   o.std_only = pick(0, 7) == 0;
-  o.atomic_mixing = pick(0, 1) == 0;  // atomic and plain accesses to the same variables
+  o.atomic_mixing = pick(0, 1) == 0;   // atomic and plain accesses to the same variables
+  o.lock_lifecycle = pick(0, 2) == 0;  // locks destroyed or freed between uses
   return o;
 }
 
@@ -181,7 +182,8 @@ TEST(DifferentialClean, RaceFreeTracesReportNothing) {
     GeneratorOptions o = options_for(seed * 7919);
     o.racy_weight = 0;
     o.mistake_percent = 0;
-    o.extras_weight = 0;  // relaxed publication and broken release sequences race by design
+    o.extras_weight = 0;       // relaxed publication and broken release sequences race by design
+    o.lock_lifecycle = false;  // a lock destroyed between critical sections orders nothing: races
     TraceGenerator generator(o);
     DjitDetector golden;
     FastTrackDetector fast;

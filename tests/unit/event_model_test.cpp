@@ -695,6 +695,42 @@ TYPED_TEST(EventModel, FreeOfOtherRangeKeepsLockClocks) {
   this->expect_no_races();
 }
 
+// Destroy (pthread_mutex_destroy and the like) sends the lock's clocks,
+// both sides, back to ⊥ as a free does, so a lock made again in the same
+// memory orders nothing after the old one's releases
+// (tests/programs/mutex_reinit_after_destroy_race.c) ...
+TYPED_TEST(EventModel, DestroyForgetsLockClocks) {
+  auto& f = this->f;
+  f.acquire_shared(0, kHeapLock);
+  f.write(0, Y, n);
+  f.release_shared(0, kHeapLock);
+  f.acquire(0, kHeapLock);
+  f.write(0, X, n);
+  f.release(0, kHeapLock);
+  f.feed(Event::range(Op::Destroy, 0, kHeapLock, 40));
+  f.acquire(1, kHeapLock);
+  const uint64_t r = f.read(1, X, n);
+  const uint64_t w = f.write(1, Y, n);
+  this->expect_races(
+      concat({races_over(X, n, r, RaceKind::WriteRead, 1, 0, 2), races_over(Y, n, w, RaceKind::WriteWrite, 1, 0, 1)}));
+}
+
+// ... but, unlike a free, keeps the memory's history: a write racing with
+// an access made before the destroy is still found, and so is a lock just
+// outside the range.
+TYPED_TEST(EventModel, DestroyKeepsMemoryHistoryAndOtherLocks) {
+  auto& f = this->f;
+  f.write(0, kHeapLock, n);
+  f.acquire(0, kHeapLock + 64);
+  f.write(0, X, n);
+  f.release(0, kHeapLock + 64);
+  f.feed(Event::range(Op::Destroy, 0, kHeapLock, 64));
+  const uint64_t w = f.write(1, kHeapLock, n);
+  f.acquire(1, kHeapLock + 64);
+  f.read(1, X, n);
+  this->expect_race(kHeapLock, w, RaceKind::WriteWrite, 1, 0, 1);
+}
+
 // Begin/End (transaction markers) create no happens-before.
 TYPED_TEST(EventModel, BeginEndDoNotOrder) {
   auto& f = this->f;

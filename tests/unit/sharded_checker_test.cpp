@@ -54,6 +54,7 @@ Event range_event(ThreadId t, uint32_t threads, std::mt19937_64& rng) {
 std::vector<Event> random_trace(uint64_t seed) {
   GeneratorOptions o = test::random_trace_options(seed, 1500, 4000);
   o.atomic_mixing = seed % 2 == 0;
+  o.lock_lifecycle = seed % 3 == 0;
   const bool without_forks = seed % 3 == 0;
   TraceGenerator generator(o);
   std::mt19937_64 rng(seed * 7919 + 1);
