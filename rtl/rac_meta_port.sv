@@ -171,7 +171,12 @@ module rac_meta_port #(
   logic [SeqW-1:0]   ent_seq_q   [PfN];  // the hinting command: dead once the engine asks for a later one
   logic [63:0]       ent_addr_q  [PfN];
   logic [5:0]        ent_fbit_q  [PfN];
-  logic [LineW-1:0]  ent_line_q  [PfN];
+  // The entries' answers: a RAM of PfN lines (one write port, the settling
+  // burst's; one registered read, the entry a fill waits for), so no wide
+  // register file and no PfN-way mux of lines (docs/hardware.md).
+  logic [LineW-1:0]  ent_line_mem [PfN];
+  logic [LineW-1:0]  ent_rd_q;           // ent_line_mem[wait_ent_q], one cycle later
+  logic              from_ent_q;         // MDone: the fill's answer is ent_rd_q (not line_q)
   // The prefetch hasher (one entry at a time) and the AR it issues
   logic              ph_busy_q;
   logic              ph_done_q;          // hashed, waiting for a free entry
@@ -263,7 +268,7 @@ module rac_meta_port #(
 
   assign wack_o      = state_q == MDone && write_q;
   assign rsp_valid_o = state_q == MDone && !write_q;
-  assign rsp_data_o  = line_q[LineW-1:0];
+  assign rsp_data_o  = from_ent_q ? ent_rd_q : line_q[LineW-1:0];
 
   // The beat in flight: even beats carry a way's key (and the first line part).
   logic [WayW-1:0] beat_way;
@@ -285,7 +290,7 @@ module rac_meta_port #(
 
   // Entries: the engine's fill finds its granule's entry; a hint is taken
   // when no live entry holds its granule and one is free.
-  logic            fill_hit, fill_ready;
+  logic            fill_hit;
   logic [EntW-1:0] fill_ent;
   logic            hint_dup, hint_free;
   logic [EntW-1:0] hint_ent;
@@ -293,7 +298,6 @@ module rac_meta_port #(
   logic [EntW-1:0] wait_pick;
   always_comb begin
     fill_hit = 1'b0;
-    fill_ready = 1'b0;
     fill_ent = '0;
     hint_dup = 1'b0;
     hint_free = 1'b0;
@@ -303,7 +307,6 @@ module rac_meta_port #(
     for (int k = PfN - 1; k >= 0; k--) begin
       if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == req_granule_i) begin
         fill_hit = 1'b1;
-        fill_ready = ent_state_q[k] == EReady;
         fill_ent = EntW'(k);
       end
       if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == ph_gran_q) hint_dup = 1'b1;
@@ -363,6 +366,7 @@ module rac_meta_port #(
       b_owed_q <= 1'b0;
       stat_spills_o <= '0;
       stat_prefetch_hits_o <= '0;
+      from_ent_q <= 1'b0;
       own_count_q <= '0;
       settle_q <= 1'b0;
       ph_busy_q <= 1'b0;
@@ -519,9 +523,7 @@ module rac_meta_port #(
         if (ent_stale_q[settled_ent_q] || rd_error_q || wb_hits[settled_ent_q] || flush_i) begin
           ent_state_q[settled_ent_q] <= EFree;
         end else begin
-          ent_state_q[settled_ent_q] <= EReady;
-          ent_line_q[settled_ent_q] <= match_q ? pf_line_q[LineW-1:0]
-                                      : (filter_q[ent_fbit_q[settled_ent_q]] ? LineW'(1) : '0);
+          ent_state_q[settled_ent_q] <= EReady;  // its line is in ent_line_mem (below)
         end
         ent_stale_q[settled_ent_q] <= 1'b0;
       end
@@ -537,23 +539,20 @@ module rac_meta_port #(
             round_q <= '0;
             seq_q   <= req_seq_i;
             line_q  <= BucketLineBits'(req_data_i);
+            from_ent_q <= 1'b0;
+            // A fill with an entry: the match is registered here and the
+            // entry's line read from the RAM in MWaitPf (one cycle more than
+            // a wide mux, for a short path: docs/hardware.md).
             if (!req_write_i && fill_hit) begin
               wait_ent_q <= fill_ent;
-              if (fill_ready) begin  // the entry's answer is the fill's
-                state_q <= MDone;
-                line_q  <= BucketLineBits'(ent_line_q[fill_ent]);
-                ent_state_q[fill_ent] <= EFree;
-                stat_prefetch_hits_o <= stat_prefetch_hits_o + 64'd1;
-              end else begin
-                state_q <= MWaitPf;
-              end
+              state_q <= MWaitPf;
             end
           end
         end
-        MWaitPf: begin  // the entry's read is in flight (no write-back can intervene)
-          if (ent_state_q[wait_ent_q] == EReady) begin
+        MWaitPf: begin  // the entry's read is in flight or done (no write-back can intervene)
+          if (ent_state_q[wait_ent_q] == EReady) begin  // ent_rd_q has its line in MDone
             state_q <= MDone;
-            line_q  <= BucketLineBits'(ent_line_q[wait_ent_q]);
+            from_ent_q <= 1'b1;
             ent_state_q[wait_ent_q] <= EFree;
             stat_prefetch_hits_o <= stat_prefetch_hits_o + 64'd1;
           end else if (ent_state_q[wait_ent_q] == EFree) begin
@@ -616,6 +615,17 @@ module rac_meta_port #(
       endcase
       if (b_owed_q && b_fire) b_owed_q <= 1'b0;
     end
+  end
+
+  // An entry's answer: the matching way's line, else the filter's placeholder
+  // (written whether or not the entry is kept: a dropped entry's line is
+  // never read). Read one cycle after the address (wait_ent_q) is known.
+  always_ff @(posedge clk_i) begin
+    if (settle_q && head_pf_q) begin
+      ent_line_mem[settled_ent_q] <= match_q ? pf_line_q[LineW-1:0]
+                                     : (filter_q[ent_fbit_q[settled_ent_q]] ? LineW'(1) : '0);
+    end
+    ent_rd_q <= ent_line_mem[wait_ent_q];
   end
 
   // The owner of the burst being settled (the queue has moved on by then).

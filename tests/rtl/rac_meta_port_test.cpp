@@ -324,7 +324,9 @@ TEST(MetaPort, HintedFillsMatchTheTableModelWithSeveralReadsInFlight) {
         if (r.write) {
           model.write_back(r.g, r.line);
           ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
-          if (model.spill) EXPECT_EQ(got->spill, model.spill);
+          if (model.spill) {
+            EXPECT_EQ(got->spill, model.spill);
+          }
         } else {
           ++fills;
           ASSERT_EQ(got->data, model.fill(r.g)) << "fill of request " << seq;
