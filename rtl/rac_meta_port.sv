@@ -183,6 +183,7 @@ module rac_meta_port #(
   logic [GranW-1:0]  ph_gran_q;
   logic [SeqW-1:0]   ph_seq_q;
   logic [63:0]       ph_hash_q;
+  logic [63:0]       ph_addr_q;          // its bucket, registered with the last round
   logic [RoundW-1:0] ph_round_q;
   logic              pf_ar_q;            // an entry's AR is on the bus (held until taken)
   logic [EntW-1:0]   pf_ar_ent_q;
@@ -204,12 +205,11 @@ module rac_meta_port #(
   assign head_pf  = own_pf_q[0];
   assign head_ent = own_ent_q[0];
 
-  logic [63:0] own_key, stream_key;
+  logic [63:0] own_key, stream_key_q;
   logic [29:0] idx_mask;
   logic [5:0]  filter_bit;
   logic        line_zero;
   assign own_key    = 64'(gran_q) + 64'd1;
-  assign stream_key = head_pf ? 64'(ent_gran_q[head_ent]) + 64'd1 : own_key;
   assign idx_mask   = 30'((31'd1 << bucket_bits_i) - 31'd1);
   assign filter_bit = hash_q[37:32];
   assign line_zero  = line_q == '0;
@@ -275,7 +275,7 @@ module rac_meta_port #(
   logic            beat_key, beat_match, beat_empty;
   assign beat_way   = WayW'(beat_q >> 1);
   assign beat_key   = !beat_q[0];
-  assign beat_match = rdata_i[63:0] == stream_key;
+  assign beat_match = rdata_i[63:0] == stream_key_q;
   assign beat_empty = rdata_i[63:0] == 64'd0;
 
   logic [63:0] way_offset;
@@ -320,14 +320,17 @@ module rac_meta_port #(
       end
     end
   end
-  // The write-back's bucket is known (end of its hash): the entries of it
-  // already read or being read are dropped.
+  // The write-back's bucket is known (its address in addr_q, from the end of
+  // its hash until its AR is sent, MRead; before its own read, so before its
+  // write): the entries of it already read or being read are dropped (again
+  // each cycle of MRead, which is harmless: no entry read is issued during a
+  // write-back). Against the registered address, so no adder in the path.
   logic           wb_bucket_known;
   logic [PfN-1:0] wb_hits;
-  assign wb_bucket_known = state_q == MHash && write_q && round_q == RoundW'(Rounds);
+  assign wb_bucket_known = state_q == MRead && write_q;
   always_comb begin
     for (int k = 0; k < PfN; k++) begin
-      wb_hits[k] = wb_bucket_known && ent_addr_q[k] == base_i + (64'(bucket_idx) << (7 + WayShift));
+      wb_hits[k] = wb_bucket_known && ent_addr_q[k] == addr_q;
 `ifdef RAC_MUTANT_NO_PREFETCH_INVALIDATE
       wb_hits[k] = 1'b0;
 `endif
@@ -457,6 +460,7 @@ module rac_meta_port #(
         if (ph_round_q == RoundW'(Rounds)) begin
           ph_busy_q <= 1'b0;
           ph_done_q <= 1'b1;
+          ph_addr_q <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
         end else begin
           ph_hash_q  <= rac_kernel_regs_pkg::BucketHashRound(ph_hash_q, 32'(ph_round_q));
           ph_round_q <= ph_round_q + RoundW'(1);
@@ -469,7 +473,7 @@ module rac_meta_port #(
         ent_stale_q[hint_ent] <= 1'b0;
         ent_gran_q[hint_ent]  <= ph_gran_q;
         ent_seq_q[hint_ent]   <= ph_seq_q;
-        ent_addr_q[hint_ent]  <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
+        ent_addr_q[hint_ent]  <= ph_addr_q;
         ent_fbit_q[hint_ent]  <= ph_hash_q[37:32];
       end
       // Entries of commands the engine has passed are dead: free them (a
@@ -626,6 +630,22 @@ module rac_meta_port #(
                                      : (filter_q[ent_fbit_q[settled_ent_q]] ? LineW'(1) : '0);
     end
     ent_rd_q <= ent_line_mem[wait_ent_q];
+  end
+
+  // The key the head burst's ways are compared with (its granule + 1),
+  // registered when a burst becomes the head (its AR into an empty queue, or
+  // the previous head's last beat), so no adder sits before the compare: a
+  // burst's first beat comes a cycle after its AR at the earliest, and after
+  // the settle cycle behind the previous burst.
+  logic head_from_push, head_from_queue;
+  assign head_from_push  = own_push && (own_count_q == '0 || (own_count_q == OwnW'(1) && own_pop));
+  assign head_from_queue = own_pop && own_count_q > OwnW'(1);
+  always_ff @(posedge clk_i) begin
+    if (head_from_push) begin
+      stream_key_q <= pf_ar_q ? 64'(ent_gran_q[pf_ar_ent_q]) + 64'd1 : own_key;
+    end else if (head_from_queue) begin
+      stream_key_q <= own_pf_q[1] ? 64'(ent_gran_q[own_ent_q[1]]) + 64'd1 : own_key;
+    end
   end
 
   // The owner of the burst being settled (the queue has moved on by then).

@@ -326,17 +326,16 @@ class MissAhead {
         break;
       }
       case M::Hash:
-        if (t_ + 1 >= until_) {
-          state_ = M::Read;
-          if (req_->write) {
-            // (entries not yet issued read after the write)
-            for (Entry& e : entries_) {
-              if (e.state != E::Free && e.state != E::Addr && e.bucket == req_->m.wb_bucket) drop(e);
-            }
-          }
-        }
+        if (t_ + 1 >= until_) state_ = M::Read;
         break;
       case M::Read:
+        if (req_->write) {
+          // A write-back's bucket: its entries already read or being read
+          // are dropped (those not yet issued read after the write).
+          for (Entry& e : entries_) {
+            if (e.state != E::Free && e.state != E::Addr && e.bucket == req_->m.wb_bucket) drop(e);
+          }
+        }
         if (pf_ar_cycle_ != t_ && t_ >= b_due_) {
           issue_read(-1);
           own_burst_done_ = -1;
