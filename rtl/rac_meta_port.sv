@@ -703,6 +703,29 @@ module rac_meta_port #(
   // INSOFTWARE (it may be with the host).
   cov_fill_filtered: cover property (@(posedge clk_i) disable iff (rst_i)
     state_q == MResp && !rd_error_q && !write_q && !match_q && filter_hit);
+  // Miss-ahead: a fill answered by its entry, one waiting for its entry's
+  // read in flight, one whose entry was dropped (it reads again), and a
+  // write-back dropping an entry of its bucket already read or in flight
+  // (the exactness rule, docs/hardware.md "Non-blocking misses").
+  logic cov_drop_ready, cov_drop_flight;
+  always_comb begin
+    cov_drop_ready = 1'b0;
+    cov_drop_flight = 1'b0;
+    for (int k = 0; k < PfN; k++) begin
+      if (wb_hits[k] && ent_state_q[k] == EReady) cov_drop_ready = 1'b1;
+      if (wb_hits[k] && !ent_stale_q[k] && (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight)) begin
+        cov_drop_flight = 1'b1;
+      end
+    end
+  end
+  cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i)
+    state_q == MWaitPf && ent_state_q[wait_ent_q] == EReady);
+  cov_fill_waits_for_read: cover property (@(posedge clk_i) disable iff (rst_i)
+    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFlight);
+  cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i)
+    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFree);
+  cov_writeback_drops_read_entry: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_ready);
+  cov_writeback_drops_entry_in_flight: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_flight);
 `endif
 
 endmodule
