@@ -63,14 +63,13 @@ class MissAhead {
         shadow_(shadow),
         latency_(std::max<int64_t>(1, std::llround(shape.latency))),
         beats_(2 * static_cast<int64_t>(shape.bucket_ways)),
-        entered_(commands.size(), -1) {
-    first_word_ = first_word;
-    zeroing_ = zeroing;
-    zeroing_from_ = zeroing_from;
+        entered_(commands.size(), -1),
+        first_word_(first_word),
+        zeroing_from_(zeroing_from),
+        zeroing_(zeroing) {
     decoder_ready_ = ready_of(0, 0);
   }
 
-  int64_t now() const { return t_; }
   // Runs until command k is in the command FIFO; the cycle it entered.
   int64_t entered(size_t k) {
     for (int64_t guard = 0; entered_[k] < 0; ++guard) {
@@ -421,8 +420,9 @@ class MissAhead {
   // decoder and FIFO
   std::vector<int64_t> entered_;
   size_t next_ = 0, fifo_count_ = 0;
-  int64_t decoder_ready_ = 0, first_word_ = 0, zeroing_from_ = 0;
-  size_t zeroing_ = 0;  // the clear's zeroing commands at the head of commands_
+  int64_t first_word_, zeroing_from_;
+  size_t zeroing_;  // the clear's zeroing commands at the head of commands_
+  int64_t decoder_ready_ = 0;
   struct Look {
     size_t command;
     int64_t at;  // the cycle of the shadow's answer
