@@ -151,6 +151,10 @@ module rac_check_engine #(
   input  logic                 mem_wack_i,
   input  logic                 mem_rsp_valid_i,
   input  logic [LineW-1:0]     mem_rsp_data_i,
+  // A fill is installed (granule mem_req_granule_o) into this way of its set:
+  // the kernel's miss-ahead unit keeps a shadow of the tags from these.
+  output logic                 fill_install_o,
+  output logic [WayW-1:0]      fill_way_o,
 
   // Statistics
   output logic [63:0]          stat_cycles_o,
@@ -614,6 +618,8 @@ module rac_check_engine #(
 
   logic install;
   assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
+  assign fill_install_o = install;
+  assign fill_way_o     = s1_victim_q;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin

@@ -2,7 +2,8 @@
 // contract of docs/kernel-interface.md.
 //
 //   s_axi_control ─► rac_axil_ctrl ──args──► launch FSM (below)
-//   m_axi_cmd  ─► rac_cmd_reader ─words─► rac_cmd_decoder ─cmds─► rac_check_engine
+//   m_axi_cmd  ─► rac_cmd_reader ─words─► rac_cmd_decoder ─cmds─► rac_cmd_fifo ─► rac_check_engine
+//                                     rac_miss_ahead (shadow tags) ◄─┘ hints ─► rac_meta_port
 //   rac_check_engine ─races──────────────► rac_record_writer (64 B) ─► m_axi_race
 //   rac_check_engine ─escalations─┬──────► rac_record_writer (128 B) ─► m_axi_esc
 //   rac_meta_port ─spills─────────┘
@@ -49,6 +50,9 @@ module rac_kernel #(
   parameter int unsigned ReadVcs    = 16,  // read-VC pool entries (cap_read_vcs; 0 or a power of two)
   parameter int unsigned ReadVcWays = 1,   // ways per pool set (cap_read_vc_ways; a power of two <= 8, <= ReadVcs)
   parameter int unsigned BucketWays = 4,   // ways per metadata bucket (cap_bucket_ways; a power of two <= 8)
+  parameter int unsigned CmdFifoDepth = 128,  // decoded commands ahead of the engine: the miss-ahead window
+  parameter int unsigned CmdReaderBeats = 128,  // the command reader's FIFO (512-bit beats): bursts in flight
+  parameter int unsigned PrefetchEntries = 8,  // bucket reads the meta port runs ahead of the engine's misses
   // Derived (as in rac_check_engine; the line layout from the register-map
   // JSON through the generated rac_line_layout_pkg)
   parameter int unsigned SlotW = (NumSlots > 1) ? $clog2(NumSlots) : 1,
@@ -164,6 +168,9 @@ module rac_kernel #(
   localparam logic [1:0] StatusBadArgs = 2'(rac_kernel_regs_pkg::StatusBadArgs);
   localparam logic [2:0] OpRead = 3'(rac_kernel_regs_pkg::OpRead);
   localparam logic [2:0] OpWrite = 3'(rac_kernel_regs_pkg::OpWrite);
+  localparam logic [2:0] OpFree = 3'(rac_kernel_regs_pkg::OpFree);
+  localparam logic [2:0] OpImportLine = 3'(rac_kernel_regs_pkg::OpImportLine);
+  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1;
 
   // The registered, active-high reset (UG1393: pipeline ap_rst_n). It starts
   // high (the FPGA's configuration sets the flop's INIT value), so the
@@ -180,6 +187,7 @@ module rac_kernel #(
   logic [31:0] res_status_q, res_races_q, res_escs_q, res_words_q;
   logic [63:0] stat_cycles_q, stat_busy_q, stat_races_q;
   logic [63:0] stat_commands, stat_accesses, stat_misses, stat_writebacks, stat_escalations, stat_spills;
+  logic [63:0] stat_prefetch_hits;  // fills answered by a miss-ahead read (not a register yet)
 
   rac_axil_ctrl #(
     .NumSlots(NumSlots), .ClkW(ClkW), .Sets(Sets), .Ways(Ways), .LineW(LineW), .Objects(Objects),
@@ -270,7 +278,7 @@ module rac_kernel #(
             res_words_q <= '0;
           end else if (!clear_flag_q) begin
             kstate_q <= KStart;
-          end else if (eng_idle && meta_idle) begin  // nothing in flight (rows being zeroed after reset)
+          end else if (eng_idle && meta_idle && cmd_fifo_empty) begin  // nothing in flight (rows zeroed after reset)
             kstate_q <= KClear;
           end
         end
@@ -278,7 +286,7 @@ module rac_kernel #(
         KClearWait: if (!dec_busy) kstate_q <= KStart;
         KStart: kstate_q <= KRun;
         KRun: begin
-          if (dec_done && rd_idle && eng_idle && meta_idle && race_idle && esc_idle) begin
+          if (dec_done && rd_idle && cmd_fifo_empty && eng_idle && meta_idle && race_idle && esc_idle) begin
             kstate_q <= KFinish;
             res_status_q <= bus_failed ? {20'd0, bus_error_q, 8'(rac_kernel_regs_pkg::StatusBusError)}
                                        : {30'd0, dec_status};
@@ -316,7 +324,7 @@ module rac_kernel #(
   logic         word_valid, word_ready;
   logic [127:0] word;
 
-  rac_cmd_reader u_reader (
+  rac_cmd_reader #(.FifoDepth(CmdReaderBeats)) u_reader (
     .clk_i(ap_clk), .rst_i(rst),
     .start_i(batch_start), .base_i(commands_q), .words_i(words_q), .stop_i(dec_stop || bus_failed),
     .idle_o(rd_idle),
@@ -330,6 +338,7 @@ module rac_kernel #(
   assign m_axi_cmd_arburst = BurstIncr;
 
   logic             cmd_valid, cmd_ready, cmd_force, cmd_atomic, cmd_zeroing;
+  logic             cmd_fifo_empty;
   logic [2:0]       cmd_op;
   logic [SlotW-1:0] cmd_slot;
   logic [7:0]       cmd_mask;
@@ -351,6 +360,68 @@ module rac_kernel #(
     .cmd_atomic_o(cmd_atomic),
     .cmd_slot_o(cmd_slot), .cmd_mask_o(cmd_mask), .cmd_granule_o(cmd_granule), .cmd_seq_o(cmd_seq),
     .cmd_row_o(cmd_row), .cmd_line_o(cmd_line), .cmd_zeroing_o(cmd_zeroing)
+  );
+
+
+  // ---------------------------------------------------------------------------
+  // Command FIFO and miss-ahead hints: the decoder runs ahead of the engine
+  // (while a miss waits, up to CmdFifoDepth commands), and every lookup
+  // command entering the FIFO whose granule the engine's cache does not hold
+  // (rac_miss_ahead's shadow of its tags) has its bucket read by the meta
+  // port before the engine misses on it.
+  // ---------------------------------------------------------------------------
+  localparam int unsigned CmdW = 3 + 3 + SlotW + 8 + GranW + SeqW + RowW + LineW;
+  logic             eng_cmd_valid, eng_cmd_ready, eng_cmd_force, eng_cmd_atomic, eng_cmd_zeroing;
+  logic [2:0]       eng_cmd_op;
+  logic [SlotW-1:0] eng_cmd_slot;
+  logic [7:0]       eng_cmd_mask;
+  logic [GranW-1:0] eng_cmd_granule;
+  logic [SeqW-1:0]  eng_cmd_seq;
+  logic [RowW-1:0]  eng_cmd_row;
+  logic [LineW-1:0] eng_cmd_line;
+  // The decoder waits while the meta port's hint queue is nearly full, so
+  // no hint is lost (the look-ahead is then that many misses).
+  logic cmd_fifo_ready, hint_room;
+  assign cmd_ready = cmd_fifo_ready && hint_room;
+  // The engine has looked up every command taken before the last two it
+  // took (S0 and S1 hold one each): their hints and entries are dead.
+  logic [SeqW-1:0] taken_seq_q [2];
+  logic [SeqW-1:0] passed_seq;
+  always_ff @(posedge ap_clk) begin
+    if (rst || batch_start) begin
+      taken_seq_q[0] <= '0;
+      taken_seq_q[1] <= '0;
+    end else if (eng_cmd_valid && eng_cmd_ready && !eng_cmd_zeroing) begin
+      taken_seq_q[0] <= eng_cmd_seq;
+      taken_seq_q[1] <= taken_seq_q[0];
+    end
+  end
+  assign passed_seq = taken_seq_q[1];
+  rac_cmd_fifo #(.Width(CmdW), .Depth(CmdFifoDepth)) u_cmd_fifo (
+    .clk_i(ap_clk), .rst_i(rst),
+    .in_valid_i(cmd_valid && hint_room), .in_ready_o(cmd_fifo_ready),
+    .in_data_i({cmd_op, cmd_force, cmd_atomic, cmd_zeroing, cmd_slot, cmd_mask, cmd_granule, cmd_seq, cmd_row,
+                cmd_line}),
+    .out_valid_o(eng_cmd_valid), .out_ready_i(eng_cmd_ready),
+    .out_data_o({eng_cmd_op, eng_cmd_force, eng_cmd_atomic, eng_cmd_zeroing, eng_cmd_slot, eng_cmd_mask,
+                 eng_cmd_granule, eng_cmd_seq, eng_cmd_row, eng_cmd_line}),
+    .empty_o(cmd_fifo_empty)
+  );
+
+  logic            fill_install, hint_valid, batch_end;
+  // Every command of the batch looked up: what is left of the miss-ahead
+  // state is dropped (so the meta port goes idle and the batch can end).
+  assign batch_end = kstate_q == KRun && dec_done && cmd_fifo_empty && eng_idle;
+  logic [WayW-1:0] fill_way;
+  logic [GranW-1:0] hint_granule;
+  logic [SeqW-1:0]  hint_seq;
+  rac_miss_ahead #(.Sets(Sets), .Ways(Ways), .GranW(GranW), .SeqW(SeqW)) u_miss_ahead (
+    .clk_i(ap_clk), .rst_i(rst || eng_clear), .flush_i(batch_start),
+    .cmd_fire_i(cmd_valid && cmd_ready && !cmd_force),
+    .cmd_lookup_i(cmd_op == OpRead || cmd_op == OpWrite || cmd_op == OpFree || cmd_op == OpImportLine),
+    .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
+    .install_i(fill_install), .install_granule_i(mem_req_granule), .install_way_i(fill_way),
+    .hint_valid_o(hint_valid), .hint_granule_o(hint_granule), .hint_seq_o(hint_seq)
   );
 
   // ---------------------------------------------------------------------------
@@ -382,10 +453,10 @@ module rac_kernel #(
     .GranW(GranW), .SeqW(SeqW), .Objects(Objects), .ReadVcs(ReadVcs), .ReadVcWays(ReadVcWays)
   ) u_engine (
     .clk_i(ap_clk), .rst_i(rst || eng_clear),
-    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_force_sw_i(cmd_force),
-    .cmd_atomic_i(cmd_atomic),
-    .cmd_slot_i(cmd_slot), .cmd_mask_i(cmd_mask), .cmd_granule_i(cmd_granule), .cmd_seq_i(cmd_seq),
-    .cmd_row_i(cmd_row), .cmd_line_i(cmd_line),
+    .cmd_valid_i(eng_cmd_valid), .cmd_ready_o(eng_cmd_ready), .cmd_op_i(eng_cmd_op),
+    .cmd_force_sw_i(eng_cmd_force), .cmd_atomic_i(eng_cmd_atomic),
+    .cmd_slot_i(eng_cmd_slot), .cmd_mask_i(eng_cmd_mask), .cmd_granule_i(eng_cmd_granule),
+    .cmd_seq_i(eng_cmd_seq), .cmd_row_i(eng_cmd_row), .cmd_line_i(eng_cmd_line),
     .race_valid_o(race_valid), .race_ready_i(race_ready), .race_seq_o(race_seq), .race_granule_o(race_granule),
     .race_mask_o(race_mask), .race_kinds_o(race_kinds), .race_prev_slots_o(race_prev_slots),
     .race_prev_clks_o(race_prev_clks),
@@ -395,6 +466,7 @@ module rac_kernel #(
     .mem_req_valid_o(mem_req_valid), .mem_req_ready_i(mem_req_ready), .mem_req_write_o(mem_req_write),
     .mem_req_granule_o(mem_req_granule), .mem_req_data_o(mem_req_data), .mem_req_seq_o(mem_req_seq),
     .mem_wack_i(mem_wack), .mem_rsp_valid_i(mem_rsp_valid), .mem_rsp_data_i(mem_rsp_data),
+    .fill_install_o(fill_install), .fill_way_o(fill_way),
     .stat_cycles_o(eng_cycles), .stat_commands_o(eng_commands), .stat_accesses_o(eng_accesses),
     .stat_misses_o(eng_misses), .stat_writebacks_o(eng_writebacks), .stat_escalations_o(eng_escalations),
     .idle_o(eng_idle)
@@ -408,8 +480,13 @@ module rac_kernel #(
   logic [GranW-1:0] spill_granule;
   logic [LineW-1:0] spill_line;
 
-  rac_meta_port #(.LineW(LineW), .GranW(GranW), .SeqW(SeqW), .BucketWays(BucketWays)) u_meta (
+  rac_meta_port #(
+    .LineW(LineW), .GranW(GranW), .SeqW(SeqW), .BucketWays(BucketWays), .PrefetchEntries(PrefetchEntries)
+  ) u_meta (
     .clk_i(ap_clk), .rst_i(rst),
+    .hint_valid_i(hint_valid), .hint_granule_i(hint_granule), .hint_seq_i(hint_seq),
+    .flush_i(batch_start || batch_end), .passed_seq_i(passed_seq), .hint_room_o(hint_room),
+    .stat_prefetch_hits_o(stat_prefetch_hits),
     .base_i(buckets_q), .bucket_bits_i(bucket_bits_q),
     .req_valid_i(mem_req_valid), .req_ready_o(mem_req_ready), .req_write_i(mem_req_write),
     .req_granule_i(mem_req_granule), .req_data_i(mem_req_data), .req_seq_i(mem_req_seq),
@@ -565,7 +642,8 @@ module rac_kernel #(
   // does not): the kernel keeps its own.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5], esc_rvc};
+  assign unused_bits = ^{eng_cycles, eng_commands, eng_accesses, a_flags[31:1], a_bucket_bits[31:5], esc_rvc,
+                        eng_cmd_zeroing, stat_prefetch_hits};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -576,7 +654,7 @@ module rac_kernel #(
   `RAC_STATIC_ASSERT(LineInContract, LineW <= 832)
   `RAC_STATIC_ASSERT(PoolInContract, ReadVcs == 0 || (ReadVcs & (ReadVcs - 1)) == 0)
   // The clear resets the engine only when it has nothing in flight.
-  `RAC_ASSERT(ClearOnlyWhenIdle, !eng_clear || (eng_idle && meta_idle), ap_clk, rst)
+  `RAC_ASSERT(ClearOnlyWhenIdle, !eng_clear || (eng_idle && meta_idle && cmd_fifo_empty), ap_clk, rst)
   // Records never exceed the capacities (the argument check guarantees it).
   `RAC_ASSERT(RacesWithinCapacity, kstate_q != KRun || race_count <= race_cap_q, ap_clk, rst)
   `RAC_ASSERT(EscalationsWithinCapacity, kstate_q != KRun || esc_count <= esc_cap_q, ap_clk, rst)

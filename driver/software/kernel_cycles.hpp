@@ -2,34 +2,38 @@
 // taken to ap_done, stat_busy_cycles) would be for the batch the software
 // model just ran, at a fixed memory latency and without bus back-pressure.
 //
-// Cycle-approximate, not cycle-accurate: it counts what the RTL's timing is
-// made of (docs/hardware.md, "The fast model's cycle estimate") and keeps
-// one clock, `now`, that the events below advance:
-//  - the launch: argument check and start, the command reader's first beat
-//    one memory latency later; with clear_state the cache's init sweep
-//    (Sets cycles) and the decoder's zeroing of rows and sync objects;
-//  - one cycle per command word (the decoder's rate; the engine takes one
-//    command per cycle on hits, so set-row and load-object data words cost
-//    their own cycles);
-//  - an S2 wait for back-to-back lookups of one line or pool entry;
-//  - a miss: the drain of S2 and S3, a read-clock spill of the victim, the
-//    write-back of a dirty victim (bucket hash, bucket read, then a store,
-//    a spill record with the filter write, or nothing) and the fill (bucket
-//    hash, bucket read), one at a time through the meta port;
-//  - record writers that take one record per beats + 2 cycles, and an S3
-//    that waits while the engine's record register is full;
-//  - the end: the pipeline drains, and the last record's B response.
+// Cycle-approximate, not cycle-accurate (docs/hardware.md, "The fast
+// model's cycle estimate"). During the batch the software model records
+// what the timing depends on — each command's words, lookup and granule,
+// the S2 waits, the misses (victim, write-back, buckets) and the records —
+// and end_batch() replays it in two parts that run side by side:
+//  - the engine, by formula: one command per cycle once the command FIFO
+//    has it, the S2 wait, a miss's request after the pipeline drains, the
+//    record writers (one record per beats + 2 cycles; S3 waits while the
+//    engine's record register is full);
+//  - the rest of the kernel, cycle by cycle (MissAhead below): the decoder
+//    (one word per cycle, held while the command FIFO or the hint queue is
+//    full), the shadow tags and their hints, the meta port's hint queue,
+//    hasher and PrefetchEntries entries, the one-ID read channel whose
+//    bursts return in AR order, and the meta port's own states for the
+//    engine's fills and write-backs (posted writes, reads held until the B
+//    response, entries dropped by a write-back to their bucket or once the
+//    engine has passed their command).
+// The engine waits on the second part for a command and for each miss's
+// answer, and tells it what it took, when it asked and what it installed.
 // The constants were measured against the Verilated kernel
-// (tests/kernel/kernel_model_agreement_test.cpp checks ±5 %).
+// (tests/kernel/kernel_model_agreement_test.cpp: four shapes, latencies 1,
+// 8 and 32, within ±5 %).
 #pragma once
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace raceaccel::driver {
 
 struct KernelTimingShape {
-  unsigned sets = 0, slots = 8, objects = 0, bucket_ways = 4;
+  unsigned sets = 0, ways = 4, slots = 8, objects = 0, bucket_ways = 4;
   unsigned esc_beats = 2;  // 64-byte beats per escalation record
   double latency = 1;      // memory latency in cycles (the mean, when it varies)
 };
@@ -41,43 +45,22 @@ class KernelCycles {
 
   explicit KernelCycles(const KernelTimingShape& shape = {}) : shape_(shape) {}
 
-  void begin_batch(bool clear) {
-    now_ = kLaunch + shape_.latency;
-    if (clear) now_ += std::max<double>(shape_.sets, shape_.slots + shape_.objects) + kClear;
-    esc_ = race_ = Writer{now_};
-    last_record_ = -1;
-    prev_lookup_ = false;
-  }
-  // One command and its data words.
-  // (lookup: the command looks its line up; SoftwareKernel::time_lookup
-  // then checks the S2 wait.)
-  void command(unsigned words, bool lookup) {
-    now_ += words;
-    if (!lookup) prev_lookup_ = false;
-  }
+  void begin_batch(bool clear);
+  // One command and its data words (seq: its first word's index; lookup: it
+  // looks its line up, so the shadow tags may hint it; force: the decoder
+  // marked it for software, which the shadow does not look up).
+  // (SoftwareKernel::time_lookup then checks the S2 wait.)
+  void command(unsigned words, bool lookup, uint64_t seq = 0, uint64_t granule = 0, uint64_t set = 0,
+               uint64_t bucket = 0, bool force = false);
   // A lookup right behind another lookup of the same line or pool entry.
-  void hazard() { now_ += 1; }
-  void miss(bool dirty, WriteBack how) {
-    now_ += kDrain;
-    if (dirty) {
-      now_ += kWbRequest + bucket_read();
-      switch (how) {
-        case WriteBack::Store: now_ += kStore + shape_.latency; break;
-        case WriteBack::SpillAndFilter: now_ += kSpillAndFilter + shape_.latency; break;
-        case WriteBack::Spill: now_ += kSpill; break;
-        case WriteBack::Nothing: break;
-      }
-    }
-    now_ += kFill + bucket_read();
-  }
-  void esc_record() { record(esc_, shape_.esc_beats); }
-  void race_record() { record(race_, 1); }
+  void hazard() { events_.push_back({Event::Hazard}); }
+  // A miss of the last command: its victim way in its set, the dirty
+  // victim's write-back and bucket.
+  void miss(bool dirty, WriteBack how, uint64_t wb_bucket, unsigned way);
+  void esc_record() { events_.push_back({Event::EscRecord}); }
+  void race_record() { events_.push_back({Event::RaceRecord}); }
   // The batch's busy cycles.
-  uint64_t end_batch() {
-    double end = now_ + kTail;
-    if (last_record_ >= 0) end = std::max(end, last_record_ + shape_.latency + kTail);
-    return static_cast<uint64_t>(end + 0.5);
-  }
+  uint64_t end_batch();
 
   // Per-lookup bookkeeping of the previous lookup (for hazard()).
   bool prev_lookup_ = false;
@@ -85,45 +68,34 @@ class KernelCycles {
   size_t prev_pool_entry_ = 0;
   bool prev_may_write_pool_ = false;
 
- private:
-  // Cycles outside the memory latency and the bucket's beats. The terms
-  // follow the RTL (rac_kernel's launch FSM, rac_check_engine's S1 miss
-  // states, rac_meta_port's states: request, 4 hash rounds, AR, the
-  // beats, the decision, the write, done); the values were fitted by least
-  // squares to the Verilated kernel's busy cycles on the validation grid
-  // (tests/kernel/kernel_model_agreement_test.cpp: three shapes, latencies
-  // 1, 8 and 32; −0.3 % … +1.7 % there).
-  static constexpr double kLaunch = 13;  // ap_start taken to the reader's request, and the finish states
-  static constexpr double kClear = 3;    // the clear and its wait state
-  static constexpr double kDrain = 2;    // S2 and S3 empty before a miss starts
-  static constexpr double kFill = 10.2;  // request, hash, AR, decision, done, install, the command again
-  static constexpr double kWbRequest = 7;
-  static constexpr double kStore = 4.25;           // AW, two W beats, B handshake (plus the latency)
-  static constexpr double kSpillAndFilter = -0.3;  // the spill record, then one filter beat (plus the latency)
-  static constexpr double kSpill = -2.3;           // the spill record only (the filter bit was set)
-  static constexpr double kTail = 4;               // pipeline drain
-
-  double bucket_read() const { return shape_.latency + 2.0 * shape_.bucket_ways; }
-  // A record made now waits in the engine's record register until its
-  // writer takes it. S3 finishes a command only when the register can take
-  // a record (decided before the rules, whether or not the command makes
-  // one), so the pipeline stands still until then. The writer's RTL takes
-  // one record per beats + 1 cycles (its W beats, then hold_q clears); the
-  // kernel's measured cycles fit beats + 2 better (the 200,000-event trace
-  // of docs/hardware.md: −0.5 % instead of −2.6 %), so that is the period.
-  struct Writer {
-    double free = 0;  // when the writer can take the next record
+  // What the batch recorded (the replay's input; kernel_cycles.cpp).
+  struct Command {
+    unsigned words = 1;
+    bool lookup = false, force = false;
+    uint64_t seq = 0, granule = 0, set = 0;
+    uint64_t bucket = 0;  // its granule's bucket
   };
-  void record(Writer& w, unsigned beats) {
-    const double take = std::max(now_ + 1, w.free);
-    w.free = take + beats + 2;
-    now_ = std::max(now_, take - 1);
-    last_record_ = std::max(last_record_, w.free);
-  }
+  struct Miss {
+    bool dirty = false;
+    WriteBack how = WriteBack::Nothing;
+    uint64_t wb_bucket = 0;
+    unsigned way = 0;
+  };
+  struct Event {
+    enum Kind { Command, Hazard, Miss, EscRecord, RaceRecord } kind;
+    size_t index = 0;  // into commands_ or misses_
+  };
 
+ private:
   KernelTimingShape shape_;
-  double now_ = 0, last_record_ = -1;
-  Writer esc_, race_;
+  bool clear_ = false;
+  bool first_batch_ = true;  // the device's first launch after its reset
+  std::vector<Command> commands_;
+  std::vector<Miss> misses_;
+  std::vector<Event> events_;
+  // The shadow of the engine's tags (granule + 1 per set and way) outlives
+  // the batch, as rac_miss_ahead's does; clear_state empties it.
+  std::vector<uint64_t> shadow_;
 };
 
 }  // namespace raceaccel::driver

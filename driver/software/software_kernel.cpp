@@ -178,6 +178,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
   ++stats_.misses;
   bool dirty = false;
   KernelCycles::WriteBack how = KernelCycles::WriteBack::Nothing;
+  uint64_t wb_bucket = 0;
   const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
   size_t victim = 0;
   if (free_way != ways.end()) {
@@ -199,10 +200,11 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     }
     dirty = dirty_[leaving];
     if (dirty) how = write_back(leaving, word, out);
+    if (dirty) wb_bucket = bucket_of(leaving, bucket_bits_);
     dirty_.erase(leaving);
     lines_.erase(leaving);
   }
-  if (cycles_) cycles_->miss(dirty, how);
+  if (cycles_) cycles_->miss(dirty, how, wb_bucket, static_cast<unsigned>(victim));
   ways[victim] = granule + 1;
   dirty_[granule] = false;
   const Line filled = fill(granule);
@@ -292,7 +294,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       std::vector<uint32_t>& target = c.op == regs::kOpSetRow ? rows_[c.slot] : objects_[c.granule];
       for (unsigned lane = 0; lane < shape_.slots; ++lane) target[lane] = static_cast<uint32_t>(lanes[lane]);
       ++stats_.commands;
-      if (cycles_) cycles_->command(1 + row_words, false);
+      if (cycles_) cycles_->command(1 + row_words, false, word);
       word += 1 + row_words;
       continue;
     }
@@ -303,7 +305,7 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       }
       const auto data =
           commands.subspan(size_t{word + 1} * regs::kCommandBytes, size_t{row_words} * regs::kCommandBytes);
-      if (cycles_) cycles_->command(1 + row_words, false);
+      if (cycles_) cycles_->command(1 + row_words, false, word);
       if (!import_read_clock(c.granule, c.mask, word, decode_row(data, shape_), out)) {
         result.status = regs::kStatusBadOp;
         break;
@@ -328,7 +330,9 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
       const std::vector<uint64_t> clock =
           clock_words == 0 ? std::vector<uint64_t>{}
                            : decode_row(data.subspan(size_t{line_words} * regs::kCommandBytes), shape_);
-      if (cycles_) cycles_->command(1 + line_words + clock_words, true);
+      if (cycles_)
+        cycles_->command(1 + line_words + clock_words, true, word, c.granule, cache_set(c.granule),
+                         bucket_of(c.granule, bucket_bits_));
       time_lookup(c);
       import_line(c.granule, c.mask, word, decode_line_words(data, shape_), clock, out);
       ++stats_.commands;
@@ -337,7 +341,9 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
     }
     ++stats_.commands;
     const bool lookup = c.op != regs::kOpAcquire && c.op != regs::kOpRelease;
-    if (cycles_) cycles_->command(1, lookup);
+    if (cycles_)
+      cycles_->command(1, lookup, word, c.granule, cache_set(c.granule), bucket_of(c.granule, bucket_bits_),
+                       c.force_sw);
     if (lookup) time_lookup(c);
     if (c.op == regs::kOpAcquire) {
       acquire(c);
@@ -369,12 +375,18 @@ BatchResult SoftwareKernel::run(const BatchArguments& args, SoftwareMemory& memo
 void SoftwareKernel::estimate_cycles(double latency) {
   KernelTimingShape t;
   t.sets = cache_.sets;
+  t.ways = cache_.ways;
   t.slots = shape_.slots;
   t.objects = objects();
   t.bucket_ways = cache_.bucket_ways;
   t.esc_beats = static_cast<unsigned>(shape_.esc_record_bytes() / 64);
   t.latency = latency;
   cycles_.emplace(t);
+}
+
+// The granule's set in the modelled cache (0 without one).
+uint64_t SoftwareKernel::cache_set(uint64_t granule) const {
+  return cache_.sets == 0 ? 0 : set_of(granule, cache_.sets);
 }
 
 // The S2 wait (rac_check_engine's hazard) of a lookup that hits right behind

@@ -140,6 +140,7 @@ class SoftwareKernel {
   bool covers(unsigned slot, uint32_t epoch_slot, uint32_t epoch_clock) const;
   size_t pool_index(uint64_t granule) const;
   uint64_t set_of(uint64_t granule, unsigned sets) const;
+  uint64_t cache_set(uint64_t granule) const;
   void look_up(uint64_t granule, uint64_t word, Output& out);
   KernelCycles::WriteBack write_back(uint64_t granule, uint64_t word, Output& out);
   void emit_race(const RaceRecord& race, Output& out);

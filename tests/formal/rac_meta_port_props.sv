@@ -1,5 +1,7 @@
 // Formal harness of the metadata port (rac_meta_port) on m_axi_meta, with
-// one-way buckets and a 64-bit line: the AXI4 master rules of
+// one-way buckets and a 64-bit line, two miss-ahead entries and free hints
+// and flushes (so up to three bucket reads in flight on one ID, and posted
+// bucket writes): the AXI4 master rules of
 // axi4_master_checker on both the read and the write channels (requests and
 // W beats held, bursts within 4 KB, WLAST on each burst's last beat; the
 // slave's R and B responses as assumptions, RRESP and BRESP free), the
@@ -19,6 +21,11 @@ module rac_meta_port_props (
   input logic [60:0]  req_granule_i,
   input logic [63:0]  req_data_i,
   input logic [31:0]  req_seq_i,
+  input logic         hint_valid_i,
+  input logic [60:0]  hint_granule_i,
+  input logic [31:0]  hint_seq_i,
+  input logic         flush_i,
+  input logic [31:0]  passed_seq_i,
   input logic         spill_ready_i,
   input logic         arready_i,
   input logic         rvalid_i,
@@ -30,16 +37,18 @@ module rac_meta_port_props (
   input logic         bvalid_i,
   input logic [1:0]   bresp_i
 );
-  logic         req_ready, wack, rsp_valid, spill_valid, idle, bus_error;
+  logic         req_ready, wack, rsp_valid, spill_valid, idle, bus_error, hint_room;
   logic         arvalid, rready, awvalid, wvalid, wlast, bready;
-  logic [63:0]  araddr, awaddr, wstrb, rsp_data, spill_line, spills;
+  logic [63:0]  araddr, awaddr, wstrb, rsp_data, spill_line, spills, prefetch_hits;
   logic [7:0]   arlen, awlen;
   logic [511:0] wdata;
   logic [31:0]  spill_seq;
   logic [60:0]  spill_granule;
 
-  rac_meta_port #(.LineW(64), .GranW(61), .SeqW(32), .BucketWays(1)) dut (
+  rac_meta_port #(.LineW(64), .GranW(61), .SeqW(32), .BucketWays(1), .PrefetchEntries(2), .HintQueue(2)) dut (
     .clk_i, .rst_i, .base_i, .bucket_bits_i,
+    .hint_valid_i, .hint_granule_i, .hint_seq_i, .flush_i, .passed_seq_i, .hint_room_o(hint_room),
+    .stat_prefetch_hits_o(prefetch_hits),
     .req_valid_i, .req_ready_o(req_ready), .req_write_i, .req_granule_i, .req_data_i, .req_seq_i,
     .wack_o(wack), .rsp_valid_o(rsp_valid), .rsp_data_o(rsp_data),
     .spill_valid_o(spill_valid), .spill_ready_i, .spill_seq_o(spill_seq), .spill_granule_o(spill_granule),
@@ -53,7 +62,7 @@ module rac_meta_port_props (
 
   logic [15:0] reads_owed;
   logic [7:0]  writes_owed;
-  axi4_master_checker #(.HasRead(1), .HasWrite(1), .MaxLen(2), .Depth(2)) axi (
+  axi4_master_checker #(.HasRead(1), .HasWrite(1), .MaxLen(2), .Depth(4)) axi (
     .clk_i, .rst_i,
     .arvalid, .arready(arready_i), .araddr, .arlen, .rvalid(rvalid_i), .rready, .rdata(rdata_i),
     .rlast(rlast_i), .rresp(rresp_i),
@@ -85,6 +94,6 @@ module rac_meta_port_props (
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused;
   assign unused = ^{req_ready, wack, rsp_valid, rsp_data, spill_valid, spill_seq, spill_granule, spill_line, spills,
-                    bus_error};
+                    bus_error, prefetch_hits, hint_room};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -68,7 +68,7 @@ request_out_of_reset#rac_record_writer.sv#/if (rst_i) begin/{n;s/hold_q <= 1'"'"
 w_advances_without_wready#rac_record_writer.sv#s/if (w_fire) w_sent_q <= w_sent_q + OneC;/if (wvalid_o) w_sent_q <= w_sent_q + OneC;/#writer
 '
 meta_mutants='
-idle_before_b_response#rac_meta_port.sv#s/if (b_fire) state_q <= MDone;/if (w_fire) state_q <= MDone;/#meta
+idle_before_b_response#rac_meta_port.sv#s/if (b_owed_q \&\& b_fire) b_owed_q <= 1'"'"'b0;/if (b_owed_q) b_owed_q <= 1'"'"'b0;/#meta
 wlast_on_every_beat#rac_meta_port.sv#s/assign wlast_o   = w_sent_q == w_total - 2'"'"'d1;/assign wlast_o   = 1'"'"'b1;/#meta
 request_out_of_reset#rac_meta_port.sv#/if (rst_i) begin/{n;s/state_q <= MIdle;/state_q <= MRead;/}#meta
 w_advances_without_wready#rac_meta_port.sv#s/if (w_fire) w_sent_q <= w_sent_q + 2'"'"'d1;/if (wvalid_o) w_sent_q <= w_sent_q + 2'"'"'d1;/#meta

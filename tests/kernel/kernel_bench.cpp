@@ -4,7 +4,8 @@
 // the trace shapes of tests/engine/engine_bench.cpp (hit-dominated and
 // miss-heavy, 4 threads, 20,000 events) but seed 5 and the generator's
 // default 1 % lock mistakes, with no bus back-pressure and a
-// memory latency drawn in [1, max] cycles for max = 1, 16 and 64.
+// memory latency drawn in [1, max] cycles for max = 1, 16, 64 and 200
+// (200 is a card's DDR/HBM round trip under load, issue 11).
 // Reports busy cycles (ap_start taken to ap_done, summed over launches) per
 // event and per command word, and the simulation speed.
 #include <chrono>
@@ -19,7 +20,7 @@ int main() {
   using namespace raceaccel;
   std::printf("rac_kernel 8 slots x 32-bit clocks, 256 x 4 cache, batches of 64 K words\n");
   for (int kind = 0; kind < 2; ++kind) {
-    for (unsigned latency : {1u, 16u, 64u}) {
+    for (unsigned latency : {1u, 16u, 64u, 200u}) {
       GeneratorOptions g;
       g.threads = 4;
       g.events = 20'000;

@@ -4,6 +4,8 @@
 // seed, latency and back-pressure per trace, and the configurations that
 // stress the kernel's own logic:
 //  - the built-in model (8 slots, 32-bit clocks, 256 x 4);
+//  - both of the above at memory latencies up to 200 cycles (the
+//    miss-ahead prefetcher's reads in flight, dropped by write-backs);
 //  - a 2 x 2 cache with a 4-bucket table: most fills and write-backs go to
 //    the table, most write-backs conflict and spill to the host;
 //  - more threads than slots (forced escalations);
@@ -57,8 +59,9 @@ struct Suite {
   size_t batch_words;
   unsigned bucket_bits;
   uint64_t seed0;
-  uint32_t shared_weight = 15;  // the generator's read-shared data (its default)
-  bool read_mostly = false;     // tests/driver/read_mostly_trace.hpp instead of the generator
+  uint32_t shared_weight = 15;                 // the generator's read-shared data (its default)
+  bool read_mostly = false;                    // tests/driver/read_mostly_trace.hpp instead of the generator
+  unsigned min_latency = 1, max_latency = 24;  // the bus latency's upper bound is drawn in this range
 };
 
 struct Totals {
@@ -88,7 +91,7 @@ Totals run_suite(const Suite& s) {
     driver::DeviceOptions d;
     d.backend = "verilator";
     d.seed = seed * 31 + 7;
-    d.max_latency = static_cast<unsigned>(pick(1, 24));
+    d.max_latency = static_cast<unsigned>(pick(s.min_latency, s.max_latency));
     d.stall_percent = static_cast<unsigned>(pick(0, 50));
     d.idle_percent = static_cast<unsigned>(pick(0, 20));
     driver::VerilatorDevice<Model> device(
@@ -347,6 +350,28 @@ TEST(KernelDifferential, FourReadClockWaysMatchDjitAndTheModel) {
   EXPECT_GT(t.races, 0u);
   EXPECT_GT(t.partial_spills, 0u);
   EXPECT_GT(t.more_clocks, 0u);
+}
+
+// Memory latency up to 200 cycles (a card's DDR under load): the miss-ahead
+// prefetcher has many bucket reads in flight while the engine works, and on
+// the 2 x 2 cache with 4 buckets nearly every write-back lands in a bucket
+// an entry has read or is reading (the entry must be dropped: with the
+// invalidation removed, RAC_MUTANT_NO_PREFETCH_INVALIDATE, this suite fails).
+TEST(KernelDifferential, HighLatencyDefaultConfiguration) {
+  Suite s{2, 8, 10, 2048, 12, 5000};
+  s.min_latency = 100;
+  s.max_latency = 200;
+  const Totals t = run_suite<Vrac_kernel_default>(s);
+  EXPECT_GE(t.events, 15'000u);
+}
+
+TEST(KernelDifferential, HighLatencyTinyCacheAndBucketTableSpill) {
+  Suite s{2, 8, 12, 1024, 2, 6000};
+  s.min_latency = 100;
+  s.max_latency = 200;
+  const Totals t = run_suite<Vrac_kernel_tiny>(s);
+  EXPECT_GT(t.misses, t.events / 10);
+  EXPECT_GT(t.spills, 0u);
 }
 
 TEST(KernelDifferential, MoreThreadsThanSlots) {

@@ -3,8 +3,8 @@
 // and on the software model at the same shape must give the same escalation
 // counts by reason, the same device statistics (commands, misses,
 // write-backs, spills, races) and, with a fixed memory latency and no
-// back-pressure, cycle counts within ±5 % (`raceaccel sweep`'s `cycles`;
-// docs/hardware.md, "The fast model's cycle estimate"). Four Verilated
+// back-pressure, cycle counts within kCycleTolerance (`raceaccel sweep`'s
+// `cycles`; docs/hardware.md, "The fast model's cycle estimate"). Four Verilated
 // shapes (the built-in 256 x 4 one and the three 2 x 2 test models, two of
 // them with several read clocks per line) at three memory latencies make
 // the validation grid (docs/hardware.md, "The fast model's cycle
@@ -26,6 +26,12 @@
 
 namespace raceaccel::kernel_test {
 namespace {
+
+// The estimate replays the batch through a cycle-by-cycle model of the
+// decoder, the miss-ahead unit and the meta port (kernel_cycles.hpp), so a
+// miss costs what the hints, the entries and the read channel make of it;
+// measured 2026-11-27 on this grid: −0.3 % … +0.8 % (docs/hardware.md).
+constexpr double kCycleTolerance = 0.05;
 
 // A Verilated shape as the software model takes it.
 struct Shape {
@@ -114,7 +120,7 @@ void compare(const Shape& shape, unsigned latency, uint64_t seed0, int traces, u
         static_cast<unsigned long long>(v.stats.device.escalations),
         static_cast<unsigned long long>(v.stats.device.spills), kernel_cycles, model_cycles,
         100.0 * (model_cycles - kernel_cycles) / kernel_cycles);
-    EXPECT_LE(std::abs(model_cycles - kernel_cycles), 0.05 * kernel_cycles) << what << ": cycles";
+    EXPECT_LE(std::abs(model_cycles - kernel_cycles), kCycleTolerance * kernel_cycles) << what << ": cycles";
   }
 }
 

@@ -41,6 +41,40 @@ TEST(KernelRareStates, BusErrorOnEachPortOfThePoolModel) {
       [](uint64_t seed) { return options(seed); });
 }
 
+// A fill whose miss-ahead entry's bucket read fails while the fill waits
+// for it (cov_fill_reads_again): the entry is dropped and the fill reads
+// the bucket itself, which fails too, so the batch ends with the meta
+// port's bus error, every burst answered; then it runs clean from good
+// memory. A fixed latency of 150 cycles makes the fill ask while the
+// entry's read is in flight: the first miss is read the slow way (its
+// hint comes too late), the second's entry read goes out behind it.
+TEST(KernelRareStates, FillWhoseEntryReadFailsReadsItsBucketAgain) {
+  sim::KernelSimOptions o = options(80);
+  o.timing.min_latency = o.timing.max_latency = 150;
+  o.timing.stall_percent = 0;
+  o.idle_percent = 0;
+  sim::KernelSim<Vrac_kernel_tiny> k(o);
+  Batch batch(kTiny);
+  batch.set_row(0, own_row(0, 1));
+  constexpr uint64_t kFirst = 100, kSecond = 200;
+  batch.access(regs::kOpWrite, 0, kFirst, 0xFF);
+  batch.access(regs::kOpWrite, 0, kSecond, 0xFF);
+  Buffers b;
+  ASSERT_NE(driver::bucket_of(kFirst, b.bucket_bits), driver::bucket_of(kSecond, b.bucket_bits));
+  constexpr uint64_t kBucketBytes = 4 * 128;  // the tiny model's 4-way buckets
+  const uint64_t bad = b.buckets + driver::bucket_of(kSecond, b.bucket_bits) * kBucketBytes;
+  k.port(3).fail_range(bad, bad + kBucketBytes, 2);
+  const BatchResult r = run_batch(k, batch, b, regs::kFlagClearState);
+  EXPECT_EQ(r.status, regs::kStatusBusError | regs::kStatusBusErrorMeta);
+  EXPECT_FALSE(k.bus_busy()) << "every burst answered before ap_done";
+  expect_clean(k);
+
+  const BatchResult again = run_batch(k, batch, moved_up(b), regs::kFlagClearState);
+  EXPECT_EQ(again.status, regs::kStatusOk);
+  EXPECT_EQ(again.words_done, batch.words());
+  expect_clean(k);
+}
+
 // A batch that ends inside a set-row's data words stops there with status 3
 // (words_done = the set-row's index) on the tiny model.
 TEST(KernelRareStates, TruncatedSetRowOnTheTinyModel) {

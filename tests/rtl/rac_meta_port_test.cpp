@@ -10,7 +10,12 @@
 // INSOFTWARE when g's filter bit is set, else zero; write-back: g's way,
 // else the first empty way for a nonzero line, else (zero line) nothing,
 // else a spill record and g's filter bit. After every request the bench
-// compares the fill data, the spill record and the whole table.
+// compares the fill data, the spill record and, once the port is idle (a
+// bucket write is posted: acknowledged before its B response), the whole
+// table. Miss-ahead hints (granules of coming fills, as rac_miss_ahead
+// sends them) make the port read buckets ahead, several reads in flight;
+// the fills it answers from them must be the model's too, whatever
+// write-backs came in between.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -125,6 +130,8 @@ struct MetaBench {
   rac_rtl::Coin coin;
   unsigned bus_errors = 0;
   unsigned spill_stall;
+  std::vector<std::pair<uint64_t, uint32_t>> hints;  // (granule, seq) still to send, one per cycle at most
+  unsigned reads_in_flight = 0, max_reads_in_flight = 0;
 
   MetaBench(const BusTiming& t, uint64_t seed, uint64_t base, unsigned bucket_bits, unsigned spill_stall_percent)
       : h(::testing::UnitTest::GetInstance()->current_test_info()->name()),
@@ -138,6 +145,9 @@ struct MetaBench {
     h->bucket_bits_i = bucket_bits;
     h->req_valid_i = 0;
     h->spill_ready_i = 0;
+    h->hint_valid_i = 0;
+    h->flush_i = 0;
+    h->passed_seq_i = 0;
     // The host zeroes the table before the first batch.
     std::vector<std::byte> zero((size_t{1} << bucket_bits) * kWays * kWayBytes);
     memory.write(base, zero);
@@ -154,6 +164,7 @@ struct MetaBench {
   // nullopt on a hang.
   std::optional<Outcome> request(bool write, uint64_t g, const Line& line, uint32_t seq) {
     while (coin(30)) cycle();
+    h->passed_seq_i = seq > 2 ? seq - 2 : 0;  // as the kernel: the engine is past the commands before
     h->req_valid_i = 1;
     h->req_write_i = write;
     h->req_granule_i = g;
@@ -187,11 +198,30 @@ struct MetaBench {
   }
 
   void cycle() {
+    h->hint_valid_i = 0;
+    if (!hints.empty() && coin(50)) {
+      h->hint_valid_i = 1;
+      h->hint_granule_i = hints.front().first;
+      h->hint_seq_i = hints.front().second;
+      hints.erase(hints.begin());
+    }
     slave->drive();
     h.eval();
+    if (h->arvalid_o && h->arready_i) ++reads_in_flight;
+    if (h->rvalid_i && h->rready_o && h->rlast_i) --reads_in_flight;
+    max_reads_in_flight = std::max(max_reads_in_flight, reads_in_flight);
     slave->sample(h.cycles());
     if (h->bus_error_o) ++bus_errors;
     h.tick();
+  }
+  // Until nothing is owed on the bus (a posted bucket write has landed).
+  bool settle() {
+    for (unsigned i = 0; i < 100'000; ++i) {
+      h.eval();
+      if (h->idle_o) return true;
+      cycle();
+    }
+    return false;
   }
 
   std::vector<std::byte> table(const TableModel& m) const {
@@ -237,6 +267,7 @@ TEST(MetaPort, FillsWriteBacksAndSpillsMatchTheTableModel) {
           ASSERT_FALSE(got->spill.has_value());
           ASSERT_EQ(got->data, model.fill(g)) << "fill of request " << seq;
         }
+        ASSERT_TRUE(b.settle()) << "not idle after request " << seq;
         ASSERT_EQ(b.table(model), model.bytes()) << "table after request " << seq;
       }
       EXPECT_EQ(b.h->stat_spills_o, spills);
@@ -249,6 +280,70 @@ TEST(MetaPort, FillsWriteBacksAndSpillsMatchTheTableModel) {
     }
     ++t;
   }
+}
+
+// Miss-ahead: before each request the bench hints the granules of the next
+// few fills (with their request numbers, as the kernel does with command
+// indices), so the port holds several bucket reads in flight on one ID and
+// answers fills from them, while write-backs (55 % of requests, over 2 and
+// 8 buckets) keep landing in buckets it has read or is reading. Every fill
+// must still be the model's (a read that a write-back overtook is dropped
+// and done again), the table must match, and the prefetch must be used.
+TEST(MetaPort, HintedFillsMatchTheTableModelWithSeveralReadsInFlight) {
+  const BusTiming timings[] = {rac_rtl::timing(4, 0, 1), rac_rtl::timing(5, 20, 60)};
+  unsigned t = 0, most_in_flight = 0;
+  for (const BusTiming& timing : timings) {
+    for (const unsigned bucket_bits : {1u, 3u}) {
+      SCOPED_TRACE("timing " + std::to_string(t) + " bucket_bits " + std::to_string(bucket_bits));
+      const uint64_t base = 0x4'0000'0000ull;
+      MetaBench b(timing, 100 + 10 * t + bucket_bits, base, bucket_bits, 10);
+      TableModel model(base, bucket_bits);
+      rac_rtl::Coin c(300 + t);
+      std::vector<uint64_t> granules;
+      for (unsigned i = 0; i < 24; ++i) granules.push_back(c.bits() >> 3);
+      struct Req {
+        bool write;
+        uint64_t g;
+        Line line;
+      };
+      std::vector<Req> reqs;
+      for (unsigned i = 0; i < 400; ++i) {
+        const bool write = c(45);
+        reqs.push_back({write, granules[c.below(granules.size())], c(20) ? Line(kLineWords, 0) : random_line(c)});
+      }
+      unsigned fills = 0;
+      for (uint32_t seq = 0; seq < reqs.size(); ++seq) {
+        for (uint32_t ahead = seq; ahead < std::min<size_t>(reqs.size(), seq + 6); ++ahead) {
+          if (ahead >= seq + 5 || seq == 0) {  // each fill hinted once, five requests ahead
+            if (!reqs[ahead].write) b.hints.emplace_back(reqs[ahead].g, ahead);
+          }
+        }
+        const Req& r = reqs[seq];
+        const auto got = b.request(r.write, r.g, r.line, seq);
+        ASSERT_TRUE(got.has_value()) << "meta port hung on request " << seq;
+        if (r.write) {
+          model.write_back(r.g, r.line);
+          ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
+          if (model.spill) {
+            EXPECT_EQ(got->spill, model.spill);
+          }
+        } else {
+          ++fills;
+          ASSERT_EQ(got->data, model.fill(r.g)) << "fill of request " << seq;
+        }
+      }
+      b.hints.clear();
+      ASSERT_TRUE(b.settle());
+      EXPECT_EQ(b.table(model), model.bytes());
+      EXPECT_GT(b.h->stat_prefetch_hits_o, fills / 4) << "fills answered from a miss-ahead read";
+      EXPECT_GE(b.max_reads_in_flight, 2u) << "bucket reads in flight together";
+      most_in_flight = std::max(most_in_flight, b.max_reads_in_flight);
+      for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+      EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
+    }
+    ++t;
+  }
+  EXPECT_GE(most_in_flight, 3u) << "several bucket reads in flight";
 }
 
 // Error responses: a fill from a failing bucket returns the zero line, a
@@ -266,6 +361,7 @@ TEST(MetaPort, ErrorResponsesAreReportedAndEveryRequestCompletes) {
     const Line line = random_line(c);
     ASSERT_TRUE(b.request(true, g, line, 1).has_value());
     model.write_back(g, line);
+    ASSERT_TRUE(b.settle());
     ASSERT_EQ(b.table(model), model.bytes());
 
     // Every bucket fails from now on.
@@ -279,6 +375,7 @@ TEST(MetaPort, ErrorResponsesAreReportedAndEveryRequestCompletes) {
     ASSERT_TRUE(wb.has_value()) << "write-back hung";
     EXPECT_FALSE(wb->spill.has_value());
     EXPECT_EQ(b.slave->stats().write_bursts, writes_before) << "no bucket write after a failed bucket read";
+    ASSERT_TRUE(b.settle());
     EXPECT_EQ(b.bus_errors, 4 * kWays) << "the write-back's bucket read failed too";
     EXPECT_EQ(b.table(model), model.bytes()) << "a failed bucket read writes nothing";
     for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
@@ -298,6 +395,7 @@ TEST(MetaPort, FailedBucketWriteIsReportedAndAcknowledged) {
     b.slave->fail_range(base, base + 2 * kWays * kWayBytes, resp, AxiSlaveModel::FailOn::Writes);
     const auto wb = b.request(true, 777, random_line(c), 1);
     ASSERT_TRUE(wb.has_value()) << "write-back hung on a failed B response";
+    ASSERT_TRUE(b.settle());
     EXPECT_EQ(b.bus_errors, 1u);
     EXPECT_EQ(b.table(model), model.bytes()) << "the failed write did not land";
     const auto fill = b.request(false, 777, Line(kLineWords, 0), 2);
