@@ -264,7 +264,9 @@ TYPED_TEST(OffloadDifferential, LocksInFreedMemoryStartOver) {
     });
     ASSERT_EQ(r.golden.size(), 24u) << "X, Y and Z race, 8 bytes each; W is ordered by K";
     expect_same_races(r.golden, r.offload, std::to_string(entries) + " sync objects");
-    if (entries != 0) EXPECT_GT(r.stats.object_loads, 0u) << "the locks were on chip";
+    if (entries != 0) {
+      EXPECT_GT(r.stats.object_loads, 0u) << "the locks were on chip";
+    }
   }
 }
 
