@@ -14,6 +14,12 @@
 #include "driver/device.hpp"
 #include "driver/shape_cache.hpp"
 
+// The depth tool's path, compiled in by driver/CMakeLists.txt; builds that
+// compile this file on their own (the fuzzers) have none.
+#ifndef RACEACCEL_NETLIST_DEPTH
+#define RACEACCEL_NETLIST_DEPTH ""
+#endif
+
 namespace raceaccel::driver {
 namespace fs = std::filesystem;
 namespace {
@@ -37,7 +43,7 @@ fs::path netlist_depth_tool() {
   if (const char* env = std::getenv("RACEACCEL_NETLIST_DEPTH"); env != nullptr && *env != '\0') {
     return fs::exists(env) ? fs::path(env) : fs::path();
   }
-  if (fs::exists(RACEACCEL_NETLIST_DEPTH)) return RACEACCEL_NETLIST_DEPTH;
+  if (const fs::path built = RACEACCEL_NETLIST_DEPTH; !built.empty() && fs::exists(built)) return built;
   std::error_code ec;
   const fs::path beside = fs::read_symlink("/proc/self/exe", ec).parent_path() / "rac_netlist_depth";
   return !ec && fs::exists(beside) ? beside : fs::path();
