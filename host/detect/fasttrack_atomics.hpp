@@ -11,7 +11,7 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <vector>
 
 #include "detect/fasttrack_shadow.hpp"
 
@@ -22,24 +22,55 @@ struct AtomicHistory {
   ReadClock writes;  // AW_x: AtomicStore and AtomicRmw
 };
 
+// Byte address -> AtomicHistory. Every atomic access checks its location's
+// history, so the look-up is on the hot path of atomic-heavy code: an
+// open-addressed table (linear probing, multiply-shift hash) of keys and
+// indexes, beside the histories in chunks that never move. An unordered_map
+// cost a division and a node per look-up: 8 % of a single-threaded ring's
+// CPU time (perf, docs/performance.md "Session 13"). Erasing shifts the
+// probe run back (no tombstones), so a table that atomics and frees churn
+// does not fill with dead slots; erased histories are reused.
 class AtomicShadow {
  public:
-  // The history of byte addr, nullptr if it has none.
+  AtomicShadow() : slots_(kInitialSlots) {}
+  // The history of byte addr, nullptr if it has none. Valid until the byte
+  // is erased: inserting other bytes never moves a history.
   const AtomicHistory* find(uint64_t addr) const {
-    auto it = bytes_.find(addr);
-    return it == bytes_.end() ? nullptr : &it->second;
+    const Slot* s = slot_of(addr);
+    return s == nullptr ? nullptr : &histories_[s->index];
   }
   AtomicHistory* find(uint64_t addr) {
-    auto it = bytes_.find(addr);
-    return it == bytes_.end() ? nullptr : &it->second;
+    const Slot* s = slot_of(addr);
+    return s == nullptr ? nullptr : &histories_[s->index];
   }
-  AtomicHistory& at(uint64_t addr) { return bytes_[addr]; }  // created empty on first use
+  AtomicHistory& at(uint64_t addr);  // created empty on first use
   // Discards the history of [addr, addr+size).
   void erase(uint64_t addr, uint64_t size);
-  size_t bytes() const { return bytes_.size(); }
+  size_t bytes() const { return used_; }
 
  private:
-  std::unordered_map<uint64_t, AtomicHistory> bytes_;
+  struct Slot {
+    uint64_t key = 0;  // addr + 1; 0 marks an empty slot (no byte is at 2^64 - 1)
+    uint32_t index = 0;
+  };
+  static constexpr size_t kInitialSlots = 16;
+  size_t home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+  size_t next(size_t i) const { return (i + 1) & (slots_.size() - 1); }
+  const Slot* slot_of(uint64_t addr) const {
+    const uint64_t key = addr + 1;
+    for (size_t i = home(key);; i = next(i)) {
+      if (slots_[i].key == key) return &slots_[i];
+      if (slots_[i].key == 0) return nullptr;
+    }
+  }
+  void erase_byte(uint64_t addr);
+  void rehash(size_t n);
+
+  std::vector<Slot> slots_;
+  unsigned shift_ = 64 - 4;  // log2(kInitialSlots)
+  size_t used_ = 0;
+  ChunkedVector<AtomicHistory> histories_;
+  std::vector<uint32_t> free_;  // indexes of erased histories, cleared
 };
 
 // The lowest slot u with clock(u) > C(u), or -1: the concurrent access a race names.
