@@ -131,6 +131,12 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "coalesce") return parse_bool(value, o.coalesce) ? "" : "must be 0 or 1";
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
   if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
+  if (key == "region_young") {
+    // At most the young table's 64 entries (region_filter.hpp, kYoungSlots).
+    if (!parse_uint(value, 64, n)) return "must be a number of lines in 0..64 (0: off)";
+    o.region_young = static_cast<uint32_t>(n);
+    return {};
+  }
   if (key == "sample") return parse_rate(value, o.sample) ? "" : "must be a rate in (0, 1], e.g. 0.1 (1: no sampling)";
   if (key == "sample_seed") {
     if (!parse_uint(value, UINT64_MAX, n)) return "must be a non-negative integer (0: a new seed per run)";
@@ -153,7 +159,8 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, coalesce, parallel, own_loads, sample, sample_seed, sarif, suppressions)";
+         "record, verbosity, region_filter, region_young, coalesce, parallel, own_loads, "
+         "sample, sample_seed, sarif, suppressions)";
 }
 
 }  // namespace

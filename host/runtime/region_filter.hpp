@@ -47,6 +47,16 @@ struct alignas(32) RegionEntry {
 };
 inline constexpr unsigned kRegionLineShift = 6;
 inline constexpr uint32_t kRegionSlots = 1u << 15;
+// The young table: a region's first lines go to a table of 64 entries (2 KiB,
+// which stays in the L1 cache), and only a region that meets more lines than
+// RACEACCEL_OPTIONS region_young (32 by default) moves them to the whole
+// table and goes on there. A short region (a lock held for a few accesses,
+// the items between two atomics) touches a few lines, each at a random slot
+// of the whole table's 1 MiB, and each first touch of such a slot was a cache
+// miss: chase spent 8 % of its CPU time on the one in pthread_mutex_lock's
+// check of the mutex (docs/runtime.md, "Sync-free regions").
+inline constexpr uint32_t kYoungSlots = 64;
+inline constexpr uint32_t kYoungLinesDefault = 32;
 // The bits of bytes [offset, offset + n) of a line, 0 < n, offset + n <= 64.
 inline uint64_t line_mask(uint64_t offset, uint64_t n) {
   return (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << offset;

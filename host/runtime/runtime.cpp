@@ -363,6 +363,8 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   // Buffered loads are checked at the next drain: only the parallel
   // checker's drain checks them without their clock work (tsan_atomics.cpp).
   ts->own_loads = options_.own_loads && checker_->parallel();
+  ts->young_limit = options_.region_young;
+  ts->new_region();  // sets up the region table
   ts->forget_epoch_seen = g_forget_epoch.value.load(std::memory_order_seq_cst);
   uint64_t lo = 0, hi = 0;
   pthread_attr_t attr;

@@ -282,19 +282,22 @@ inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessK
 // of `mask` is recorded as accessed now (the caller checks what was not
 // covered).
 RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, uint64_t mask, bool write) {
-  RegionEntry& e = ts->region[l & (kRegionSlots - 1)];
+  RegionEntry* e = &ts->region_table[l & ts->region_mask];
   const uint64_t generation = ts->region_generation;
-  if (RACEACCEL_LIKELY(e.line == l && e.generation == generation)) {
-    const uint64_t covered = (write ? e.written : e.accessed) & mask;
+  if (RACEACCEL_LIKELY(e->line == l && e->generation == generation)) {
+    const uint64_t covered = (write ? e->written : e->accessed) & mask;
     if (RACEACCEL_LIKELY(covered == mask)) return covered;
-    if (write) e.written |= mask;
-    e.accessed |= mask;
+    if (write) e->written |= mask;
+    e->accessed |= mask;
     return covered;
   }
-  e.line = l;
-  e.generation = generation;
-  e.written = write ? mask : 0;
-  e.accessed = mask;
+  // A line new to the region (or evicted from its slot).
+  if (RACEACCEL_UNLIKELY(ts->young_left == 0)) e = ts->leave_young_table(l);
+  --ts->young_left;
+  e->line = l;
+  e->generation = generation;
+  e->written = write ? mask : 0;
+  e->accessed = mask;
   return 0;
 }
 // Whether the whole access (up to kMaxFilteredRange bytes, over more lines

@@ -16,6 +16,7 @@
 
 #include "core/event.hpp"
 #include "runtime/call_stacks.hpp"
+#include "runtime/hot_path.hpp"
 #include "runtime/internal_mutex.hpp"
 #include "runtime/owner_lock.hpp"
 #include "runtime/region_filter.hpp"
@@ -139,6 +140,14 @@ struct ThreadState {
   // read by the exit path too, hence relaxed atomic).
   uint64_t region_generation = 1;
   uint64_t forget_epoch_seen = 0;
+  // The table the region's lines go to (region_filter.hpp, kYoungSlots):
+  // young, then region once the region met young_limit lines (young_left
+  // counts down; ~0 in the whole table). young_limit 0: always the whole
+  // table. attach_thread sets them up through new_region.
+  RegionEntry* region_table = nullptr;
+  uint64_t region_mask = 0;
+  uint64_t young_left = 0;
+  uint32_t young_limit = kYoungLinesDefault;
   // What record_access's inline test compares the forget epoch with:
   // forget_epoch_seen while nothing else stops the fast path
   // (fast_path_allowed), kFastPathOff otherwise, so that one compare
@@ -219,13 +228,39 @@ struct ThreadState {
   PatternSiteEntry pattern_cache[kPatternCacheSlots];
   uint32_t stack[kMaxShadowDepth];     // callers' nodes
   uint64_t frame_sp[kMaxShadowDepth];  // each frame's stack pointer at its entry (stale-frame detection)
+  RegionEntry young[kYoungSlots];
   BufferedEvent buffer[kBufferCapacity];
   // Last: most of it is never touched by a short thread (mmap'ed lazily).
   RegionEntry region[kRegionSlots];
 
   // A synchronization event of the thread (or its own allocation) ends the
-  // region: nothing seen before it covers an access after it.
-  void new_region() { ++region_generation; }
+  // region: nothing seen before it covers an access after it. The new
+  // region starts in the young table (its old entries have an older
+  // generation).
+  void new_region() {
+    ++region_generation;
+    if (young_limit != 0) {
+      region_table = young;
+      region_mask = kYoungSlots - 1;
+      young_left = young_limit;
+    } else {
+      region_table = region;
+      region_mask = kRegionSlots - 1;
+      young_left = ~uint64_t{0};
+    }
+  }
+  // The region met more lines than the young table takes: its entries move
+  // to the whole table, where the region goes on. Returns the whole table's
+  // entry of line l.
+  RACEACCEL_NOINLINE RegionEntry* leave_young_table(uint64_t l) {
+    for (const RegionEntry& e : young) {
+      if (e.generation == region_generation) region[e.line & (kRegionSlots - 1)] = e;
+    }
+    region_table = region;
+    region_mask = kRegionSlots - 1;
+    young_left = ~uint64_t{0};
+    return &region[l & (kRegionSlots - 1)];
+  }
   // Accesses decided without the detector: counted by the thread (a plain
   // load and store: only it writes), taken by whoever drains it.
   void count_decided(uint64_t n) {
