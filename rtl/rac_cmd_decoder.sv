@@ -99,7 +99,8 @@ module rac_cmd_decoder #(
   typedef enum logic [2:0] {DIdle, DCmd, DLine, DRow, DZero, DZeroObj} state_e;
   state_e state_q;
 
-  logic [31:0]         words_q, idx_q, row_idx_q;
+  logic [31:0]         idx_q, row_idx_q;
+  logic                at_end;      // idx_q == the batch's words (registered: rac_wide_cnt's zero)
   logic [CntW-1:0]     row_left_q, line_left_q;
   /* verilator lint_off UNUSEDSIGNAL */  // the last data word's padding bits
   logic [RowBits-1:0]  row_q;
@@ -116,7 +117,7 @@ module rac_cmd_decoder #(
   logic out_free, word_fire;
   assign out_free  = !cmd_valid_o || cmd_ready_i;
   assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0) ||
-                         (state_q == DLine && line_left_q != 0)) && idx_q != words_q && out_free && !abort_i;
+                         (state_q == DLine && line_left_q != 0)) && !at_end && out_free && !abort_i;
   logic in_batch;
   assign in_batch = state_q == DCmd || state_q == DLine || state_q == DRow;
   assign word_fire = word_valid_i && word_ready_o;
@@ -141,6 +142,34 @@ module rac_cmd_decoder #(
                       (w_clock && word_i[23:16] == '0);
 
   assign busy_o = state_q != DIdle;
+
+  // The word index and the words left: 32-bit counters that step by one
+  // with registered chunk carries (rac_wide_cnt), so neither the index's
+  // increment nor the end-of-batch test (idx == words, the words left at
+  // zero) is a 32-bit chain on the path from a word to the state.
+  logic idx_load, idx_step;
+  assign idx_load = rst_i || (state_q == DIdle && start_i);
+  assign idx_step = word_fire && (state_q != DCmd || !w_bad);  // a bad word ends the batch at its index
+  rac_wide_cnt #(.W(32)) u_idx (
+    .clk_i,
+    .rst_i,
+    .load_i (idx_load),
+    .value_i(32'd0),
+    .step_i (idx_step),
+    .q_o    (idx_q),
+    .zero_o (idx_zero),
+    .one_o  (idx_one)
+  );
+  rac_wide_cnt #(.W(32), .Down(1'b1)) u_left (
+    .clk_i,
+    .rst_i,
+    .load_i (idx_load),
+    .value_i(rst_i ? 32'd0 : words_i),
+    .step_i (idx_step),
+    .q_o    (words_left),
+    .zero_o (at_end),
+    .one_o  (left_one)
+  );
 
   // Data words enter from the top (the first word ends at the bottom).
   logic [RowBits-1:0]  row_shifted;
@@ -167,8 +196,6 @@ module rac_cmd_decoder #(
       status_o <= StatusOk;
       words_done_o <= '0;
       stop_o <= 1'b0;
-      idx_q <= '0;
-      words_q <= '0;
     end else begin
       stop_o <= 1'b0;
       if (cmd_valid_o && cmd_ready_i) cmd_valid_o <= 1'b0;
@@ -182,8 +209,6 @@ module rac_cmd_decoder #(
         DIdle: begin
           if (start_i) begin
             state_q <= DCmd;
-            words_q <= words_i;
-            idx_q <= '0;
             done_o <= 1'b0;
             status_o <= StatusOk;
             words_done_o <= '0;
@@ -228,7 +253,7 @@ module rac_cmd_decoder #(
           end
         end
         DCmd: begin
-          if (idx_q == words_q) begin
+          if (at_end) begin
             if (out_free) begin  // every command handed over
               state_q <= DIdle;
               done_o <= 1'b1;
@@ -254,7 +279,6 @@ module rac_cmd_decoder #(
               line_left_q <= CntW'(LineWords);
               row_left_q <= (w_import && word_i[23:16] == '0) ? '0 : CntW'(RowWords);
               row_q <= '0;
-              idx_q <= idx_q + 32'd1;
             end else begin
               cmd_valid_o <= 1'b1;
               cmd_zeroing_o <= 1'b0;
@@ -265,14 +289,13 @@ module rac_cmd_decoder #(
               cmd_mask_o <= word_i[23:16];
               cmd_granule_o <= w_granule[GranW-1:0];
               cmd_seq_o <= SeqW'(idx_q);
-              idx_q <= idx_q + 32'd1;
             end
           end
         end
         DLine: begin
           if (line_left_q == 0) begin
             state_q <= DRow;  // the clock's words, if any
-          end else if (idx_q == words_q) begin
+          end else if (at_end) begin
             state_q <= DIdle;
             done_o <= 1'b1;
             status_o <= StatusTruncated;
@@ -280,7 +303,6 @@ module rac_cmd_decoder #(
           end else if (word_fire) begin
             line_q <= line_shifted;
             line_left_q <= line_left_q - 1'b1;
-            idx_q <= idx_q + 32'd1;
           end
         end
         DRow: begin
@@ -300,7 +322,7 @@ module rac_cmd_decoder #(
               cmd_line_o <= line_q[LineW-1:0];
               state_q <= DCmd;
             end
-          end else if (idx_q == words_q) begin
+          end else if (at_end) begin
             state_q <= DIdle;
             done_o <= 1'b1;
             status_o <= StatusTruncated;
@@ -308,7 +330,6 @@ module rac_cmd_decoder #(
           end else if (word_fire) begin
             row_q <= row_shifted;
             row_left_q <= row_left_q - 1'b1;
-            idx_q <= idx_q + 32'd1;
           end
         end
         default: state_q <= DIdle;
@@ -319,8 +340,10 @@ module rac_cmd_decoder #(
   // Unused fields of a command word: bits 5-7 and 24-63 (zero by contract).
   // Granule bits above GranW are used only by the object-index check.
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] words_left;  // the counters' values beyond what is used
+  logic        idx_zero, idx_one, left_one;
   logic unused_bits;
-  assign unused_bits = ^{word_i[7:5], word_i[63:24]};
+  assign unused_bits = ^{word_i[7:5], word_i[63:24], words_left, idx_zero, idx_one, left_one};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -334,7 +357,7 @@ module rac_cmd_decoder #(
                    cmd_valid_o && cmd_seq_o == $past(cmd_seq_o) && cmd_op_o == $past(cmd_op_o) &&
                    cmd_granule_o == $past(cmd_granule_o), clk_i, rst_i)
   // Words are consumed only while the batch has words left.
-  `RAC_ASSERT(NoWordPastBatch, !word_fire || idx_q < words_q, clk_i, rst_i)
+  `RAC_ASSERT(NoWordPastBatch, !word_fire || !at_end, clk_i, rst_i)
   // The engine never sees an import with shared bytes but no pool, or an
   // object index outside its store.
   `RAC_ASSERT(NoSharedImportWithoutPool,

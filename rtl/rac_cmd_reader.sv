@@ -66,14 +66,14 @@ module rac_cmd_reader #(
   // - the next burst's length is computed from these registers a cycle
   //   ahead (len_q), and the FIFO's room is registered (room_q): a burst is
   //   requested only when no request is pending, and every request or
-  //   start is followed by a cycle without one (the request's own valid
-  //   cycle, or fresh_q after a start), in which they catch up.
+  //   start (or reset) is followed by a cycle without one (the request's
+  //   own valid cycle, or fresh_q), in which they catch up.
   logic [51:0]     page;            // the next beat's 4 KB page
   logic [5:0]      beat_q;          // the next beat within it
   logic [8:0]      lo_q;            // beats not yet requested: hi * 256 + lo_q
   logic            hi_zero;
   logic [6:0]      len_q;           // the next burst's length (0: none left)
-  logic            fresh_q;         // the cycle after a start: len_q is not yet the batch's
+  logic            fresh_q;         // the cycle after a start or reset: len_q is not yet the batch's
   logic [CntW-1:0] owed_q;          // beats requested, not yet received
   logic [CntW-1:0] fifo_count_q;
   logic            stopped_q;
@@ -144,7 +144,7 @@ module rac_cmd_reader #(
       lo_q <= '0;
       owed_q <= '0;
       stopped_q <= 1'b0;
-      fresh_q <= 1'b0;
+      fresh_q <= 1'b1;  // len_q and room_q were computed in reset, from the state before it
     end else begin
       fresh_q <= start_i;
       if (start_i) begin

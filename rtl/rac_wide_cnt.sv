@@ -35,7 +35,8 @@ module rac_wide_cnt #(
   localparam int unsigned Chunks = (W + ChunkW - 1) / ChunkW;
   // The bits below a chunk when a step carries (borrows) across them, and
   // one step before that.
-  localparam logic [W-1:0] Wrap     = Down ? '0 : '1;
+  // (Replicated literals: Yosys 0.23 sizes a '1 inside ?: as one bit.)
+  localparam logic [W-1:0] Wrap     = Down ? {W{1'b0}} : {W{1'b1}};
   localparam logic [W-1:0] WrapPrev = Down ? W'(1) : {{(W - 1){1'b1}}, 1'b0};
 
   logic [W-1:0] q_q;
@@ -79,7 +80,7 @@ module rac_wide_cnt #(
       zero_q <= value_i == '0;
       one_q <= value_i == W'(1);
     end else if (step_i) begin
-      zero_q <= Down ? one_q : q_q == '1;
+      zero_q <= Down ? one_q : q_q == {W{1'b1}};
       one_q <= Down ? q_q == W'(2) : zero_q;
     end
   end
