@@ -292,34 +292,59 @@ module rac_axil_ctrl #(
     endcase
   end
 
-  // The latched high word answers only its own address (snap_addr_q is a
-  // statistic's high word, or 0xFFF, which is not mapped).
-  always_comb begin
-    if (snap_addr_q == rd_addr) begin
-      rd_value = snap_hi_q;
-    end else if (rd_addr[11:9] != 3'd0) begin
-      rd_value = '0;
-    end else begin
-      rd_value = rd_words[{rd_addr[8:2], 5'd0} +: 32];
+  // The read is split over two registers: the word within each 16-word bank
+  // when the address is taken (rd_bank_q), then the bank, the latched high
+  // word or zero into rdata_o. RVALID rises in the cycle after next: one
+  // more cycle of latency on a register read (the host's, not the kernel's
+  // hot path), where the one-cycle mux took 4 LUT and 5 MUXF levels.
+  // Everything is sampled when the address is taken, as before: the value,
+  // the ctrl read that clears ap_done, a statistic and its latched high word.
+  localparam int unsigned Banks = Words / 16;
+  logic [31:0] rd_bank_q [Banks];
+  logic [2:0]  rd_sel_q;      // the bank
+  logic        rd_unmapped_q; // an address at 0x200 or above: zero
+  logic        rd_snap_q;     // the latched high word answers: snap_addr_q is a statistic's high word
+                             // (a read that rewrites it is of a low word) or 0xFFF, not mapped
+  logic        rd_pend_q;     // a read taken, its data not yet in rdata_o
+  for (genvar k = 0; k < Banks; k++) begin : g_bank
+    always_ff @(posedge clk_i) begin
+      if (rd_fire) rd_bank_q[k] <= rd_words[{3'(k), rd_addr[5:2], 5'd0} +: 32];
     end
   end
 
-  assign arready_o = !rvalid_o && !rst_i;
+  always_comb begin
+    if (rd_snap_q) begin
+      rd_value = snap_hi_q;
+    end else if (rd_unmapped_q) begin
+      rd_value = '0;
+    end else begin
+      rd_value = rd_bank_q[rd_sel_q];
+    end
+  end
+
+  assign arready_o = !rvalid_o && !rd_pend_q && !rst_i;
   assign rresp_o   = 2'b00;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       rvalid_o <= 1'b0;
+      rd_pend_q <= 1'b0;
       snap_addr_q <= 12'hFFF;
     end else if (rd_fire) begin
+      rd_pend_q <= 1'b1;
+      if (rd_is_stat) snap_addr_q <= rd_addr + 12'd4;
+    end else if (rd_pend_q) begin
+      rd_pend_q <= 1'b0;
       rvalid_o <= 1'b1;
-      if (rd_is_stat && !rd_addr[2]) snap_addr_q <= rd_addr + 12'd4;
     end else if (rready_i) begin
       rvalid_o <= 1'b0;
     end
     if (rd_fire) begin
-      rdata_o <= rd_value;
-      if (rd_is_stat && !rd_addr[2]) snap_hi_q <= rd_stat_hi;
+      rd_sel_q <= rd_addr[8:6];
+      rd_unmapped_q <= rd_addr[11:9] != 3'd0;
+      rd_snap_q <= snap_addr_q == rd_addr;
+      if (rd_is_stat) snap_hi_q <= rd_stat_hi;
     end
+    if (rd_pend_q) rdata_o <= rd_value;
   end
 
   assign commands_o      = {cmd_hi_q, cmd_lo_q};

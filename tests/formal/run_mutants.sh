@@ -51,7 +51,7 @@ writeback_of_an_empty_line#rac_check_engine.sv#s/assign mem_req_data_o    = vict
 axil_mutants='
 bresp_slverr#rac_axil_ctrl.sv#s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   = 2'"'"'b10;/#axil
 b_dropped_without_bready#rac_axil_ctrl.sv#s/end else if (bready_i) begin/end else begin/#axil
-read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/#axil
+read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rd_pend_q \&\& !rst_i;/assign arready_o = !rst_i;/#axil
 '
 # AXI4 masters: each mutant breaks one rule of axi4_master_checker or the
 # harness's idle property (and, where the block has one, its own assertion).
