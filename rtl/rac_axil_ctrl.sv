@@ -211,96 +211,140 @@ module rac_axil_ctrl #(
   // Read channel
   // ---------------------------------------------------------------------------
   // A 64-bit statistic: the low word's read latches the high word.
+  //
+  // The register file is read as one flat multiplexer indexed by the word
+  // address (bits 8:2; every register is below 0x200): a LUT, three MUXFs
+  // and a LUT for 128 words, where a case over the 12-bit address cost 4
+  // LUTs and 5 MUXFs. Unmapped words of the array are constant zeros.
+  localparam int unsigned Words = 128;
   logic [11:0] snap_addr_q;
   logic [31:0] snap_hi_q;
   logic [31:0] rd_value;
-  logic [63:0] rd_stat;
-  logic        rd_is_stat;
+  logic [Words*32-1:0] rd_words;
+  logic        rd_is_stat;  // the low word of a statistic: latch its high word
+  logic [31:0] rd_stat_hi;
+
   always_comb begin
-    rd_is_stat = 1'b1;
+    rd_words = '0;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCtrl) +: 32] = {28'd0, ap_ready_q, ap_idle_q, ap_done_q, ap_start_q};
+    rd_words[8 * (rac_kernel_regs_pkg::AddrGie) +: 32] = {31'd0, gie_q};
+    rd_words[8 * (rac_kernel_regs_pkg::AddrIer) +: 32] = {30'd0, ier_q};
+    rd_words[8 * (rac_kernel_regs_pkg::AddrIsr) +: 32] = {30'd0, isr_q};
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCommands) +: 32] = cmd_lo_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCommands + 12'd4) +: 32] = cmd_hi_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCommandWords) +: 32] = words_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrFlags) +: 32] = flags_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrRaces) +: 32] = races_lo_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrRaces + 12'd4) +: 32] = races_hi_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrRaceCapacity) +: 32] = race_cap_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrEscalations) +: 32] = esc_lo_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrEscalations + 12'd4) +: 32] = esc_hi_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrEscCapacity) +: 32] = esc_cap_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrBuckets) +: 32] = buckets_lo_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrBuckets + 12'd4) +: 32] = buckets_hi_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrBucketBits) +: 32] = bucket_bits_q;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatus) +: 32] = status_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrRacesWritten) +: 32] = races_written_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrEscalationsWritten) +: 32] = escalations_written_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrWordsDone) +: 32] = words_done_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatCycles) +: 64] = stat_cycles_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatBusyCycles) +: 64] = stat_busy_cycles_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatCommands) +: 64] = stat_commands_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatAccesses) +: 64] = stat_accesses_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatMisses) +: 64] = stat_misses_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatWritebacks) +: 64] = stat_writebacks_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatEscalations) +: 64] = stat_escalations_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatSpills) +: 64] = stat_spills_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrStatRaces) +: 64] = stat_races_i;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapMagic) +: 32] = rac_kernel_regs_pkg::RegMagic;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapVersion) +: 32] = rac_kernel_regs_pkg::RegMapVersion;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapSlots) +: 32] = NumSlots;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapClockBits) +: 32] = ClkW;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapSets) +: 32] = Sets;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapWays) +: 32] = Ways;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapLineBits) +: 32] = LineW;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapObjects) +: 32] = Objects;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapReadVcs) +: 32] = ReadVcs;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapEscRecordBytes) +: 32] = EscRecBytes;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapFeatures) +: 32] =
+        rac_kernel_regs_pkg::FeatureImportLine | rac_kernel_regs_pkg::FeatureAtomicAccess;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapBucketWays) +: 32] = BucketWays;
+    rd_words[8 * (rac_kernel_regs_pkg::AddrCapReadVcWays) +: 32] = 32'(ReadVcWays);  // read clocks a line may hold
+  end
+
+  // The statistic whose low word this read is (its high word is latched).
+  always_comb begin
+    rd_is_stat = !rd_addr[2];
     case ({rd_addr[11:3], 3'b000})
-      rac_kernel_regs_pkg::AddrStatCycles:      rd_stat = stat_cycles_i;
-      rac_kernel_regs_pkg::AddrStatBusyCycles:  rd_stat = stat_busy_cycles_i;
-      rac_kernel_regs_pkg::AddrStatCommands:    rd_stat = stat_commands_i;
-      rac_kernel_regs_pkg::AddrStatAccesses:    rd_stat = stat_accesses_i;
-      rac_kernel_regs_pkg::AddrStatMisses:      rd_stat = stat_misses_i;
-      rac_kernel_regs_pkg::AddrStatWritebacks:  rd_stat = stat_writebacks_i;
-      rac_kernel_regs_pkg::AddrStatEscalations: rd_stat = stat_escalations_i;
-      rac_kernel_regs_pkg::AddrStatSpills:      rd_stat = stat_spills_i;
-      rac_kernel_regs_pkg::AddrStatRaces:       rd_stat = stat_races_i;
+      rac_kernel_regs_pkg::AddrStatCycles:      rd_stat_hi = stat_cycles_i[63:32];
+      rac_kernel_regs_pkg::AddrStatBusyCycles:  rd_stat_hi = stat_busy_cycles_i[63:32];
+      rac_kernel_regs_pkg::AddrStatCommands:    rd_stat_hi = stat_commands_i[63:32];
+      rac_kernel_regs_pkg::AddrStatAccesses:    rd_stat_hi = stat_accesses_i[63:32];
+      rac_kernel_regs_pkg::AddrStatMisses:      rd_stat_hi = stat_misses_i[63:32];
+      rac_kernel_regs_pkg::AddrStatWritebacks:  rd_stat_hi = stat_writebacks_i[63:32];
+      rac_kernel_regs_pkg::AddrStatEscalations: rd_stat_hi = stat_escalations_i[63:32];
+      rac_kernel_regs_pkg::AddrStatSpills:      rd_stat_hi = stat_spills_i[63:32];
+      rac_kernel_regs_pkg::AddrStatRaces:       rd_stat_hi = stat_races_i[63:32];
       default: begin
-        rd_stat = '0;
+        rd_stat_hi = '0;
         rd_is_stat = 1'b0;
       end
     endcase
   end
 
-  always_comb begin
-    rd_value = '0;
-    if (rd_is_stat) begin
-      if (!rd_addr[2]) begin
-        rd_value = rd_stat[31:0];
-      end else begin
-        rd_value = (snap_addr_q == rd_addr) ? snap_hi_q : rd_stat[63:32];
-      end
-    end else begin
-      case (rd_addr)
-        rac_kernel_regs_pkg::AddrCtrl:
-          rd_value = {28'd0, ap_ready_q, ap_idle_q, ap_done_q, ap_start_q};
-        rac_kernel_regs_pkg::AddrGie:                  rd_value = {31'd0, gie_q};
-        rac_kernel_regs_pkg::AddrIer:                  rd_value = {30'd0, ier_q};
-        rac_kernel_regs_pkg::AddrIsr:                  rd_value = {30'd0, isr_q};
-        rac_kernel_regs_pkg::AddrCommands:             rd_value = cmd_lo_q;
-        rac_kernel_regs_pkg::AddrCommands + 12'd4:     rd_value = cmd_hi_q;
-        rac_kernel_regs_pkg::AddrCommandWords:         rd_value = words_q;
-        rac_kernel_regs_pkg::AddrFlags:                rd_value = flags_q;
-        rac_kernel_regs_pkg::AddrRaces:                rd_value = races_lo_q;
-        rac_kernel_regs_pkg::AddrRaces + 12'd4:        rd_value = races_hi_q;
-        rac_kernel_regs_pkg::AddrRaceCapacity:         rd_value = race_cap_q;
-        rac_kernel_regs_pkg::AddrEscalations:          rd_value = esc_lo_q;
-        rac_kernel_regs_pkg::AddrEscalations + 12'd4:  rd_value = esc_hi_q;
-        rac_kernel_regs_pkg::AddrEscCapacity:          rd_value = esc_cap_q;
-        rac_kernel_regs_pkg::AddrBuckets:              rd_value = buckets_lo_q;
-        rac_kernel_regs_pkg::AddrBuckets + 12'd4:      rd_value = buckets_hi_q;
-        rac_kernel_regs_pkg::AddrBucketBits:           rd_value = bucket_bits_q;
-        rac_kernel_regs_pkg::AddrStatus:               rd_value = status_i;
-        rac_kernel_regs_pkg::AddrRacesWritten:         rd_value = races_written_i;
-        rac_kernel_regs_pkg::AddrEscalationsWritten:   rd_value = escalations_written_i;
-        rac_kernel_regs_pkg::AddrWordsDone:            rd_value = words_done_i;
-        rac_kernel_regs_pkg::AddrCapMagic:             rd_value = rac_kernel_regs_pkg::RegMagic;
-        rac_kernel_regs_pkg::AddrCapVersion:           rd_value = rac_kernel_regs_pkg::RegMapVersion;
-        rac_kernel_regs_pkg::AddrCapSlots:             rd_value = NumSlots;
-        rac_kernel_regs_pkg::AddrCapClockBits:         rd_value = ClkW;
-        rac_kernel_regs_pkg::AddrCapSets:              rd_value = Sets;
-        rac_kernel_regs_pkg::AddrCapWays:              rd_value = Ways;
-        rac_kernel_regs_pkg::AddrCapLineBits:          rd_value = LineW;
-        rac_kernel_regs_pkg::AddrCapObjects:           rd_value = Objects;
-        rac_kernel_regs_pkg::AddrCapReadVcs:           rd_value = ReadVcs;
-        rac_kernel_regs_pkg::AddrCapEscRecordBytes:    rd_value = EscRecBytes;
-        rac_kernel_regs_pkg::AddrCapFeatures:          rd_value = rac_kernel_regs_pkg::FeatureImportLine | rac_kernel_regs_pkg::FeatureAtomicAccess;
-        rac_kernel_regs_pkg::AddrCapBucketWays:        rd_value = BucketWays;
-        rac_kernel_regs_pkg::AddrCapReadVcWays:        rd_value = 32'(ReadVcWays);  // read clocks a line may hold
-        default: rd_value = '0;
-      endcase
+  // The read is split over two registers: the word within each 16-word bank
+  // when the address is taken (rd_bank_q), then the bank, the latched high
+  // word or zero into rdata_o. RVALID rises in the cycle after next: one
+  // more cycle of latency on a register read (the host's, not the kernel's
+  // hot path), where the one-cycle mux took 4 LUT and 5 MUXF levels.
+  // Everything is sampled when the address is taken, as before: the value,
+  // the ctrl read that clears ap_done, a statistic and its latched high word.
+  localparam int unsigned Banks = Words / 16;
+  logic [31:0] rd_bank_q [Banks];
+  logic [2:0]  rd_sel_q;      // the bank
+  logic        rd_unmapped_q; // an address at 0x200 or above: zero
+  logic        rd_snap_q;     // the latched high word answers: snap_addr_q is a statistic's high word
+                             // (a read that rewrites it is of a low word) or 0xFFF, not mapped
+  logic        rd_pend_q;     // a read taken, its data not yet in rdata_o
+  for (genvar k = 0; k < Banks; k++) begin : g_bank
+    always_ff @(posedge clk_i) begin
+      if (rd_fire) rd_bank_q[k] <= rd_words[{3'(k), rd_addr[5:2], 5'd0} +: 32];
     end
   end
 
-  assign arready_o = !rvalid_o && !rst_i;
+  always_comb begin
+    if (rd_snap_q) begin
+      rd_value = snap_hi_q;
+    end else if (rd_unmapped_q) begin
+      rd_value = '0;
+    end else begin
+      rd_value = rd_bank_q[rd_sel_q];
+    end
+  end
+
+  assign arready_o = !rvalid_o && !rd_pend_q && !rst_i;
   assign rresp_o   = 2'b00;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       rvalid_o <= 1'b0;
+      rd_pend_q <= 1'b0;
       snap_addr_q <= 12'hFFF;
     end else if (rd_fire) begin
+      rd_pend_q <= 1'b1;
+      if (rd_is_stat) snap_addr_q <= rd_addr + 12'd4;
+    end else if (rd_pend_q) begin
+      rd_pend_q <= 1'b0;
       rvalid_o <= 1'b1;
-      if (rd_is_stat && !rd_addr[2]) snap_addr_q <= rd_addr + 12'd4;
     end else if (rready_i) begin
       rvalid_o <= 1'b0;
     end
     if (rd_fire) begin
-      rdata_o <= rd_value;
-      if (rd_is_stat && !rd_addr[2]) snap_hi_q <= rd_stat[63:32];
+      rd_sel_q <= rd_addr[8:6];
+      rd_unmapped_q <= rd_addr[11:9] != 3'd0;
+      rd_snap_q <= snap_addr_q == rd_addr;
+      if (rd_is_stat) snap_hi_q <= rd_stat_hi;
     end
+    if (rd_pend_q) rdata_o <= rd_value;
   end
 
   assign commands_o      = {cmd_hi_q, cmd_lo_q};

@@ -99,7 +99,9 @@ module rac_cmd_decoder #(
   typedef enum logic [2:0] {DIdle, DCmd, DLine, DRow, DZero, DZeroObj} state_e;
   state_e state_q;
 
-  logic [31:0]         words_q, idx_q, row_idx_q;
+  logic [31:0]         idx_q, row_idx_q;
+  logic                at_end;      // idx_q == the batch's words (registered: rac_wide_cnt's zero)
+  logic                left_one;    // one word left to decode
   logic [CntW-1:0]     row_left_q, line_left_q;
   /* verilator lint_off UNUSEDSIGNAL */  // the last data word's padding bits
   logic [RowBits-1:0]  row_q;
@@ -115,45 +117,135 @@ module rac_cmd_decoder #(
   // The command register towards the engine: held until taken.
   logic out_free, word_fire;
   assign out_free  = !cmd_valid_o || cmd_ready_i;
-  assign word_ready_o = (state_q == DCmd || (state_q == DRow && row_left_q != 0) ||
-                         (state_q == DLine && line_left_q != 0)) && idx_q != words_q && out_free && !abort_i;
   logic in_batch;
   assign in_batch = state_q == DCmd || state_q == DLine || state_q == DRow;
-  assign word_fire = word_valid_i && word_ready_o;
+
+  // ---------------------------------------------------------------------------
+  // Input register
+  // ---------------------------------------------------------------------------
+  // A word is registered when it is taken (wq_q), with the wide parts of its
+  // checks already reduced (the object index's high bits in eight partial
+  // ORs, the slot range, a zero mask), and decoded from there: the checks
+  // and the state machine behind them are then not one path from WORD_I
+  // (with a 64-bit OR in it) to the state. A word is taken when the register
+  // is empty or is being decoded, while the batch has words not yet taken,
+  // not after a bad word and not during abort_i; the decoder decodes the
+  // word it holds even under abort_i, so words_done counts every word taken
+  // (the reader drops the rest). A start empties the register (after a bad
+  // word nothing is taken, after a batch's end nothing is left).
+  localparam int unsigned ObjBits = $clog2(Objects);
+  localparam logic [63:0] ObjHigh = ~((64'd1 << ObjBits) - 64'd1);  // the index bits that must be zero
+  localparam bit SlotsPow2 = (NumSlots & (NumSlots - 1)) == 0;
+  logic         wq_valid_q;
+  logic [127:0] wq_q;
+  logic [7:0]   wq_obj_or_q;     // the object index's bits at or above ObjBits, ORed in bytes
+  logic         wq_slot_bad_q;   // slot >= NumSlots
+  logic         wq_mask_zero_q;  // no byte in the mask
+  logic         in_slot_bad, take_in, word_bad, words_untaken;
+
+  if (SlotW < 8) begin : g_slot_high
+    // A slot >= NumSlots: a bit above SlotW, or (NumSlots not a power of
+    // two) a SlotW-bit value at or above it.
+    assign in_slot_bad = word_i[15:8+SlotW] != '0 || (!SlotsPow2 && word_i[8 +: SlotW] >= SlotW'(NumSlots));
+  end else begin : g_slot_all
+    assign in_slot_bad = !SlotsPow2 && word_i[15:8] >= 8'(NumSlots);
+  end
+
+  // Words not yet taken: the words left to decode, less the one held.
+  assign words_untaken = !at_end && !(wq_valid_q && left_one);
+  assign word_ready_o  = in_batch && !abort_i && words_untaken && (!wq_valid_q || (word_fire && !word_bad));
+  assign take_in       = word_valid_i && word_ready_o;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      wq_valid_q <= 1'b0;
+    end else if (state_q == DIdle && start_i) begin
+      wq_valid_q <= 1'b0;
+    end else if (take_in) begin
+      wq_valid_q <= 1'b1;
+    end else if (word_fire) begin
+      wq_valid_q <= 1'b0;
+    end
+    if (take_in) begin
+      wq_q <= word_i;
+      for (int k = 0; k < 8; k++) wq_obj_or_q[k] <= |(word_i[64 + 8*k +: 8] & ObjHigh[8*k +: 8]);
+      wq_slot_bad_q <= in_slot_bad;
+      wq_mask_zero_q <= word_i[23:16] == 8'd0;
+    end
+  end
+
+  // The state machine decodes the held word when it can use it.
+  assign word_fire = wq_valid_q && out_free &&
+                     (state_q == DCmd || (state_q == DRow && row_left_q != 0) ||
+                      (state_q == DLine && line_left_q != 0));
 
   // The word being decoded
   logic [3:0]  w_op;
-  logic [7:0]  w_slot;
+  logic [7:0]  w_slot, w_mask;
   logic [63:0] w_granule;
   logic        w_sync, w_with_row, w_import, w_atomic, w_clock, w_bad;
-  assign w_op       = word_i[3:0];
-  assign w_slot     = word_i[15:8];
-  assign w_granule  = word_i[127:64];
-  assign w_sync     = w_op >= OpAcquire && w_op <= OpLoadObject;  // ops on the sync-object store
+  assign w_op       = wq_q[3:0];
+  assign w_slot     = wq_q[15:8];  // (checked when taken: wq_slot_bad_q)
+  assign w_mask     = wq_q[23:16];
+  assign w_granule  = wq_q[127:64];
+  // The checks are OR reductions and equalities, not magnitude compares
+  // (Yosys maps those, even against a constant, to carry chains).
+  assign w_sync     = w_op == OpAcquire || w_op == OpAcquire + 4'd1 || w_op == OpLoadObject;  // ops on the sync-object store
   assign w_clock    = ReadVcs > 0 && ReadVcWays > 1 && w_op == OpImportReadClock;
   assign w_with_row = w_op == OpSetRow || w_op == OpLoadObject || w_clock;
   assign w_import   = w_op == OpImportLine;
   // Ops 9 and 10 (version 7): the access part of an atomic operation, handed
   // to the engine as a read or write with cmd_atomic_o set.
   assign w_atomic   = w_op == OpAtomicRead || w_op == OpAtomicWrite;
-  assign w_bad      = (w_op > OpImportLine && !w_atomic && !w_clock) || {24'd0, w_slot} >= NumSlots ||
-                      (w_sync && w_granule >= 64'(Objects)) || (w_import && ReadVcs == 0 && word_i[23:16] != '0) ||
-                      (w_clock && word_i[23:16] == '0);
+  // w_op[3]: an op above import-line (7); an object index >= Objects (a
+  // power of two): a bit set at or above ObjBits.
+  assign w_bad      = (w_op[3] && !w_atomic && !w_clock) || wq_slot_bad_q ||
+                      (w_sync && wq_obj_or_q != '0) || (w_import && ReadVcs == 0 && !wq_mask_zero_q) ||
+                      (w_clock && wq_mask_zero_q);
+  assign word_bad   = state_q == DCmd && w_bad;  // a command word that ends the batch
 
   assign busy_o = state_q != DIdle;
+
+  // The word index and the words left: 32-bit counters that step by one
+  // with registered chunk carries (rac_wide_cnt), so neither the index's
+  // increment nor the end-of-batch test (idx == words, the words left at
+  // zero) is a 32-bit chain on the path from a word to the state.
+  logic idx_load, idx_step;
+  assign idx_load = rst_i || (state_q == DIdle && start_i);
+  assign idx_step = word_fire && !word_bad;  // a bad word ends the batch at its index
+  rac_wide_cnt #(.W(32)) u_idx (
+    .clk_i,
+    .rst_i,
+    .load_i (idx_load),
+    .value_i(32'd0),
+    .step_i (idx_step),
+    .q_o    (idx_q),
+    .zero_o (idx_zero),
+    .one_o  (idx_one)
+  );
+  rac_wide_cnt #(.W(32), .Down(1'b1)) u_left (
+    .clk_i,
+    .rst_i,
+    .load_i (idx_load),
+    .value_i(rst_i ? 32'd0 : words_i),
+    .step_i (idx_step),
+    .q_o    (words_left),
+    .zero_o (at_end),
+    .one_o  (left_one)
+  );
 
   // Data words enter from the top (the first word ends at the bottom).
   logic [RowBits-1:0]  row_shifted;
   logic [LineBits-1:0] line_shifted;
   if (RowWords > 1) begin : g_row_shift
-    assign row_shifted = {word_i, row_q[RowBits-1:128]};
+    assign row_shifted = {wq_q, row_q[RowBits-1:128]};
   end else begin : g_row_one_word
-    assign row_shifted = word_i;
+    assign row_shifted = wq_q;
   end
   if (LineWords > 1) begin : g_line_shift
-    assign line_shifted = {word_i, line_q[LineBits-1:128]};
+    assign line_shifted = {wq_q, line_q[LineBits-1:128]};
   end else begin : g_line_one_word
-    assign line_shifted = word_i;
+    assign line_shifted = wq_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -167,12 +259,10 @@ module rac_cmd_decoder #(
       status_o <= StatusOk;
       words_done_o <= '0;
       stop_o <= 1'b0;
-      idx_q <= '0;
-      words_q <= '0;
     end else begin
       stop_o <= 1'b0;
       if (cmd_valid_o && cmd_ready_i) cmd_valid_o <= 1'b0;
-      if (abort_i && in_batch) begin
+      if (abort_i && in_batch && !wq_valid_q) begin  // (a word taken before abort_i is decoded first)
         if (out_free) begin  // the last command handed over: the batch ends here
           state_q <= DIdle;
           done_o <= 1'b1;
@@ -182,8 +272,6 @@ module rac_cmd_decoder #(
         DIdle: begin
           if (start_i) begin
             state_q <= DCmd;
-            words_q <= words_i;
-            idx_q <= '0;
             done_o <= 1'b0;
             status_o <= StatusOk;
             words_done_o <= '0;
@@ -228,7 +316,7 @@ module rac_cmd_decoder #(
           end
         end
         DCmd: begin
-          if (idx_q == words_q) begin
+          if (at_end) begin
             if (out_free) begin  // every command handed over
               state_q <= DIdle;
               done_o <= 1'b1;
@@ -249,30 +337,28 @@ module rac_cmd_decoder #(
               row_op_q <= w_clock ? OpImportLine[2:0] : w_op[2:0];
               row_clock_q <= w_clock;
               row_gran_q <= w_granule[GranW-1:0];
-              row_mask_q <= word_i[23:16];
+              row_mask_q <= w_mask;
               row_idx_q <= idx_q;
               line_left_q <= CntW'(LineWords);
-              row_left_q <= (w_import && word_i[23:16] == '0) ? '0 : CntW'(RowWords);
+              row_left_q <= (w_import && wq_mask_zero_q) ? '0 : CntW'(RowWords);
               row_q <= '0;
-              idx_q <= idx_q + 32'd1;
             end else begin
               cmd_valid_o <= 1'b1;
               cmd_zeroing_o <= 1'b0;
               cmd_op_o <= w_atomic ? {2'b00, w_op == OpAtomicWrite} : w_op[2:0];
-              cmd_force_sw_o <= word_i[4];
+              cmd_force_sw_o <= wq_q[4];
               cmd_atomic_o <= w_atomic;
               cmd_slot_o <= w_slot[SlotW-1:0];
-              cmd_mask_o <= word_i[23:16];
+              cmd_mask_o <= w_mask;
               cmd_granule_o <= w_granule[GranW-1:0];
               cmd_seq_o <= SeqW'(idx_q);
-              idx_q <= idx_q + 32'd1;
             end
           end
         end
         DLine: begin
           if (line_left_q == 0) begin
             state_q <= DRow;  // the clock's words, if any
-          end else if (idx_q == words_q) begin
+          end else if (at_end) begin
             state_q <= DIdle;
             done_o <= 1'b1;
             status_o <= StatusTruncated;
@@ -280,7 +366,6 @@ module rac_cmd_decoder #(
           end else if (word_fire) begin
             line_q <= line_shifted;
             line_left_q <= line_left_q - 1'b1;
-            idx_q <= idx_q + 32'd1;
           end
         end
         DRow: begin
@@ -300,7 +385,7 @@ module rac_cmd_decoder #(
               cmd_line_o <= line_q[LineW-1:0];
               state_q <= DCmd;
             end
-          end else if (idx_q == words_q) begin
+          end else if (at_end) begin
             state_q <= DIdle;
             done_o <= 1'b1;
             status_o <= StatusTruncated;
@@ -308,7 +393,6 @@ module rac_cmd_decoder #(
           end else if (word_fire) begin
             row_q <= row_shifted;
             row_left_q <= row_left_q - 1'b1;
-            idx_q <= idx_q + 32'd1;
           end
         end
         default: state_q <= DIdle;
@@ -319,8 +403,10 @@ module rac_cmd_decoder #(
   // Unused fields of a command word: bits 5-7 and 24-63 (zero by contract).
   // Granule bits above GranW are used only by the object-index check.
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] words_left;  // the counters' values beyond what is used
+  logic        idx_zero, idx_one;
   logic unused_bits;
-  assign unused_bits = ^{word_i[7:5], word_i[63:24]};
+  assign unused_bits = ^{wq_q[7:5], wq_q[63:24], w_slot, w_granule, words_left, idx_zero, idx_one};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -329,12 +415,14 @@ module rac_cmd_decoder #(
   `RAC_STATIC_ASSERT(SlotsFitField, NumSlots >= 1 && NumSlots <= 256)
   `RAC_STATIC_ASSERT(GranuleFitsWord, GranW <= 64)
   `RAC_STATIC_ASSERT(ObjectsPowerOfTwo, Objects >= 1 && (Objects & (Objects - 1)) == 0)
+  `RAC_STATIC_ASSERT(OpsAboveImportHaveBit3, OpImportLine == 4'd7)
+  `RAC_STATIC_ASSERT(SyncOpsAreThree, OpLoadObject == OpAcquire + 4'd2)
   // A command waiting for the engine stays the same command.
   `RAC_ASSERT_NEXT(CommandHeld, cmd_valid_o && !cmd_ready_i,
                    cmd_valid_o && cmd_seq_o == $past(cmd_seq_o) && cmd_op_o == $past(cmd_op_o) &&
                    cmd_granule_o == $past(cmd_granule_o), clk_i, rst_i)
   // Words are consumed only while the batch has words left.
-  `RAC_ASSERT(NoWordPastBatch, !word_fire || idx_q < words_q, clk_i, rst_i)
+  `RAC_ASSERT(NoWordPastBatch, !word_fire || !at_end, clk_i, rst_i)
   // The engine never sees an import with shared bytes but no pool, or an
   // object index outside its store.
   `RAC_ASSERT(NoSharedImportWithoutPool,

@@ -55,41 +55,101 @@ module rac_cmd_reader #(
   // ---------------------------------------------------------------------------
   // Burst requests
   // ---------------------------------------------------------------------------
-  logic [63:0]     next_addr_q;     // next beat to request (64-byte aligned)
-  logic [33:0]     beats_left_q;    // beats not yet requested
+  // No wide arithmetic is on a path here (each would be a carry chain of up
+  // to 16 CARRY4 levels):
+  // - the next beat's address is a 4 KB page (a rac_wide_cnt: its carries
+  //   registered) and the beat in it (6 bits); a burst never crosses 4 KB,
+  //   so it ends in the page or exactly at its end, which steps the page;
+  // - the beats not yet requested are hi * 256 + lo: lo (9 bits, at most
+  //   511) takes each burst's length, borrowing 256 from hi (a down
+  //   rac_wide_cnt whose zero flag is registered) when lo is short;
+  // - the next burst's length is computed from these registers a cycle
+  //   ahead (len_q), and the FIFO's room is registered (room_q): a burst is
+  //   requested only when no request is pending, and every request or
+  //   start (or reset) is followed by a cycle without one (the request's
+  //   own valid cycle, or fresh_q), in which they catch up.
+  logic [51:0]     page;            // the next beat's 4 KB page
+  logic [5:0]      beat_q;          // the next beat within it
+  logic [8:0]      lo_q;            // beats not yet requested: hi * 256 + lo_q
+  logic            hi_zero;
+  logic [6:0]      len_q;           // the next burst's length (0: none left)
+  logic            fresh_q;         // the cycle after a start or reset: len_q is not yet the batch's
   logic [CntW-1:0] owed_q;          // beats requested, not yet received
   logic [CntW-1:0] fifo_count_q;
   logic            stopped_q;
   logic [6:0]      to_boundary, burst_len;
-  logic [CntW-1:0] room;
+  logic [CntW-1:0] room_q;          // FIFO room, a cycle late (see the issue)
 
-  assign to_boundary = 7'd64 - {1'b0, next_addr_q[11:6]};  // beats up to the next 4 KB boundary
+  // The next burst: at most MaxBurst beats, up to the 4 KB boundary, up to
+  // the batch's end (only when hi is zero can lo be all that is left).
+  logic [9:0]  lo_at;  // lo_q + the beat: the batch ends within the page when < 64
+  assign lo_at = {1'b0, lo_q} + {4'd0, beat_q};
+  assign to_boundary = 7'd64 - {1'b0, beat_q};  // beats up to the next 4 KB boundary
   always_comb begin
     burst_len = MaxBurst[6:0];
     if (to_boundary < burst_len) burst_len = to_boundary;
-    if (beats_left_q < {27'd0, burst_len}) burst_len = beats_left_q[6:0];
+    if (hi_zero && lo_q < 9'(MaxBurst) && lo_at < 10'd64) burst_len = lo_q[6:0];
   end
-  assign room = CntW'(FifoDepth) - fifo_count_q - owed_q;
+  // The FIFO's room for beats not yet requested. Only a request takes room
+  // (beats arriving take it from owed to the FIFO, pops and dropped beats
+  // give it back), so the registered copy, a cycle late, never overstates
+  // it when a request may be made: not in the cycle after a request.
+  always_ff @(posedge clk_i) room_q <= CntW'(FifoDepth) - fifo_count_q - owed_q;
 
   logic ar_fire, r_fire, issue;
   assign ar_fire = arvalid_o && arready_i;
   assign r_fire  = rvalid_i && rready_o;
   assign bus_error_o = r_fire && rresp_i[1];  // 2: SLVERR, 3: DECERR (1, EXOKAY, is not used by a plain read)
-  assign issue   = !arvalid_o && !start_i && !stop_i && !stopped_q && beats_left_q != 0 && room >= CntW'(burst_len);
+  assign issue   = !arvalid_o && !fresh_q && !start_i && !stop_i && !stopped_q && len_q != 0 &&
+                   room_q >= CntW'(len_q);
 
-  logic [33:0] first_beats;  // beats of the batch: ceil((word offset in the first beat + words) / 4)
-  assign first_beats = (words_i == 0) ? 34'd0 : ({32'd0, base_i[5:4]} + {2'b00, words_i} + 34'd3) >> 2;
+  // At an issue: the beat after the burst (bit 6: the page's end), and lo
+  // less the burst (bit 9: lo was short, borrow 256 from hi; hi is not zero
+  // then, since len_q never exceeds what is left).
+  logic [6:0] beat_after;
+  logic [9:0] lo_after;
+  assign beat_after = {1'b0, beat_q} + len_q;
+  assign lo_after   = {1'b0, lo_q} - {3'd0, len_q};
+
+  // A start: the batch's beats, ceil((word offset in the first beat + words)
+  // / 4), as words_i[31:10] * 256 + (offset + words_i[9:0] + 3) / 4, so the
+  // add is 11 bits wide.
+  logic [10:0] first_lo;
+  assign first_lo = {9'd0, base_i[5:4]} + {1'b0, words_i[9:0]} + 11'd3;
+
+  rac_wide_cnt #(.W(52)) u_page (
+    .clk_i,
+    .rst_i,
+    .load_i (rst_i || start_i),
+    .value_i(base_i[63:12]),
+    .step_i (issue && beat_after[6]),
+    .q_o    (page),
+    .zero_o (page_zero),
+    .one_o  (page_one)
+  );
+  rac_wide_cnt #(.W(22), .Down(1'b1)) u_hi (
+    .clk_i,
+    .rst_i,
+    .load_i (rst_i || start_i),
+    .value_i(rst_i ? 22'd0 : words_i[31:10]),
+    .step_i (issue && lo_after[9]),
+    .q_o    (hi),
+    .zero_o (hi_zero),
+    .one_o  (hi_one)
+  );
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       arvalid_o <= 1'b0;
-      beats_left_q <= '0;
+      lo_q <= '0;
       owed_q <= '0;
       stopped_q <= 1'b0;
+      fresh_q <= 1'b1;  // len_q and room_q were computed in reset, from the state before it
     end else begin
+      fresh_q <= start_i;
       if (start_i) begin
-        next_addr_q <= {base_i[63:6], 6'd0};
-        beats_left_q <= first_beats;
+        beat_q <= base_i[11:6];
+        lo_q <= (words_i == 32'd0) ? 9'd0 : first_lo[10:2];
         stopped_q <= 1'b0;
       end else if (stop_i || bus_error_o) begin
         stopped_q <= 1'b1;
@@ -98,13 +158,14 @@ module rac_cmd_reader #(
         arvalid_o <= 1'b0;
       end else if (issue) begin
         arvalid_o <= 1'b1;
-        araddr_o <= next_addr_q;
-        arlen_o <= {1'b0, burst_len} - 8'd1;
-        next_addr_q <= next_addr_q + {51'd0, burst_len, 6'd0};
-        beats_left_q <= beats_left_q - {27'd0, burst_len};
+        araddr_o <= {page, beat_q, 6'd0};
+        arlen_o <= {1'b0, len_q} - 8'd1;
+        beat_q <= beat_after[5:0];
+        lo_q <= lo_after[9] ? {1'b0, lo_after[7:0]} : lo_after[8:0];
       end
-      owed_q <= owed_q + (issue ? CntW'(burst_len) : '0) - (r_fire ? CntW'(1) : '0);
+      owed_q <= owed_q + (issue ? CntW'(len_q) : '0) - (r_fire ? CntW'(1) : '0);
     end
+    len_q <= burst_len;
   end
 
   // ---------------------------------------------------------------------------
@@ -113,7 +174,8 @@ module rac_cmd_reader #(
   logic [511:0]    fifo_mem [FifoDepth];
   logic [PtrW-1:0] wr_ptr_q, rd_ptr_q;
   logic [1:0]      lane_q;        // next word within the head beat
-  logic [31:0]     words_left_q;  // words still to deliver
+  logic [31:0]     words_left;    // words still to deliver
+  logic            words_none, words_one;
   logic            push, pop, word_fire, drop;
 
   assign rready_o  = stopped_q || fifo_count_q != CntW'(FifoDepth);
@@ -121,14 +183,27 @@ module rac_cmd_reader #(
   assign push      = r_fire && !drop;
   assign word_fire = word_valid_o && word_ready_i;
   assign pop       = drop ? fifo_count_q != 0
-                          : word_fire && (lane_q == 2'd3 || words_left_q == 32'd1);
+                          : word_fire && (lane_q == 2'd3 || words_one);
 
-  assign word_valid_o = !stopped_q && fifo_count_q != 0 && words_left_q != 0;
+  assign word_valid_o = !stopped_q && fifo_count_q != 0 && !words_none;
   assign word_o       = fifo_mem[rd_ptr_q][lane_q*128 +: 128];
 
   always_ff @(posedge clk_i) begin
     if (push) fifo_mem[wr_ptr_q] <= rdata_i;
   end
+
+  // The words still to deliver: a down counter with registered ends (its
+  // zero and one are what word_valid_o and pop look at).
+  rac_wide_cnt #(.W(32), .Down(1'b1)) u_words (
+    .clk_i,
+    .rst_i,
+    .load_i (rst_i || start_i || stop_i || bus_error_o),
+    .value_i((rst_i || stop_i || bus_error_o) ? 32'd0 : words_i),
+    .step_i (word_fire),
+    .q_o    (words_left),
+    .zero_o (words_none),
+    .one_o  (words_one)
+  );
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -136,30 +211,30 @@ module rac_cmd_reader #(
       rd_ptr_q <= '0;
       fifo_count_q <= '0;
       lane_q <= '0;
-      words_left_q <= '0;
     end else begin
       if (push) wr_ptr_q <= wr_ptr_q + 1'b1;
       if (pop) rd_ptr_q <= rd_ptr_q + 1'b1;
       fifo_count_q <= fifo_count_q + (push ? CntW'(1) : '0) - (pop ? CntW'(1) : '0);
       if (start_i) begin
         lane_q <= base_i[5:4];
-        words_left_q <= words_i;
       end else if (word_fire) begin
         lane_q <= lane_q + 2'd1;
-        words_left_q <= words_left_q - 32'd1;
       end
-      if (stop_i || bus_error_o) words_left_q <= '0;
     end
   end
 
   // Beats are counted, so RLAST (checked by the memory model in simulation) is
-  // not needed; base is 16-byte aligned (the kernel checks it).
+  // not needed; base is 16-byte aligned (the kernel checks it). The counters'
+  // values beyond their ends are not needed either.
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [21:0] hi;
+  logic        page_zero, page_one, hi_one;
   logic unused_bits;
-  assign unused_bits = rlast_i ^ (^base_i[3:0]) ^ rresp_i[0];
+  assign unused_bits = rlast_i ^ (^base_i[3:0]) ^ rresp_i[0] ^ (^hi) ^ page_zero ^ page_one ^ hi_one ^
+                       (^words_left) ^ (^first_lo[1:0]);
   /* verilator lint_on UNUSEDSIGNAL */
 
-  assign idle_o = !arvalid_o && owed_q == 0 && fifo_count_q == 0 && (stopped_q || beats_left_q == 0);
+  assign idle_o = !arvalid_o && owed_q == 0 && fifo_count_q == 0 && (stopped_q || (hi_zero && lo_q == 0));
 
   // ---------------------------------------------------------------------------
   // Assertions
@@ -180,7 +255,7 @@ module rac_cmd_reader #(
 `ifdef RAC_COVER
   // A burst cut short at a 4 KB boundary.
   cov_split_4k: cover property (@(posedge clk_i) disable iff (rst_i)
-    issue && to_boundary < MaxBurst[6:0] && to_boundary < 7'(beats_left_q > 34'd127 ? 34'd127 : beats_left_q));
+    issue && len_q < MaxBurst[6:0] && beat_after[6] && !(hi_zero && lo_q == 9'(len_q)));
   // (No point for R held back: a burst is requested only with room for all
   // its beats, so rready_o is high whenever a beat can come.)
 `endif

@@ -52,9 +52,55 @@ module rac_record_writer #(
 
   logic                 hold_q;
   logic [Beats*512-1:0] data_q;
-  logic [63:0]          addr_q, next_addr_q;
   logic [BeatW-1:0]     aw_sent_q, w_sent_q;  // bursts requested, beats sent for the held record
   logic [15:0]          owed_q;               // bursts without a B response
+
+  // ---------------------------------------------------------------------------
+  // Record addresses: a 4 KB page and an offset in it
+  // ---------------------------------------------------------------------------
+  // A 64-bit next-record address + RecBytes is a 16-CARRY4 chain. A record
+  // is smaller than a page (RecBytes <= 1152), so the next record's offset
+  // is a 13-bit add whose carry steps the page once; the page is a
+  // rac_wide_cnt (its carries registered), loaded with the batch's base.
+  // The held record keeps its own page and offset: its page is the
+  // counter's before the step, and when the record crosses 4 KB its later
+  // beats lie in the counter's page after it (the next record's start is
+  // past the boundary too).
+  localparam logic [12:0] RecBytesV = 13'(RecBytes);
+  logic [11:0] next_off_q;  // the next record's offset in the counter's page
+  logic [51:0] page;        // the next record's page
+  logic [51:0] rec_page_q;  // the held record's page
+  logic [11:0] rec_off_q;   // its offset
+  logic        split_q;     // it crosses a 4 KB boundary: one single-beat burst per beat
+  logic [12:0] next_off_sum;
+  logic        page_zero, page_one, count_zero, count_one;  // not needed
+  assign next_off_sum = {1'b0, next_off_q} + RecBytesV;
+
+  logic rec_fire;
+  assign rec_fire = rec_valid_i && rec_ready_o;
+
+  rac_wide_cnt #(.W(52)) u_page (
+    .clk_i,
+    .rst_i,
+    .load_i (rst_i || start_i),
+    .value_i(base_i[63:12]),
+    .step_i (!start_i && rec_fire && next_off_sum[12]),
+    .q_o    (page),
+    .zero_o (page_zero),
+    .one_o  (page_one)
+  );
+
+  // The records taken in this batch.
+  rac_wide_cnt #(.W(32)) u_count (
+    .clk_i,
+    .rst_i,
+    .load_i (rst_i || start_i),
+    .value_i(32'd0),
+    .step_i (rec_fire),
+    .q_o    (count_o),
+    .zero_o (count_zero),
+    .one_o  (count_one)
+  );
 
   // A record splits where it would cross 4 KB (only records of several
   // beats can): its last beat would lie beyond the 64th of the 4 KB page.
@@ -65,19 +111,22 @@ module rac_record_writer #(
   assign BeatsC = BeatsV[BeatW-1:0];
   assign LastC  = LastV[BeatW-1:0];
   assign OneC   = OneV[BeatW-1:0];
-  logic             split;
   logic [BeatW-1:0] aw_total;
-  assign split    = Beats > 1 && {1'b0, addr_q[11:6]} + LastV[6:0] > 7'd63;
-  assign aw_total = split ? BeatsC : OneC;
+  assign aw_total = split_q ? BeatsC : OneC;
 
-  logic aw_fire, w_fire, b_fire, rec_fire, aw_done, w_done;
+  // Burst k of a split record is beat k: past the boundary it is in the
+  // next page, at the offset less 4 KB (a 13-bit add, not a 64-bit one).
+  logic [12:0] aw_off_sum;
+  assign aw_off_sum = {1'b0, rec_off_q} + {1'b0, 12'({aw_sent_q, 6'd0})};
+
+  logic aw_fire, w_fire, b_fire, aw_done, w_done;
   assign awvalid_o = hold_q && aw_sent_q != aw_total;
-  assign awaddr_o  = addr_q + 64'({aw_sent_q, 6'd0});  // burst k of a split record: beat k
-  assign awlen_o   = split ? 8'd0 : 8'(Beats - 1);
+  assign awaddr_o  = {aw_off_sum[12] ? page : rec_page_q, aw_off_sum[11:0]};
+  assign awlen_o   = split_q ? 8'd0 : 8'(Beats - 1);
   assign wvalid_o  = hold_q && w_sent_q != BeatsC;
   assign wdata_o   = data_q[w_sent_q*512 +: 512];
   assign wstrb_o   = '1;
-  assign wlast_o   = split || w_sent_q == LastC;
+  assign wlast_o   = split_q || w_sent_q == LastC;
   assign bready_o  = 1'b1;
 
   assign aw_fire  = awvalid_o && awready_i;
@@ -85,7 +134,6 @@ module rac_record_writer #(
   assign b_fire   = bvalid_i && bready_o;
   assign bus_error_o = b_fire && bresp_i[1];
   assign rec_ready_o = !hold_q;
-  assign rec_fire = rec_valid_i && rec_ready_o;
   assign aw_done  = aw_sent_q + (aw_fire ? OneC : '0) == aw_total;
   assign w_done   = w_sent_q + (w_fire ? OneC : '0) == BeatsC;
 
@@ -95,18 +143,18 @@ module rac_record_writer #(
       aw_sent_q <= '0;
       w_sent_q <= '0;
       owed_q <= '0;
-      count_o <= '0;
     end else begin
-      owed_q <= owed_q + (aw_fire ? 16'd1 : 16'd0) - (b_fire ? 16'd1 : 16'd0);
+      // One adder: +1, -1 (all ones) or 0.
+      owed_q <= owed_q + ((aw_fire && !b_fire) ? 16'd1 : (!aw_fire && b_fire) ? 16'hFFFF : 16'd0);
       if (start_i) begin
-        next_addr_q <= base_i;
-        count_o <= '0;
+        next_off_q <= base_i[11:0];
       end else if (rec_fire) begin
         hold_q <= 1'b1;
         data_q <= rec_data_i;
-        addr_q <= next_addr_q;
-        next_addr_q <= next_addr_q + 64'(RecBytes);
-        count_o <= count_o + 32'd1;
+        rec_page_q <= page;
+        rec_off_q <= next_off_q;
+        split_q <= Beats > 1 && {1'b0, next_off_q[11:6]} + LastV[6:0] > 7'd63;
+        next_off_q <= next_off_sum[11:0];
         aw_sent_q <= '0;
         w_sent_q <= '0;
       end else if (hold_q) begin
@@ -123,7 +171,8 @@ module rac_record_writer #(
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
-  assign unused_bits = bresp_i[0];  // EXOKAY is not an answer to a plain write
+  assign unused_bits = bresp_i[0]  // EXOKAY is not an answer to a plain write
+                       ^ page_zero ^ page_one ^ count_zero ^ count_one;
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -148,7 +197,7 @@ module rac_record_writer #(
 `ifdef RAC_COVER
   // A record split at a 4 KB boundary (only records of several beats).
   if (Beats > 1) begin : g_cov_split
-    cov_split_4k: cover property (@(posedge clk_i) disable iff (rst_i) aw_fire && split);
+    cov_split_4k: cover property (@(posedge clk_i) disable iff (rst_i) aw_fire && split_q);
   end
 `endif
 

@@ -26,8 +26,11 @@ constexpr int64_t kStallLimit = 100'000'000;
 // engine's S0/S1 and the meta port's states, checked against the Verilated
 // kernel's event times): the reader's first word after the launch (plus
 // the latency), a command's take to its miss request, the end of the batch
-// after the engine's last command or the last record's write.
-constexpr int64_t kFirstWord = 5;
+// after the engine's last command or the last record's write. (kFirstWord
+// was 5 until the reader registered its burst length a cycle ahead, with a
+// cycle without a request after the start, and the decoder registered its
+// input word: two cycles more to the first command, docs/hardware.md.)
+constexpr int64_t kFirstWord = 7;
 // clear_state: KClear this many cycles after the launch (or, for the
 // device's first launch, once the engine's post-reset sweep and the
 // decoder's post-reset zeroing are done: kHostSetup is how long after its

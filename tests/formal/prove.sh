@@ -21,9 +21,9 @@ case $proof in
   ref)    DEPTH=${REF_DEPTH:-15} sh "$here/run_engine_ref_bmc.sh" "$rtl" "$work" ;;
   axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
             sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$rtl" "$work" ;;
-  reader) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
+  reader) SUBS=rac_wide_cnt.sv EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
             sh "$here/run_block_formal.sh" satbmc rac_cmd_reader_props "$rtl" "$work" ;;
-  writer) EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
+  writer) SUBS=rac_wide_cnt.sv EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
             sh "$here/run_block_formal.sh" satbmc rac_record_writer_props "$rtl" "$work" ;;
   meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
             sh "$here/run_block_formal.sh" satbmc rac_meta_port_props "$rtl" "$work" ;;

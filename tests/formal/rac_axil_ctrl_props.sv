@@ -17,7 +17,9 @@
 //     no response in or right after reset;
 //   - every response is OKAY (BRESP = RRESP = 0): the slave never signals
 //     SLVERR/DECERR, so the host's driver has no error path to take here;
-//   - a taken read is answered in the next cycle, a taken write too;
+//   - a taken write is answered in the next cycle, a taken read in the
+//     cycle after (the read multiplexer is split over two registers), and
+//     its RVALID is the only thing that may be missing in between;
 //   - a read of the magic capability register returns RegMagic.
 module rac_axil_ctrl_props (
   input logic        clk_i,
@@ -119,10 +121,10 @@ module rac_axil_ctrl_props (
 
   logic past_valid_q = 1'b0;  // the previous cycle exists and was out of reset
   always @(posedge clk_i) past_valid_q <= !rst_i;
-  logic        bvalid_q, bready_q, rvalid_q, rready_q, aw_hs_q, ar_hs_q;
+  logic        bvalid_q, bready_q, rvalid_q, rready_q, aw_hs_q, ar_hs_q, ar_hs_q2;
   logic [1:0]  bresp_q, rresp_q;
   logic [31:0] rdata_q;
-  logic        magic_q;
+  logic        magic_q, magic_q2;
   always @(posedge clk_i) begin
     bvalid_q <= bvalid;
     bready_q <= bready_i;
@@ -133,14 +135,16 @@ module rac_axil_ctrl_props (
     rdata_q  <= rdata;
     aw_hs_q  <= aw_hs;
     ar_hs_q  <= ar_hs;
+    ar_hs_q2 <= ar_hs_q && !rst_i;
     magic_q  <= ar_hs && araddr_i == rac_kernel_regs_pkg::AddrCapMagic;
+    magic_q2 <= magic_q;
   end
 
   always @(posedge clk_i) begin
     if (!rst_i) begin
       // One response per request, one request at a time.
       WriteAnsweredOnce: assert (bvalid == (aw_out_q != 2'd0) && aw_out_q <= 2'd1 && w_out_q == aw_out_q);
-      ReadAnsweredOnce:  assert (rvalid == (ar_out_q != 2'd0) && ar_out_q <= 2'd1);
+      ReadAnsweredOnce:  assert (ar_out_q <= 2'd1 && (!rvalid || ar_out_q == 2'd1));
       BrespOkay: assert (!bvalid || bresp == 2'b00);
       RrespOkay: assert (!rvalid || rresp == 2'b00);
       if (past_valid_q) begin
@@ -148,8 +152,9 @@ module rac_axil_ctrl_props (
         BHeld: assert (!(bvalid_q && !bready_q) || (bvalid && bresp == bresp_q));
         RHeld: assert (!(rvalid_q && !rready_q) || (rvalid && rdata == rdata_q && rresp == rresp_q));
         WriteAnsweredNext: assert (!aw_hs_q || bvalid);
-        ReadAnsweredNext:  assert (!ar_hs_q || rvalid);
-        MagicReads: assert (!magic_q || rdata == rac_kernel_regs_pkg::RegMagic);
+        ReadPendsOneCycle: assert (rvalid || ar_out_q == 2'd0 || ar_hs_q);
+        ReadAnsweredSecond: assert (!ar_hs_q2 || rvalid);
+        MagicReads: assert (!magic_q2 || rdata == rac_kernel_regs_pkg::RegMagic);
       end else begin
         NoResponseAfterReset: assert (!bvalid && !rvalid);
       end

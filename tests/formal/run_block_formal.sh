@@ -19,7 +19,8 @@
 # tests/formal/ names, e.g. axi4_master_checker.sv); the block and its
 # submodules are read from <rtl_dir> (packages first). Counterexamples go to
 # <work_dir> as VCD. Exits non-zero on any failure. Packages the block needs
-# besides rac_pkg.sv go in PKGS (file names in <rtl_dir>, space-separated).
+# besides rac_pkg.sv go in PKGS (file names in <rtl_dir>, space-separated),
+# the modules it instantiates in SUBS (the same, e.g. rac_wide_cnt.sv).
 set -eu
 mode=$1 props=$2 rtl=$(cd "$3" && pwd) work=$4
 shift 4
@@ -31,6 +32,7 @@ mkdir -p "$work"
 block=${props%_props}
 sources="$rtl/rac_pkg.sv"
 for p in ${PKGS:-}; do sources="$sources $rtl/$p"; done
+for m in ${SUBS:-}; do sources="$sources $rtl/$m"; done
 sources="$sources $rtl/$block.sv"
 for f in ${EXTRA:-}; do sources="$sources $here/$f"; done
 sources="$sources $here/$props.sv"

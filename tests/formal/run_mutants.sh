@@ -51,7 +51,7 @@ writeback_of_an_empty_line#rac_check_engine.sv#s/assign mem_req_data_o    = vict
 axil_mutants='
 bresp_slverr#rac_axil_ctrl.sv#s/assign bresp_o   = 2'"'"'b00;/assign bresp_o   = 2'"'"'b10;/#axil
 b_dropped_without_bready#rac_axil_ctrl.sv#s/end else if (bready_i) begin/end else begin/#axil
-read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rst_i;/assign arready_o = !rst_i;/#axil
+read_taken_while_answering#rac_axil_ctrl.sv#s/assign arready_o = !rvalid_o \&\& !rd_pend_q \&\& !rst_i;/assign arready_o = !rst_i;/#axil
 '
 # AXI4 masters: each mutant breaks one rule of axi4_master_checker or the
 # harness's idle property (and, where the block has one, its own assertion).
@@ -63,7 +63,7 @@ request_changed_while_waiting#rac_cmd_reader.sv#s/end else if (issue) begin/end 
 '
 writer_mutants='
 idle_before_b_response#rac_record_writer.sv#s/assign idle_o = !hold_q \&\& owed_q == 0;/assign idle_o = !hold_q;/#writer
-wlast_on_first_beat#rac_record_writer.sv#s/assign wlast_o   = split || w_sent_q == LastC;/assign wlast_o   = split || w_sent_q == '"'"'0;/#writer
+wlast_on_first_beat#rac_record_writer.sv#s/assign wlast_o   = split_q || w_sent_q == LastC;/assign wlast_o   = split_q || w_sent_q == '"'"'0;/#writer
 request_out_of_reset#rac_record_writer.sv#/if (rst_i) begin/{n;s/hold_q <= 1'"'"'b0;/hold_q <= 1'"'"'b1;/}#writer
 w_advances_without_wready#rac_record_writer.sv#s/if (w_fire) w_sent_q <= w_sent_q + OneC;/if (wvalid_o) w_sent_q <= w_sent_q + OneC;/#writer
 '

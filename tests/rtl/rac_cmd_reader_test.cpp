@@ -136,6 +136,46 @@ TEST(CmdReader, DeliversEveryWordInOrderUnderIdleAndBackPressure) {
   }
 }
 
+// The reader keeps the next beat's address as a 4 KB page (a counter whose
+// carries between its 16-bit chunks are registered) and a beat in it, and
+// the beats still to request as hi * 256 + lo: batches whose pages carry
+// into the counter's second, third and fourth chunk (addresses 2^28, 2^44,
+// 2^60) and across 2^32; a batch that ends exactly at a page's end (its
+// last burst ends there); lengths whose beat count needs hi (1,024 words
+// and more: 256 beats), lo borrowing from hi at once (exactly 1,024 words)
+// or starting above 255 (2,047 words from the last word of a beat: 257 + 256
+// beats). Every word arrives in order, exactly the batch's beats are read.
+TEST(CmdReader, PageAndHighAddressCarries) {
+  ReaderBench b(rac_rtl::timing(21, 30, 6), 21);
+  const uint64_t bases[] = {(1ull << 28) - 4096 - 64 * 3, (1ull << 32) - 64 * 5 + 16, (1ull << 44) - 8192 + 48,
+                            (1ull << 60) - 64};
+  const uint32_t lengths[] = {12, 1024, 2047, 2053};
+  uint64_t beats = 0;
+  for (const uint64_t base : bases) {
+    fill(b.memory, base & ~uint64_t{63}, 16 * 2100 + 64, base);
+    for (const uint32_t words : lengths) {
+      SCOPED_TRACE("words " + std::to_string(words) + " base " + std::to_string(base));
+      b.start(base, words);
+      ASSERT_TRUE(b.run_until_idle(20)) << "reader hung";
+      ASSERT_EQ(b.got.size(), words);
+      for (uint32_t i = 0; i < words; ++i) ASSERT_EQ(b.got[i], b.expected(base, i)) << "word " << i;
+      beats += beats_for(base, words);
+      EXPECT_EQ(b.slave->stats().read_beats, beats) << "exactly the beats that hold the batch";
+    }
+  }
+  // 12 words from 3 beats before a page end: the batch's one burst ends there.
+  const uint64_t end = (1ull << 36) - 64 * 3;
+  fill(b.memory, end, 64 * 3, 5);
+  const uint64_t bursts = b.slave->stats().read_bursts;
+  b.start(end, 12);
+  ASSERT_TRUE(b.run_until_idle(0));
+  ASSERT_EQ(b.got.size(), 12u);
+  for (uint32_t i = 0; i < 12; ++i) ASSERT_EQ(b.got[i], b.expected(end, i)) << "word " << i;
+  EXPECT_EQ(b.slave->stats().read_bursts, bursts + (kMaxBurst >= 3 ? 1 : 2));
+  for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+  EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
+}
+
 // Bursts are at most MaxBurst beats, and a batch spanning many beats uses
 // the longest bursts the 4 KB rule allows (so the reader is not issuing
 // single beats).

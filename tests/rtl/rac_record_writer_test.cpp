@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,44 @@ TEST(RecordWriter, StartRestartsCountAndAddress) {
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(at(b.memory, 0x20000 + kRecBytes * i), second[i]);
   for (size_t i = 0; i < 5; ++i) EXPECT_EQ(at(b.memory, 0x10000 + kRecBytes * i), first[i]);
   for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+}
+
+// The writer keeps a record's address as a 4 KB page (a counter whose
+// carries between its 16-bit chunks are registered) and a 12-bit offset:
+// batches whose records end exactly at a page's end (the next starts a
+// page), and whose pages carry into the counter's second, third and fourth
+// chunk (addresses 2^28, 2^44, 2^60) and across 2^32. Each batch is
+// checked record by record, and no record lands anywhere else: a wrong page
+// would leave its place empty.
+TEST(RecordWriter, PageAndHighAddressCarries) {
+  WriterBench b(rac_rtl::timing(11, 25, 6), 11);
+  const size_t n = 24;
+  // Record 9 ends exactly at the end of the page (and of the chunk); the
+  // ones after it start the next page.
+  const uint64_t bases[] = {(1ull << 28) - kRecBytes * 10, (1ull << 32) - kRecBytes * 10, (1ull << 44) - kRecBytes * 10,
+                            (1ull << 60) - kRecBytes * 10,
+                            // a page end inside the batch that is not a chunk's
+                            0x3'0000'5000ull - kRecBytes * 10,
+                            // a start 64 bytes before the chunk's end: a
+                            // several-beat record crosses it split
+                            (1ull << 44) - 64};
+  for (const uint64_t base : bases) {
+    SCOPED_TRACE("base " + std::to_string(base));
+    const std::vector<Record> records = random_records(n, base);
+    b.start(base, static_cast<uint32_t>(n));
+    ASSERT_TRUE(b.write(records, 30)) << "writer hung";
+    EXPECT_EQ(b.h->count_o, n);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(at(b.memory, base + kRecBytes * i), records[i]) << "record " << i;
+  }
+  // No record landed anywhere else: the memory's 4 KB pages are exactly the
+  // ones the batches cover.
+  std::set<uint64_t> pages;
+  for (const uint64_t base : bases) {
+    for (uint64_t a = base; a < base + n * kRecBytes; a += 64) pages.insert(a / 4096);
+  }
+  EXPECT_EQ(b.memory.pages(), pages.size());
+  for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+  EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
 }
 
 // SLVERR and DECERR B responses: bus_error_o once per failed burst, the
