@@ -177,6 +177,8 @@ void emit_event(ThreadState* ts, const Event& e) {
 ForgetEpoch g_forget_epoch;
 
 void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
+  // covered_in_line counted a new line (every access with one comes here).
+  if (RACEACCEL_UNLIKELY(ts->young_left <= 0)) ts->leave_young_table();
   const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
   if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
   // A filtered access reaches here only while recording: kept for the

@@ -291,8 +291,10 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, ui
     e->accessed |= mask;
     return covered;
   }
-  // A line new to the region (or evicted from its slot).
-  if (RACEACCEL_UNLIKELY(ts->young_left == 0)) e = ts->leave_young_table(l);
+  // A line new to the region (or evicted from its slot). The move to the
+  // whole table, once the count runs out, is left to record_unfiltered,
+  // which every access with a new line reaches: a call here would make the
+  // inline fast path save registers (runtime.cpp, record_unfiltered).
   --ts->young_left;
   e->line = l;
   e->generation = generation;

@@ -142,11 +142,13 @@ struct ThreadState {
   uint64_t forget_epoch_seen = 0;
   // The table the region's lines go to (region_filter.hpp, kYoungSlots):
   // young, then region once the region met young_limit lines (young_left
-  // counts down; ~0 in the whole table). young_limit 0: always the whole
-  // table. attach_thread sets them up through new_region.
+  // counts them down; in the whole table it never reaches 0). young_limit
+  // 0: always the whole table. attach_thread sets them up through
+  // new_region.
+  static constexpr int64_t kNeverYoung = INT64_MAX;
   RegionEntry* region_table = nullptr;
   uint64_t region_mask = 0;
-  uint64_t young_left = 0;
+  int64_t young_left = 0;
   uint32_t young_limit = kYoungLinesDefault;
   // What record_access's inline test compares the forget epoch with:
   // forget_epoch_seen while nothing else stops the fast path
@@ -246,20 +248,19 @@ struct ThreadState {
     } else {
       region_table = region;
       region_mask = kRegionSlots - 1;
-      young_left = ~uint64_t{0};
+      young_left = kNeverYoung;
     }
   }
-  // The region met more lines than the young table takes: its entries move
-  // to the whole table, where the region goes on. Returns the whole table's
-  // entry of line l.
-  RACEACCEL_NOINLINE RegionEntry* leave_young_table(uint64_t l) {
+  // The region met more lines than the young table takes (young_left ran
+  // out; an access over two lines can take it below 0): its entries move to
+  // the whole table, where the region goes on.
+  void leave_young_table() {
     for (const RegionEntry& e : young) {
       if (e.generation == region_generation) region[e.line & (kRegionSlots - 1)] = e;
     }
     region_table = region;
     region_mask = kRegionSlots - 1;
-    young_left = ~uint64_t{0};
-    return &region[l & (kRegionSlots - 1)];
+    young_left = kNeverYoung;
   }
   // Accesses decided without the detector: counted by the thread (a plain
   // load and store: only it writes), taken by whoever drains it.

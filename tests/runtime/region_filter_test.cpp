@@ -88,7 +88,7 @@ TEST(RegionFilter, LockAndAtomicMixFindsTheGoldenRacyBytes) {
 }
 
 // The young table (region_filter.hpp, kYoungSlots): with region_young=1 a
-// region moves to the whole table at its second line, so nearly every
+// region moves to the whole table after its first line, so nearly every
 // region's entries are moved mid-region; the verdicts must stay exact.
 TEST(RegionFilter, YoungTableOutgrownInEveryRegionFindsTheGoldenRacyBytes) {
   const Totals t = run_seeds("region_mix", 4, 4001, 150, "region_young=1");
@@ -98,7 +98,7 @@ TEST(RegionFilter, YoungTableOutgrownInEveryRegionFindsTheGoldenRacyBytes) {
 
 // The young table decides what the whole table alone decides: one thread
 // (no interleaving), the same seeds, the filter's counts with the young
-// table off, outgrown at every region's second line, and at its default.
+// table off, outgrown after every region's first line, and at its default.
 // Within 1 %: two lines 2 MiB apart share a slot of the whole table, which
 // the heap's random placement makes differ from run to run. Moving the
 // entries loses nothing (a move that dropped them decided 10 % fewer).
