@@ -231,11 +231,12 @@ module rac_check_engine #(
   // ReadVcWays <= Sets): a miss's victim then shares the missing command's
   // pool set, which S1 already holds, so an evicted line's clocks can leave
   // the pool with it.
+  function automatic logic [RvcW-1:0] rvc_of_set(input logic [SetW-1:0] s);
+    rvc_of_set = '0;
+    if (PsN > 1) rvc_of_set = s[RvcW-1:0];
+  endfunction
   function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
-    logic [SetW-1:0] s;
-    s = set_of(g);
-    rvc_of = '0;
-    if (PsN > 1) rvc_of = s[RvcW-1:0];
+    rvc_of = rvc_of_set(set_of(g));
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   // A line's shared-byte mask (none without a pool).
@@ -332,9 +333,38 @@ module rac_check_engine #(
   end
 
   // ---------------------------------------------------------------------------
-  // S0: the command register and the array reads (rac_engine_store)
+  // SN: the next command (the engine's input register)
   // ---------------------------------------------------------------------------
+  // A command is taken into SN with its array indices computed from the
+  // command (the set fold) and registered, so every array read address is a
+  // register or a mux of registers chosen by registers: no path from the
+  // valid/ready chain (S1's tag compare, S2's hazard, S3's record registers
+  // and their ready inputs) reaches a RAM address or enable.
+  logic                 nx_valid_q;
+  logic [2:0]           nx_op_q;
+  logic                 nx_force_q;
+  logic                 nx_atomic_q;
+  logic [SlotW-1:0]     nx_slot_q;
+  logic [7:0]           nx_mask_q;
+  logic [GranW-1:0]     nx_gran_q;
+  logic [SeqW-1:0]      nx_seq_q;
+  logic [RowW-1:0]      nx_crow_q;
+  logic [LineW-1:0]     nx_cline_q;
+  logic [SetW-1:0]      nx_set_q;  // set_of(nx_gran_q), folded as the command arrived
+
+  // ---------------------------------------------------------------------------
+  // S0: the command whose array reads are registered (rac_engine_store)
+  // ---------------------------------------------------------------------------
+  // The arrays are read at every edge, at the indices of SN's command (the
+  // command expected in S0 after the edge) unless S0 will surely still hold
+  // its own: then S0 re-reads its indices. "Surely" is decided from
+  // registers alone: S0's data is not valid yet (it is being re-read), SN is
+  // empty, or S1 is in its miss FSM (it takes nothing before its miss is
+  // done). When S0 stalls for another reason (S1's miss starting, S2's
+  // hazard, a record S3 cannot hand on), SN's read has replaced S0's: S0
+  // re-reads (replay) and moves on a cycle later.
   logic                 s0_valid_q;
+  logic                 s0_rd_ok_q;  // the last edge's reads were at S0's indices
   logic [2:0]           s0_op_q;
   logic                 s0_force_q;
   logic                 s0_atomic_q;
@@ -344,41 +374,77 @@ module rac_check_engine #(
   logic [SeqW-1:0]      s0_seq_q;
   logic [RowW-1:0]      s0_crow_q;
   logic [LineW-1:0]     s0_cline_q;  // OpImportLine's line, carried to S3 (the import's only use of it)
+  logic [SetW-1:0]      s0_set_q;
 
-  logic s1_ready;  // S1 takes a new command at the coming edge
+  logic s1_ready;    // S1 takes a new command at the coming edge
+  logic s1_stuck;    // S1 surely takes nothing at the coming edge (registers only)
+  logic s0_offer;    // S0 holds a command with its reads
+  logic s0_ready, nx_advance, rd_s0;
   logic store_init;  // the store's post-reset sweep (it invalidates every way) runs
-  assign cmd_ready_o = !store_init && (!s0_valid_q || s1_ready);
+  assign s0_offer    = s0_valid_q && s0_rd_ok_q;
+  assign s0_ready    = !s0_valid_q || (s0_rd_ok_q && s1_ready);
+  assign nx_advance  = nx_valid_q && s0_ready;
+  assign cmd_ready_o = !store_init && (!nx_valid_q || s0_ready);
+  assign rd_s0       = s0_valid_q && (!s0_rd_ok_q || !nx_valid_q || s1_stuck);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      nx_valid_q <= 1'b0;
+    end else if (cmd_ready_o) begin
+      nx_valid_q <= cmd_valid_i;
+    end
+    if (cmd_ready_o && cmd_valid_i) begin
+      nx_op_q     <= cmd_op_i;
+      nx_force_q  <= cmd_force_sw_i;
+      nx_atomic_q <= cmd_atomic_i;
+      nx_slot_q   <= cmd_slot_i;
+      nx_mask_q   <= cmd_mask_i;
+      nx_gran_q   <= cmd_granule_i;
+      nx_seq_q    <= cmd_seq_i;
+      nx_crow_q   <= cmd_row_i;
+      nx_cline_q  <= cmd_line_i;
+      nx_set_q    <= set_of(cmd_granule_i);
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       s0_valid_q <= 1'b0;
-    end else if (cmd_ready_o) begin
-      s0_valid_q <= cmd_valid_i;
+      s0_rd_ok_q <= 1'b0;
+    end else begin
+      if (s0_ready) s0_valid_q <= nx_valid_q;
+      // The reads of this edge are S0's when it re-reads, or when SN's
+      // command (whose indices they were) moves in.
+      s0_rd_ok_q <= rd_s0 || nx_advance;
     end
-    if (cmd_ready_o && cmd_valid_i) begin
-      s0_op_q    <= cmd_op_i;
-      s0_force_q <= cmd_force_sw_i;
-      s0_atomic_q <= cmd_atomic_i;
-      s0_slot_q  <= cmd_slot_i;
-      s0_mask_q  <= cmd_mask_i;
-      s0_gran_q  <= cmd_granule_i;
-      s0_seq_q   <= cmd_seq_i;
-      s0_crow_q  <= cmd_row_i;
-      s0_cline_q <= cmd_line_i;
+    if (nx_advance) begin
+      s0_op_q     <= nx_op_q;
+      s0_force_q  <= nx_force_q;
+      s0_atomic_q <= nx_atomic_q;
+      s0_slot_q   <= nx_slot_q;
+      s0_mask_q   <= nx_mask_q;
+      s0_gran_q   <= nx_gran_q;
+      s0_seq_q    <= nx_seq_q;
+      s0_crow_q   <= nx_crow_q;
+      s0_cline_q  <= nx_cline_q;
+      s0_set_q    <= nx_set_q;
     end
   end
 
-  // The index S0 will hold after this edge: registered reads use it, so the
-  // data is ready when the command moves on.
-  logic [GranW-1:0] s0_gran_next;
-  logic [SlotW-1:0] s0_slot_next;
-  assign s0_gran_next = (cmd_ready_o && cmd_valid_i) ? cmd_granule_i : s0_gran_q;
-  assign s0_slot_next = (cmd_ready_o && cmd_valid_i) ? cmd_slot_i : s0_slot_q;
+  // The read indices for the coming edge: registers, chosen by a register
+  // function.
+  logic [SetW-1:0]  rd_set;
+  logic [SlotW-1:0] rd_slot;
+  logic [GranW-1:0] rd_gran;
+  assign rd_set  = rd_s0 ? s0_set_q : nx_set_q;
+  assign rd_slot = rd_s0 ? s0_slot_q : nx_slot_q;
+  assign rd_gran = rd_s0 ? s0_gran_q : nx_gran_q;
 
   // The arrays (rac_engine_store), reached in array indices: the reads for
-  // the coming edge at S0's next index, forwarded at the index S0 holds, so
-  // the view S0's command takes into S1 is the registered read, then the
-  // write of the last edge, then the write of this cycle.
+  // the coming edge at rd_*, forwarded at the indices S0 holds, so the view
+  // S0's command takes into S1 (when its reads are its own) is the
+  // registered read, then the write of the last edge, then the write of
+  // this cycle.
   logic [Ways*TagW-1:0]  in_tag;
   logic [Ways-1:0]       in_valid, in_dirty;
   logic [Ways*LineW-1:0] in_line;
@@ -400,14 +466,14 @@ module rac_check_engine #(
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .init_o       (store_init),
-    .rd_set_i     (set_of(s0_gran_next)),
-    .rd_slot_i    (s0_slot_next),
-    .rd_obj_i     (obj_of(s0_gran_next)),
-    .rd_pset_i    (rvc_of(s0_gran_next)),
-    .s0_set_i     (set_of(s0_gran_q)),
+    .rd_set_i     (rd_set),
+    .rd_slot_i    (rd_slot),
+    .rd_obj_i     (obj_of(rd_gran)),
+    .rd_pset_i    (rvc_of_set(rd_set)),
+    .s0_set_i     (s0_set_q),
     .s0_slot_i    (s0_slot_q),
     .s0_obj_i     (obj_of(s0_gran_q)),
-    .s0_pset_i    (rvc_of(s0_gran_q)),
+    .s0_pset_i    (rvc_of_set(s0_set_q)),
     .tag_o        (in_tag),
     .valid_o      (in_valid),
     .dirty_o      (in_dirty),
@@ -535,6 +601,7 @@ module rac_check_engine #(
   assign s1_is_lookup = is_lookup_op(s1_op_q);
   assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_lookup || hit) && s2_ready;
   assign s1_ready     = !s1_valid_q || s1_advance;
+  assign s1_stuck     = s1_valid_q && s1_state_q != S1Exec;
 
   // Victim choice on a miss: a free way first, else the policy's choice. A
   // miss starts only when S2 and S3 are empty: nothing else then writes the
@@ -626,13 +693,13 @@ module rac_check_engine #(
       s1_valid_q <= 1'b0;
       s1_state_q <= S1Idle;
     end else if (s1_ready) begin
-      s1_valid_q <= s0_valid_q;
-      s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
+      s1_valid_q <= s0_offer;
+      s1_state_q <= s0_offer ? S1Exec : S1Idle;
     end else begin
       s1_state_q <= s1_state_d;
     end
     if (miss_now) s1_victim_q <= victim;
-    if (s1_ready && s0_valid_q) begin
+    if (s1_ready && s0_offer) begin
       s1_op_q      <= s0_op_q;
       s1_force_q   <= s0_force_q;
       s1_atomic_q  <= s0_atomic_q;
@@ -1548,7 +1615,7 @@ module rac_check_engine #(
     end
   end
 
-  assign idle_o = !store_init && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
+  assign idle_o = !store_init && !nx_valid_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
                   !esc_valid_o;
 
   // ---------------------------------------------------------------------------
@@ -1604,6 +1671,10 @@ module rac_check_engine #(
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
+  // The read-index choice: S0 re-reads only when SN's command cannot move
+  // in, and S1 "stuck" (S0's re-read chosen from registers) never takes.
+  `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
+  `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // The hazard rule: the command leaving S2 never reads what S3 writes now.
