@@ -359,10 +359,13 @@ module rac_check_engine #(
   // command expected in S0 after the edge) unless S0 will surely still hold
   // its own: then S0 re-reads its indices. "Surely" is decided from
   // registers alone: S0's data is not valid yet (it is being re-read), SN is
-  // empty, or S1 is in its miss FSM (it takes nothing before its miss is
-  // done). When S0 stalls for another reason (S1's miss starting, S2's
-  // hazard, a record S3 cannot hand on), SN's read has replaced S0's: S0
-  // re-reads (replay) and moves on a cycle later.
+  // empty, S1 is in its miss FSM (it takes nothing before its miss is
+  // done), or S2 waits on S3 (hz_pred_q: predicted a cycle ahead, S2's
+  // hazard on a line). When S0 stalls for another reason (S1's miss
+  // starting, a hazard on a pool set, a record S3 cannot hand on), SN's
+  // read has replaced S0's: S0 re-reads (replay) and moves on a cycle
+  // later. A wrong guess either way costs a cycle, never a wrong read:
+  // s0_rd_ok_q says whose indices the last edge read.
   logic                 s0_valid_q;
   logic                 s0_rd_ok_q;  // the last edge's reads were at S0's indices
   logic [2:0]           s0_op_q;
@@ -377,6 +380,7 @@ module rac_check_engine #(
   logic [SetW-1:0]      s0_set_q;
 
   logic s1_ready;    // S1 takes a new command at the coming edge
+  logic hz_pred_q;   // S2 surely waits on S3 in this cycle (its line hazard, predicted)
   logic s1_stuck;    // S1 surely takes nothing at the coming edge (registers only)
   logic s0_offer;    // S0 holds a command with its reads
   logic s0_ready, nx_advance, rd_s0;
@@ -413,9 +417,10 @@ module rac_check_engine #(
       s0_rd_ok_q <= 1'b0;
     end else begin
       if (s0_ready) s0_valid_q <= nx_valid_q;
-      // The reads of this edge are S0's when it re-reads, or when SN's
-      // command (whose indices they were) moves in.
-      s0_rd_ok_q <= rd_s0 || nx_advance;
+      // The reads of this edge are S0's command's when it re-reads and
+      // keeps its command, or when it reads SN's indices and SN's command
+      // moves in.
+      s0_rd_ok_q <= nx_advance ? !rd_s0 : rd_s0;
     end
     if (nx_advance) begin
       s0_op_q     <= nx_op_q;
@@ -601,7 +606,7 @@ module rac_check_engine #(
   assign s1_is_lookup = is_lookup_op(s1_op_q);
   assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_lookup || hit) && s2_ready;
   assign s1_ready     = !s1_valid_q || s1_advance;
-  assign s1_stuck     = s1_valid_q && s1_state_q != S1Exec;
+  assign s1_stuck     = s1_valid_q && (s1_state_q != S1Exec || hz_pred_q);
 
   // Victim choice on a miss: a free way first, else the policy's choice. A
   // miss starts only when S2 and S3 are empty: nothing else then writes the
@@ -830,6 +835,18 @@ module rac_check_engine #(
   end
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
   assign s2_ready   = !s2_valid_q || s2_advance;
+
+  // The line hazard of the next cycle, for S0's read-index choice (from
+  // registers only there): S1's and S2's lookups of one granule both move
+  // on now, or the hazard of this cycle stays (S3 keeps its command).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      hz_pred_q <= 1'b0;
+    end else begin
+      hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup && s1_gran_q == s2_gran_q) ||
+                   (hz_pred_q && s3_valid_q && !exec_done);
+    end
+  end
 
   // Synchronization on chip, done in S2 and written as the command leaves
   // it, so the next command of the thread (in S1 then) takes the new row
@@ -1674,6 +1691,7 @@ module rac_check_engine #(
   // The read-index choice: S0 re-reads only when SN's command cannot move
   // in, and S1 "stuck" (S0's re-read chosen from registers) never takes.
   `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
+  `RAC_ASSERT(HazardPredicted, !(hz_pred_q && !hazard), clk_i, rst_i)
   `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
