@@ -235,9 +235,6 @@ module rac_check_engine #(
     rvc_of_set = '0;
     if (PsN > 1) rvc_of_set = s[RvcW-1:0];
   endfunction
-  function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
-    rvc_of = rvc_of_set(set_of(g));
-  endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   // A line's shared-byte mask (none without a pool).
   /* verilator lint_off UNUSEDSIGNAL */
@@ -305,11 +302,10 @@ module rac_check_engine #(
   logic             obj_wr_en;
   logic [GranW-1:0] obj_wr_gran;
   logic [RowW-1:0]  obj_wr_data;
-  // The pool is written a pool set at a time (rvc_wr_gran names it), each
+  // The pool is written a pool set at a time (rvc_wr_pset), each
   // way on its own port: one command may free, narrow, raise and take
   // several of its set's ways at once.
   logic [RvcWays-1:0]       rvc_wr_en;
-  logic [GranW-1:0]         rvc_wr_gran;
   logic [RvcWays*PTagW-1:0] rvc_wr_tag;
   logic [RvcWays*RowW-1:0]  rvc_wr_vc;
   // The writes in array indices (the arrays' keys, also for every stage's
@@ -321,10 +317,8 @@ module rac_check_engine #(
   logic [ObjW-1:0]              obj_wr_idx;
   logic [RvcW-1:0]              rvc_wr_pset;
   logic [RvcWays*PoolDataW-1:0] rvc_wr_data;
-  assign wr_set      = set_of(wr_gran);
   assign wr_way_data = {1'b1, wr_dirty, tag_of(wr_gran), wr_line};
   assign obj_wr_idx  = obj_of(obj_wr_gran);
-  assign rvc_wr_pset = rvc_of(rvc_wr_gran);
   for (genvar w = 0; w < Ways; w++) begin : g_wr_way
     assign wr_ways[w] = wr_en && wr_way == w[WayW-1:0];
   end
@@ -531,7 +525,12 @@ module rac_check_engine #(
   logic [RowW-1:0]       s1_obj_q;
   logic [RvcWays*PTagW-1:0] s1_rvc_tag_q;  // per way {valid, partial, mask, granule}
   logic [RvcWays*RowW-1:0]  s1_rvc_q;
+  logic [SetW-1:0]       s1_set_q;
+  // The way a miss of S1's command evicts, chosen as the command entered S1
+  // (from S0's view of the set's valid bits and the set's replacement
+  // state): while it waits nothing but its own install changes either.
   logic [WayW-1:0]       s1_victim_q;
+  logic                  s1_victim_free_q;  // s1_victim_q is an invalid way
 
   // What S1 holds with the writes of this edge (rac_patch_comb, keyed by
   // S1's indices): S1 takes it while it waits, and S2 takes S1's row, sync
@@ -555,7 +554,7 @@ module rac_check_engine #(
     assign {s1_rvc_tag_now[w*PTagW +: PTagW], s1_rvc_now[w*RowW +: RowW]} = s1_pool_now[w*PoolDataW +: PoolDataW];
   end
   rac_patch_comb #(.KeyW(SetW), .DataW(WayDataW), .Lanes(Ways), .OneWord(1)) u_s1_ways (
-    .held_i(s1_ways_held), .key_i(set_of(s1_gran_q)),
+    .held_i(s1_ways_held), .key_i(s1_set_q),
     .wr_en_i(wr_ways), .wr_key_i(wr_set), .wr_data_i(wr_way_data), .patched_o(s1_ways_now)
   );
   rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s1_row (
@@ -567,12 +566,11 @@ module rac_check_engine #(
     .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
   );
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s1_pool (
-    .held_i(s1_pool_held), .key_i(rvc_of(s1_gran_q)),
+    .held_i(s1_pool_held), .key_i(rvc_of_set(s1_set_q)),
     .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s1_pool_now)
   );
 
-  // The way leaving on a miss: the choice being made (S1Exec), then the one
-  // made (s1_victim_q).
+  // The way leaving on a miss (s1_victim_q).
   logic [WayW-1:0]  victim_sel;
   logic             victim_valid, victim_dirty;
   logic             hit;
@@ -608,31 +606,34 @@ module rac_check_engine #(
   assign s1_ready     = !s1_valid_q || s1_advance;
   assign s1_stuck     = s1_valid_q && (s1_state_q != S1Exec || hz_pred_q);
 
-  // Victim choice on a miss: a free way first, else the policy's choice. A
-  // miss starts only when S2 and S3 are empty: nothing else then writes the
-  // set, and no command in flight holds the victim.
+  // Victim choice on a miss: a free way first, else the policy's choice,
+  // made for S0's command from S0's view of its set (registered into
+  // s1_victim_q as it enters S1). A miss starts only when S2 and S3 are
+  // empty: nothing else then writes the set, and no command in flight holds
+  // the victim.
   logic [WayW-1:0] victim, repl_choice;
   logic            free_way_found, miss_now;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [16+Sets*WayW-1:0] repl_state;  // for formal harnesses only
   /* verilator lint_on UNUSEDSIGNAL */
   rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_repl (
-    .clk_i    (clk_i),
-    .rst_i    (rst_i),
-    .set_i    (set_of(s1_gran_q)),
-    .advance_i(miss_now && !free_way_found),
-    .choice_o (repl_choice),
-    .state_o  (repl_state)
+    .clk_i       (clk_i),
+    .rst_i       (rst_i),
+    .choice_set_i(s0_set_q),
+    .choice_o    (repl_choice),
+    .set_i       (s1_set_q),
+    .advance_i   (miss_now && !s1_victim_free_q),
+    .state_o     (repl_state)
   );
   rac_victim_sel_comb #(.Ways(Ways)) u_victim (
-    .valid_i    (s1_tvalid_q),
+    .valid_i    (in_valid),
     .preferred_i(repl_choice),
     .victim_o   (victim),
     .free_o     (free_way_found)
   );
 
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
-  assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
+  assign victim_sel = s1_victim_q;
 
   // ---------------------------------------------------------------------------
   // S1: the miss FSM (eviction spill, write-back, fill, install)
@@ -648,32 +649,40 @@ module rac_check_engine #(
   // them.)
   logic [GranW-1:0]   victim_gran;
   logic [7:0]         victim_shared;
-  logic [RvcWays-1:0] ev_ways;  // the victim's clocks still in the pool
-  logic [RWayW-1:0]   ev_way;   // the one leaving now
-  logic               ev_spill_needed, ev_spill_fire, ev_spill_last, esc_free;
+  logic [RvcWays-1:0] ev_ways;         // the victim's clocks in the pool (S1's registers)
+  logic [RvcWays-1:0] s1_ev_ways_q;    // those still to leave (taken in S1Exec, cleared as they go)
+  logic [RWayW-1:0]   ev_way;          // the one leaving now
+  logic               ev_may_spill, ev_spill_fire, ev_spill_last, esc_free;
   if (Sets > 1) begin : g_victim_gran
-    assign victim_gran = {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)};
+    assign victim_gran = {victim_tag, s1_set_q ^ fold(victim_tag)};
   end else begin : g_victim_gran_one_set
     assign victim_gran = victim_tag;
   end
   assign victim_shared = shared_of(victim_line);
-  assign ev_ways = (PoolOn != 0 && victim_valid && victim_shared != '0) ? pool_hits(s1_rvc_tag_q, victim_gran) : '0;
-  assign ev_way  = lowest_way(ev_ways);
-  assign ev_spill_needed = ev_ways != '0;
-  assign ev_spill_last   = (ev_ways & ~way_bit(ev_way)) == '0;
+  // The victim's pool clocks are looked up in S1Exec and registered, so
+  // neither the miss decision nor the spill's records and pool writes wait
+  // on the victim's tag, its fold and the pool-tag compare: a victim with
+  // shared bytes always goes through S1EvSpill (a cycle there when none of
+  // its clocks is in the pool: a LASTWRITE line). S2 and S3 are empty when
+  // the miss starts, so the pool set S1 holds no longer changes but by the
+  // spill's own writes.
+  assign ev_may_spill = PoolOn != 0 && victim_valid && victim_shared != '0;
+  assign ev_ways = ev_may_spill ? pool_hits(s1_rvc_tag_q, victim_gran) : '0;
+  assign ev_way  = lowest_way(s1_ev_ways_q);
+  assign ev_spill_last   = (s1_ev_ways_q & ~way_bit(ev_way)) == '0;
   assign esc_free        = !esc_valid_o || esc_ready_i;  // the escalation register takes a record now
-  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free;
+  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free && s1_ev_ways_q != '0;
 
   always_comb begin
     s1_state_d = s1_state_q;
     case (s1_state_q)
       S1Exec: begin
         if (miss_now) begin
-          if (ev_spill_needed) s1_state_d = S1EvSpill;
+          if (ev_may_spill) s1_state_d = S1EvSpill;
           else s1_state_d = (victim_valid && victim_dirty) ? S1WbReq : S1FillReq;
         end
       end
-      S1EvSpill:  if (esc_free && ev_spill_last) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
+      S1EvSpill:  if (s1_ev_ways_q == '0 || (esc_free && ev_spill_last)) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
       S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
       S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
@@ -691,6 +700,14 @@ module rac_check_engine #(
   logic install;
   assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
   assign fill_install_o = install;
+
+  always_ff @(posedge clk_i) begin
+    if (s1_state_q == S1Exec) begin
+      s1_ev_ways_q <= ev_ways;
+    end else if (ev_spill_fire) begin
+      s1_ev_ways_q <= s1_ev_ways_q & ~way_bit(ev_way);
+    end
+  end
   assign fill_way_o     = s1_victim_q;
 
   always_ff @(posedge clk_i) begin
@@ -703,7 +720,6 @@ module rac_check_engine #(
     end else begin
       s1_state_q <= s1_state_d;
     end
-    if (miss_now) s1_victim_q <= victim;
     if (s1_ready && s0_offer) begin
       s1_op_q      <= s0_op_q;
       s1_force_q   <= s0_force_q;
@@ -711,6 +727,9 @@ module rac_check_engine #(
       s1_slot_q    <= s0_slot_q;
       s1_mask_q    <= s0_mask_q;
       s1_gran_q    <= s0_gran_q;
+      s1_set_q     <= s0_set_q;
+      s1_victim_q  <= victim;
+      s1_victim_free_q <= free_way_found;
       s1_seq_q     <= s0_seq_q;
       s1_crow_q    <= s0_crow_q;
       s1_cline_q   <= s0_cline_q;
@@ -744,6 +763,7 @@ module rac_check_engine #(
   logic [SlotW-1:0]     s2_slot_q;
   logic [7:0]           s2_mask_q;
   logic [GranW-1:0]     s2_gran_q;
+  logic [SetW-1:0]      s2_set_q;
   logic [SeqW-1:0]      s2_seq_q;
   logic [RowW-1:0]      s2_crow_q;
   logic [LineW-1:0]     s2_cline_q;
@@ -817,6 +837,7 @@ module rac_check_engine #(
   logic [2:0]       s3_op_q;
   logic [SlotW-1:0] s3_slot_q;
   logic [GranW-1:0] s3_gran_q;
+  logic [SetW-1:0]  s3_set_q;
   logic [7:0]       s3_mask_q;
   logic [LineW-1:0] s3_line_q;
   logic [7:0]       s3_r_ok_q;
@@ -830,7 +851,7 @@ module rac_check_engine #(
   always_comb begin
     hazard = 1'b0;
     if (s2_valid_q && s3_valid_q && s2_is_lookup && s3_is_lookup) begin
-      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of(s2_gran_q) == rvc_of(s3_gran_q));
+      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q));
     end
   end
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
@@ -905,7 +926,7 @@ module rac_check_engine #(
     assign {s2_rvc_tag_now[w*PTagW +: PTagW], s2_rvc_now[w*RowW +: RowW]} = s2_pool_now[w*PoolDataW +: PoolDataW];
   end
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s2_pool (
-    .held_i(s2_pool_held), .key_i(rvc_of(s2_gran_q)),
+    .held_i(s2_pool_held), .key_i(rvc_of_set(s2_set_q)),
     .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s2_pool_now)
   );
 
@@ -922,6 +943,7 @@ module rac_check_engine #(
       s2_slot_q    <= s1_slot_q;
       s2_mask_q    <= s1_mask_q;
       s2_gran_q    <= s1_gran_q;
+      s2_set_q     <= s1_set_q;
       s2_seq_q     <= s1_seq_q;
       s2_crow_q    <= s1_crow_q;
       s2_cline_q   <= s1_cline_q;
@@ -978,6 +1000,7 @@ module rac_check_engine #(
       s3_slot_q        <= s2_slot_q;
       s3_mask_q        <= s2_mask_q;
       s3_gran_q        <= s2_gran_q;
+      s3_set_q         <= s2_set_q;
       s3_seq_q         <= s2_seq_q;
       s3_way_q         <= s2_way_q;
       s3_dirty_q       <= s2_dirty_q;
@@ -1329,7 +1352,7 @@ module rac_check_engine #(
   logic               take_rr;  // no way was free: the pointer moves past the choice
   logic [PsN*RWayW-1:0] rr_q;
   always_comb begin
-    rr_cur = rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW];
+    rr_cur = rr_q[rvc_of_set(s3_set_q)*RWayW +: RWayW];
     take_valid = (s3_is_import && !s3_is_clock_import) ? (pool_valid & ~rvc_hit) : pool_valid;
     take_free = ~take_valid;
     take_rr = take_free == '0;
@@ -1481,7 +1504,7 @@ module rac_check_engine #(
     if (rst_i) begin
       rr_q <= '0;
     end else if (Multi != 0 && take_now && take_rr) begin
-      rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW] <= RWayW'((32'(take_way) + 1) % RvcWays);
+      rr_q[rvc_of_set(s3_set_q)*RWayW +: RWayW] <= RWayW'((32'(take_way) + 1) % RvcWays);
     end
   end
 
@@ -1489,14 +1512,14 @@ module rac_check_engine #(
     rvc_wr_en   = '0;
     rvc_wr_tag  = pool_tag_after;
     rvc_wr_vc   = pool_vc_after;
-    rvc_wr_gran = s3_gran_q;
+    rvc_wr_pset = rvc_of_set(s3_set_q);
     if (PoolOn != 0 && exec_done && s3_is_lookup) rvc_wr_en = pool_wr;
     if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
       rvc_wr_en   = way_bit(ev_way);
       rvc_wr_tag  = s1_rvc_tag_q;
       rvc_wr_vc   = s1_rvc_q;
       rvc_wr_tag[32'(ev_way)*PTagW + PValBit] = 1'b0;
-      rvc_wr_gran = victim_gran;
+      rvc_wr_pset = rvc_of_set(s1_set_q);  // the victim shares S1's set
     end
   end
 
@@ -1505,12 +1528,14 @@ module rac_check_engine #(
   always_comb begin
     wr_en    = 1'b0;
     wr_gran  = s3_gran_q;
+    wr_set   = s3_set_q;
     wr_way   = s3_way_q;
     wr_dirty = s3_dirty_q || line_changed;
     wr_line  = commit_line;
     if (install) begin
       wr_en    = 1'b1;
       wr_gran  = s1_gran_q;
+      wr_set   = s1_set_q;
       wr_way   = s1_victim_q;
       wr_dirty = 1'b0;
       wr_line  = mem_rsp_data_i;
@@ -1693,6 +1718,10 @@ module rac_check_engine #(
   `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
   `RAC_ASSERT(HazardPredicted, !(hz_pred_q && !hazard), clk_i, rst_i)
   `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
+  // The victim chosen as the command entered S1 is still the choice when it
+  // misses: its set's valid bits did not change meanwhile.
+  `RAC_ASSERT(VictimChoiceHeld,
+              !(miss_now && (s1_victim_free_q ? s1_tvalid_q[s1_victim_q] : s1_tvalid_q != '1)), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // The hazard rule: the command leaving S2 never reads what S3 writes now.

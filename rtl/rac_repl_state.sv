@@ -1,7 +1,9 @@
 // Replacement state of the metadata cache: a round-robin pointer per set
 // (ReplPolicy 0) or one 16-bit LFSR shared by all sets (ReplPolicy 1).
-// choice_o is the policy's candidate for set_i; advance_i (a miss that
-// evicts a valid way of set_i) moves that set's pointer past its choice.
+// choice_o is the policy's candidate for choice_set_i (the engine chooses
+// a victim for the command entering S1, a stage before any miss of it);
+// advance_i (a miss that evicts a valid way of set_i) moves that set's
+// pointer past its choice.
 `include "rac_assert.svh"
 
 module rac_repl_state #(
@@ -14,9 +16,10 @@ module rac_repl_state #(
 ) (
   input  logic            clk_i,
   input  logic            rst_i,
+  input  logic [SetW-1:0] choice_set_i,
+  output logic [WayW-1:0] choice_o,
   input  logic [SetW-1:0] set_i,
   input  logic            advance_i,
-  output logic [WayW-1:0] choice_o,
   // The whole state, {LFSR, pointer of set Sets-1, ..., pointer of set 0},
   // for formal harnesses (Yosys 0.23 has no hierarchical references).
   output logic [16+Sets*WayW-1:0] state_o
@@ -37,7 +40,7 @@ module rac_repl_state #(
     end
   end
 
-  assign choice_o = (Ways == 1) ? '0 : (ReplPolicy == 0) ? rr_q[set_i*WayW +: WayW] : lfsr_q[WayW-1:0];
+  assign choice_o = (Ways == 1) ? '0 : (ReplPolicy == 0) ? rr_q[choice_set_i*WayW +: WayW] : lfsr_q[WayW-1:0];
   assign state_o  = {lfsr_q, rr_q};
 
   // ---------------------------------------------------------------------------
