@@ -47,10 +47,15 @@
 // memory (one LineW-bit record per granule).
 //
 // Pipeline (one command per cycle on hits):
-//   S0  the command register; registered reads of the tag, line, clock-row,
-//       sync-object and pool RAMs
-//   S1  tag compare and way select; misses (evict, fill) wait here until
-//       S2 and S3 are empty, then block the pipeline
+//   SN  the next command: the input register, with the set index folded as
+//       the command arrives (every RAM read address is a register or a
+//       register-selected mux of registers)
+//   S0  registered reads of the tag, line, clock-row, sync-object and pool
+//       RAMs at SN's indices, or S0's own again when S0 surely keeps its
+//       command (a re-read: replay when the guess was wrong)
+//   S1  tag compare and way select, with the victim chosen as the command
+//       entered (registered); misses (evict, fill) wait here until S2 and
+//       S3 are empty, then block the pipeline
 //   S2  the thread's own clock, the 16 epoch checks (lane select and
 //       compare) and the read clock against the thread's row; sync ops
 //       (join, tick) and their row and object writes
@@ -354,9 +359,9 @@ module rac_check_engine #(
   // its own: then S0 re-reads its indices. "Surely" is decided from
   // registers alone: S0's data is not valid yet (it is being re-read), SN is
   // empty, S1 is in its miss FSM (it takes nothing before its miss is
-  // done), or S2 waits on S3 (hz_pred_q: predicted a cycle ahead, S2's
-  // hazard on a line). When S0 stalls for another reason (S1's miss
-  // starting, a hazard on a pool set, a record S3 cannot hand on), SN's
+  // done), or S2 waits on S3 (hz_pred_q: S2's hazard, predicted a cycle
+  // ahead). When S0 stalls for another reason (S1's miss starting, a
+  // record S3 cannot hand on), SN's
   // read has replaced S0's: S0 re-reads (replay) and moves on a cycle
   // later. A wrong guess either way costs a cycle, never a wrong read:
   // s0_rd_ok_q says whose indices the last edge read.
@@ -374,7 +379,7 @@ module rac_check_engine #(
   logic [SetW-1:0]      s0_set_q;
 
   logic s1_ready;    // S1 takes a new command at the coming edge
-  logic hz_pred_q;   // S2 surely waits on S3 in this cycle (its line hazard, predicted)
+  logic hz_pred_q;   // S2 surely waits on S3 in this cycle (its hazard, predicted)
   logic s1_stuck;    // S1 surely takes nothing at the coming edge (registers only)
   logic s0_offer;    // S0 holds a command with its reads
   logic s0_ready, nx_advance, rd_s0;
@@ -857,14 +862,21 @@ module rac_check_engine #(
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
   assign s2_ready   = !s2_valid_q || s2_advance;
 
-  // The line hazard of the next cycle, for S0's read-index choice (from
-  // registers only there): S1's and S2's lookups of one granule both move
-  // on now, or the hazard of this cycle stays (S3 keeps its command).
+  // The hazard of the next cycle, for S0's read-index choice (from
+  // registers only there): S1's and S2's lookups both move on now and would
+  // meet the hazard rule above as S2 and S3 (s2_may_write_pool is
+  // s3_may_write_pool of S2's command as S3 will hold it), or the hazard of
+  // this cycle stays (S3 keeps its command, so S2 keeps its own).
+  logic s2_may_write_pool;
+  assign s2_may_write_pool = (PoolOn != 0) && (s2_op_q == OpImportLine || shared_of(s2_line_q) != '0 ||
+                                               (s2_op_q == OpRead && (s2_mask_q & ~s2_r_ok) != '0));
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       hz_pred_q <= 1'b0;
     end else begin
-      hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup && s1_gran_q == s2_gran_q) ||
+      hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup &&
+                    (s1_gran_q == s2_gran_q ||
+                     (s2_may_write_pool && rvc_of_set(s1_set_q) == rvc_of_set(s2_set_q)))) ||
                    (hz_pred_q && s3_valid_q && !exec_done);
     end
   end
