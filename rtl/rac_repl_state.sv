@@ -36,7 +36,11 @@ module rac_repl_state #(
     end else begin
       // x^16 + x^14 + x^13 + x^11 + 1: maximal length, never reaches zero
       lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
-      if (advance_i && ReplPolicy == 0) rr_q[set_i*WayW +: WayW] <= rr_q[set_i*WayW +: WayW] + 1'b1;
+      // Each set's pointer steps from its own value: no read through a
+      // Sets-wide mux before the increment.
+      for (int s = 0; s < Sets; s++) begin
+        if (advance_i && ReplPolicy == 0 && set_i == s[SetW-1:0]) rr_q[s*WayW +: WayW] <= rr_q[s*WayW +: WayW] + 1'b1;
+      end
     end
   end
 
