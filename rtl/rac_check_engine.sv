@@ -1524,14 +1524,16 @@ module rac_check_engine #(
     rvc_wr_en   = '0;
     rvc_wr_tag  = pool_tag_after;
     rvc_wr_vc   = pool_vc_after;
-    rvc_wr_pset = rvc_of_set(s3_set_q);
+    // The pool set written: S1's while S1 spills its victim's clocks (S3 is
+    // empty then), else S3's; chosen by S1's state register alone, so the
+    // address never waits on the write's enable (S3's rules, the records).
+    rvc_wr_pset = (s1_state_q == S1EvSpill) ? rvc_of_set(s1_set_q) : rvc_of_set(s3_set_q);
     if (PoolOn != 0 && exec_done && s3_is_lookup) rvc_wr_en = pool_wr;
     if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
       rvc_wr_en   = way_bit(ev_way);
       rvc_wr_tag  = s1_rvc_tag_q;
       rvc_wr_vc   = s1_rvc_q;
       rvc_wr_tag[32'(ev_way)*PTagW + PValBit] = 1'b0;
-      rvc_wr_pset = rvc_of_set(s1_set_q);  // the victim shares S1's set
     end
   end
 
@@ -1540,14 +1542,15 @@ module rac_check_engine #(
   always_comb begin
     wr_en    = 1'b0;
     wr_gran  = s3_gran_q;
-    wr_set   = s3_set_q;
+    // The set written: S1's while it waits for its fill (S3 is empty then),
+    // else S3's; from S1's state register alone, as the pool set above.
+    wr_set   = (s1_state_q == S1FillWait) ? s1_set_q : s3_set_q;
     wr_way   = s3_way_q;
     wr_dirty = s3_dirty_q || line_changed;
     wr_line  = commit_line;
     if (install) begin
       wr_en    = 1'b1;
       wr_gran  = s1_gran_q;
-      wr_set   = s1_set_q;
       wr_way   = s1_victim_q;
       wr_dirty = 1'b0;
       wr_line  = mem_rsp_data_i;
@@ -1734,6 +1737,8 @@ module rac_check_engine #(
   // misses: its set's valid bits did not change meanwhile.
   `RAC_ASSERT(VictimChoiceHeld,
               !(miss_now && (s1_victim_free_q ? s1_tvalid_q[s1_victim_q] : s1_tvalid_q != '1)), clk_i, rst_i)
+  // S1's miss FSM runs with S2 and S3 empty (the write indices rely on it).
+  `RAC_ASSERT(MissFsmAlone, !(s1_valid_q && s1_state_q != S1Exec && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // The hazard rule: the command leaving S2 never reads what S3 writes now.
