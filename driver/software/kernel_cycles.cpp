@@ -86,7 +86,10 @@ class MissAhead {
     run_to(t);
     --fifo_count_;
     if (k < zeroing_) return;  // (the decoder's zeroing commands are not counted)
-    passed_seq_ = taken_seq_;  // rac_kernel's taken_seq_q[1]: the command before the last one taken
+    // rac_kernel's taken_seq_q[2]: the command before the last two taken
+    // (the engine's SN, S0 and S1 hold the last three).
+    passed_seq_ = before_taken_seq_;
+    before_taken_seq_ = taken_seq_;
     taken_seq_ = commands_[k].seq;
   }
   // An engine request from cycle t (S1WbReq / S1FillReq); runs until the
@@ -440,7 +443,7 @@ class MissAhead {
   int64_t pf_ar_cycle_ = -1;  // an entry's AR is on the bus this cycle
   std::deque<Burst> bursts_;
   int64_t r_last_ = -10, own_burst_done_ = -1, b_due_ = 0;
-  uint64_t taken_seq_ = 0, passed_seq_ = 0, last_req_seq_ = 0;
+  uint64_t taken_seq_ = 0, before_taken_seq_ = 0, passed_seq_ = 0, last_req_seq_ = 0;
   M state_ = M::Idle;
   std::optional<Request> req_;
   int64_t until_ = 0, done_ = -1;
