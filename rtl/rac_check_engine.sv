@@ -47,10 +47,15 @@
 // memory (one LineW-bit record per granule).
 //
 // Pipeline (one command per cycle on hits):
-//   S0  the command register; registered reads of the tag, line, clock-row,
-//       sync-object and pool RAMs
-//   S1  tag compare and way select; misses (evict, fill) wait here until
-//       S2 and S3 are empty, then block the pipeline
+//   SN  the next command: the input register, with the set index folded as
+//       the command arrives (every RAM read address is a register or a
+//       register-selected mux of registers)
+//   S0  registered reads of the tag, line, clock-row, sync-object and pool
+//       RAMs at SN's indices, or S0's own again when S0 surely keeps its
+//       command (a re-read: replay when the guess was wrong)
+//   S1  tag compare and way select, with the victim chosen as the command
+//       entered (registered); misses (evict, fill) wait here until S2 and
+//       S3 are empty, then block the pipeline
 //   S2  the thread's own clock, the 16 epoch checks (lane select and
 //       compare) and the read clock against the thread's row; sync ops
 //       (join, tick) and their row and object writes
@@ -231,11 +236,9 @@ module rac_check_engine #(
   // ReadVcWays <= Sets): a miss's victim then shares the missing command's
   // pool set, which S1 already holds, so an evicted line's clocks can leave
   // the pool with it.
-  function automatic logic [RvcW-1:0] rvc_of(input logic [GranW-1:0] g);
-    logic [SetW-1:0] s;
-    s = set_of(g);
-    rvc_of = '0;
-    if (PsN > 1) rvc_of = s[RvcW-1:0];
+  function automatic logic [RvcW-1:0] rvc_of_set(input logic [SetW-1:0] s);
+    rvc_of_set = '0;
+    if (PsN > 1) rvc_of_set = s[RvcW-1:0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
   // A line's shared-byte mask (none without a pool).
@@ -304,11 +307,10 @@ module rac_check_engine #(
   logic             obj_wr_en;
   logic [GranW-1:0] obj_wr_gran;
   logic [RowW-1:0]  obj_wr_data;
-  // The pool is written a pool set at a time (rvc_wr_gran names it), each
+  // The pool is written a pool set at a time (rvc_wr_pset), each
   // way on its own port: one command may free, narrow, raise and take
   // several of its set's ways at once.
   logic [RvcWays-1:0]       rvc_wr_en;
-  logic [GranW-1:0]         rvc_wr_gran;
   logic [RvcWays*PTagW-1:0] rvc_wr_tag;
   logic [RvcWays*RowW-1:0]  rvc_wr_vc;
   // The writes in array indices (the arrays' keys, also for every stage's
@@ -320,10 +322,8 @@ module rac_check_engine #(
   logic [ObjW-1:0]              obj_wr_idx;
   logic [RvcW-1:0]              rvc_wr_pset;
   logic [RvcWays*PoolDataW-1:0] rvc_wr_data;
-  assign wr_set      = set_of(wr_gran);
   assign wr_way_data = {1'b1, wr_dirty, tag_of(wr_gran), wr_line};
   assign obj_wr_idx  = obj_of(obj_wr_gran);
-  assign rvc_wr_pset = rvc_of(rvc_wr_gran);
   for (genvar w = 0; w < Ways; w++) begin : g_wr_way
     assign wr_ways[w] = wr_en && wr_way == w[WayW-1:0];
   end
@@ -332,9 +332,41 @@ module rac_check_engine #(
   end
 
   // ---------------------------------------------------------------------------
-  // S0: the command register and the array reads (rac_engine_store)
+  // SN: the next command (the engine's input register)
   // ---------------------------------------------------------------------------
+  // A command is taken into SN with its array indices computed from the
+  // command (the set fold) and registered, so every array read address is a
+  // register or a mux of registers chosen by registers: no path from the
+  // valid/ready chain (S1's tag compare, S2's hazard, S3's record registers
+  // and their ready inputs) reaches a RAM address or enable.
+  logic                 nx_valid_q;
+  logic [2:0]           nx_op_q;
+  logic                 nx_force_q;
+  logic                 nx_atomic_q;
+  logic [SlotW-1:0]     nx_slot_q;
+  logic [7:0]           nx_mask_q;
+  logic [GranW-1:0]     nx_gran_q;
+  logic [SeqW-1:0]      nx_seq_q;
+  logic [RowW-1:0]      nx_crow_q;
+  logic [LineW-1:0]     nx_cline_q;
+  logic [SetW-1:0]      nx_set_q;  // set_of(nx_gran_q), folded as the command arrived
+
+  // ---------------------------------------------------------------------------
+  // S0: the command whose array reads are registered (rac_engine_store)
+  // ---------------------------------------------------------------------------
+  // The arrays are read at every edge, at the indices of SN's command (the
+  // command expected in S0 after the edge) unless S0 will surely still hold
+  // its own: then S0 re-reads its indices. "Surely" is decided from
+  // registers alone: S0's data is not valid yet (it is being re-read), SN is
+  // empty, S1 is in its miss FSM (it takes nothing before its miss is
+  // done), or S2 waits on S3 (hz_pred_q: S2's hazard, predicted a cycle
+  // ahead). When S0 stalls for another reason (S1's miss starting, a
+  // record S3 cannot hand on), SN's
+  // read has replaced S0's: S0 re-reads (replay) and moves on a cycle
+  // later. A wrong guess either way costs a cycle, never a wrong read:
+  // s0_rd_ok_q says whose indices the last edge read.
   logic                 s0_valid_q;
+  logic                 s0_rd_ok_q;  // the last edge's reads were at S0's indices
   logic [2:0]           s0_op_q;
   logic                 s0_force_q;
   logic                 s0_atomic_q;
@@ -344,41 +376,79 @@ module rac_check_engine #(
   logic [SeqW-1:0]      s0_seq_q;
   logic [RowW-1:0]      s0_crow_q;
   logic [LineW-1:0]     s0_cline_q;  // OpImportLine's line, carried to S3 (the import's only use of it)
+  logic [SetW-1:0]      s0_set_q;
 
-  logic s1_ready;  // S1 takes a new command at the coming edge
+  logic s1_ready;    // S1 takes a new command at the coming edge
+  logic hz_pred_q;   // S2 surely waits on S3 in this cycle (its hazard, predicted)
+  logic s1_stuck;    // S1 surely takes nothing at the coming edge (registers only)
+  logic s0_offer;    // S0 holds a command with its reads
+  logic s0_ready, nx_advance, rd_s0;
   logic store_init;  // the store's post-reset sweep (it invalidates every way) runs
-  assign cmd_ready_o = !store_init && (!s0_valid_q || s1_ready);
+  assign s0_offer    = s0_valid_q && s0_rd_ok_q;
+  assign s0_ready    = !s0_valid_q || (s0_rd_ok_q && s1_ready);
+  assign nx_advance  = nx_valid_q && s0_ready;
+  assign cmd_ready_o = !store_init && (!nx_valid_q || s0_ready);
+  assign rd_s0       = s0_valid_q && (!s0_rd_ok_q || !nx_valid_q || s1_stuck);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      nx_valid_q <= 1'b0;
+    end else if (cmd_ready_o) begin
+      nx_valid_q <= cmd_valid_i;
+    end
+    if (cmd_ready_o && cmd_valid_i) begin
+      nx_op_q     <= cmd_op_i;
+      nx_force_q  <= cmd_force_sw_i;
+      nx_atomic_q <= cmd_atomic_i;
+      nx_slot_q   <= cmd_slot_i;
+      nx_mask_q   <= cmd_mask_i;
+      nx_gran_q   <= cmd_granule_i;
+      nx_seq_q    <= cmd_seq_i;
+      nx_crow_q   <= cmd_row_i;
+      nx_cline_q  <= cmd_line_i;
+      nx_set_q    <= set_of(cmd_granule_i);
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       s0_valid_q <= 1'b0;
-    end else if (cmd_ready_o) begin
-      s0_valid_q <= cmd_valid_i;
+      s0_rd_ok_q <= 1'b0;
+    end else begin
+      if (s0_ready) s0_valid_q <= nx_valid_q;
+      // The reads of this edge are S0's command's when it re-reads and
+      // keeps its command, or when it reads SN's indices and SN's command
+      // moves in.
+      s0_rd_ok_q <= nx_advance ? !rd_s0 : rd_s0;
     end
-    if (cmd_ready_o && cmd_valid_i) begin
-      s0_op_q    <= cmd_op_i;
-      s0_force_q <= cmd_force_sw_i;
-      s0_atomic_q <= cmd_atomic_i;
-      s0_slot_q  <= cmd_slot_i;
-      s0_mask_q  <= cmd_mask_i;
-      s0_gran_q  <= cmd_granule_i;
-      s0_seq_q   <= cmd_seq_i;
-      s0_crow_q  <= cmd_row_i;
-      s0_cline_q <= cmd_line_i;
+    if (nx_advance) begin
+      s0_op_q     <= nx_op_q;
+      s0_force_q  <= nx_force_q;
+      s0_atomic_q <= nx_atomic_q;
+      s0_slot_q   <= nx_slot_q;
+      s0_mask_q   <= nx_mask_q;
+      s0_gran_q   <= nx_gran_q;
+      s0_seq_q    <= nx_seq_q;
+      s0_crow_q   <= nx_crow_q;
+      s0_cline_q  <= nx_cline_q;
+      s0_set_q    <= nx_set_q;
     end
   end
 
-  // The index S0 will hold after this edge: registered reads use it, so the
-  // data is ready when the command moves on.
-  logic [GranW-1:0] s0_gran_next;
-  logic [SlotW-1:0] s0_slot_next;
-  assign s0_gran_next = (cmd_ready_o && cmd_valid_i) ? cmd_granule_i : s0_gran_q;
-  assign s0_slot_next = (cmd_ready_o && cmd_valid_i) ? cmd_slot_i : s0_slot_q;
+  // The read indices for the coming edge: registers, chosen by a register
+  // function.
+  logic [SetW-1:0]  rd_set;
+  logic [SlotW-1:0] rd_slot;
+  logic [GranW-1:0] rd_gran;
+  assign rd_set  = rd_s0 ? s0_set_q : nx_set_q;
+  assign rd_slot = rd_s0 ? s0_slot_q : nx_slot_q;
+  assign rd_gran = rd_s0 ? s0_gran_q : nx_gran_q;
 
   // The arrays (rac_engine_store), reached in array indices: the reads for
-  // the coming edge at S0's next index, forwarded at the index S0 holds, so
-  // the view S0's command takes into S1 is the registered read, then the
-  // write of the last edge, then the write of this cycle.
+  // the coming edge at rd_*, forwarded at the indices S0 holds, so the view
+  // S0's command takes into S1 (when its reads are its own) is the
+  // registered read, then the write of the last edge, then the write of
+  // this cycle.
   logic [Ways*TagW-1:0]  in_tag;
   logic [Ways-1:0]       in_valid, in_dirty;
   logic [Ways*LineW-1:0] in_line;
@@ -400,14 +470,14 @@ module rac_check_engine #(
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .init_o       (store_init),
-    .rd_set_i     (set_of(s0_gran_next)),
-    .rd_slot_i    (s0_slot_next),
-    .rd_obj_i     (obj_of(s0_gran_next)),
-    .rd_pset_i    (rvc_of(s0_gran_next)),
-    .s0_set_i     (set_of(s0_gran_q)),
+    .rd_set_i     (rd_set),
+    .rd_slot_i    (rd_slot),
+    .rd_obj_i     (obj_of(rd_gran)),
+    .rd_pset_i    (rvc_of_set(rd_set)),
+    .s0_set_i     (s0_set_q),
     .s0_slot_i    (s0_slot_q),
     .s0_obj_i     (obj_of(s0_gran_q)),
-    .s0_pset_i    (rvc_of(s0_gran_q)),
+    .s0_pset_i    (rvc_of_set(s0_set_q)),
     .tag_o        (in_tag),
     .valid_o      (in_valid),
     .dirty_o      (in_dirty),
@@ -460,7 +530,12 @@ module rac_check_engine #(
   logic [RowW-1:0]       s1_obj_q;
   logic [RvcWays*PTagW-1:0] s1_rvc_tag_q;  // per way {valid, partial, mask, granule}
   logic [RvcWays*RowW-1:0]  s1_rvc_q;
+  logic [SetW-1:0]       s1_set_q;
+  // The way a miss of S1's command evicts, chosen as the command entered S1
+  // (from S0's view of the set's valid bits and the set's replacement
+  // state): while it waits nothing but its own install changes either.
   logic [WayW-1:0]       s1_victim_q;
+  logic                  s1_victim_free_q;  // s1_victim_q is an invalid way
 
   // What S1 holds with the writes of this edge (rac_patch_comb, keyed by
   // S1's indices): S1 takes it while it waits, and S2 takes S1's row, sync
@@ -484,7 +559,7 @@ module rac_check_engine #(
     assign {s1_rvc_tag_now[w*PTagW +: PTagW], s1_rvc_now[w*RowW +: RowW]} = s1_pool_now[w*PoolDataW +: PoolDataW];
   end
   rac_patch_comb #(.KeyW(SetW), .DataW(WayDataW), .Lanes(Ways), .OneWord(1)) u_s1_ways (
-    .held_i(s1_ways_held), .key_i(set_of(s1_gran_q)),
+    .held_i(s1_ways_held), .key_i(s1_set_q),
     .wr_en_i(wr_ways), .wr_key_i(wr_set), .wr_data_i(wr_way_data), .patched_o(s1_ways_now)
   );
   rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s1_row (
@@ -496,12 +571,11 @@ module rac_check_engine #(
     .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
   );
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s1_pool (
-    .held_i(s1_pool_held), .key_i(rvc_of(s1_gran_q)),
+    .held_i(s1_pool_held), .key_i(rvc_of_set(s1_set_q)),
     .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s1_pool_now)
   );
 
-  // The way leaving on a miss: the choice being made (S1Exec), then the one
-  // made (s1_victim_q).
+  // The way leaving on a miss (s1_victim_q).
   logic [WayW-1:0]  victim_sel;
   logic             victim_valid, victim_dirty;
   logic             hit;
@@ -535,32 +609,36 @@ module rac_check_engine #(
   assign s1_is_lookup = is_lookup_op(s1_op_q);
   assign s1_advance   = s1_valid_q && s1_state_q == S1Exec && (!s1_is_lookup || hit) && s2_ready;
   assign s1_ready     = !s1_valid_q || s1_advance;
+  assign s1_stuck     = s1_valid_q && (s1_state_q != S1Exec || hz_pred_q);
 
-  // Victim choice on a miss: a free way first, else the policy's choice. A
-  // miss starts only when S2 and S3 are empty: nothing else then writes the
-  // set, and no command in flight holds the victim.
+  // Victim choice on a miss: a free way first, else the policy's choice,
+  // made for S0's command from S0's view of its set (registered into
+  // s1_victim_q as it enters S1). A miss starts only when S2 and S3 are
+  // empty: nothing else then writes the set, and no command in flight holds
+  // the victim.
   logic [WayW-1:0] victim, repl_choice;
   logic            free_way_found, miss_now;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [16+Sets*WayW-1:0] repl_state;  // for formal harnesses only
   /* verilator lint_on UNUSEDSIGNAL */
   rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_repl (
-    .clk_i    (clk_i),
-    .rst_i    (rst_i),
-    .set_i    (set_of(s1_gran_q)),
-    .advance_i(miss_now && !free_way_found),
-    .choice_o (repl_choice),
-    .state_o  (repl_state)
+    .clk_i       (clk_i),
+    .rst_i       (rst_i),
+    .choice_set_i(s0_set_q),
+    .choice_o    (repl_choice),
+    .set_i       (s1_set_q),
+    .advance_i   (miss_now && !s1_victim_free_q),
+    .state_o     (repl_state)
   );
   rac_victim_sel_comb #(.Ways(Ways)) u_victim (
-    .valid_i    (s1_tvalid_q),
+    .valid_i    (in_valid),
     .preferred_i(repl_choice),
     .victim_o   (victim),
     .free_o     (free_way_found)
   );
 
   assign miss_now = s1_valid_q && s1_state_q == S1Exec && s1_is_lookup && !hit && !s2_valid_q && !s3_valid_q;
-  assign victim_sel = (s1_state_q == S1Exec) ? victim : s1_victim_q;
+  assign victim_sel = s1_victim_q;
 
   // ---------------------------------------------------------------------------
   // S1: the miss FSM (eviction spill, write-back, fill, install)
@@ -576,32 +654,40 @@ module rac_check_engine #(
   // them.)
   logic [GranW-1:0]   victim_gran;
   logic [7:0]         victim_shared;
-  logic [RvcWays-1:0] ev_ways;  // the victim's clocks still in the pool
-  logic [RWayW-1:0]   ev_way;   // the one leaving now
-  logic               ev_spill_needed, ev_spill_fire, ev_spill_last, esc_free;
+  logic [RvcWays-1:0] ev_ways;         // the victim's clocks in the pool (S1's registers)
+  logic [RvcWays-1:0] s1_ev_ways_q;    // those still to leave (taken in S1Exec, cleared as they go)
+  logic [RWayW-1:0]   ev_way;          // the one leaving now
+  logic               ev_may_spill, ev_spill_fire, ev_spill_last, esc_free;
   if (Sets > 1) begin : g_victim_gran
-    assign victim_gran = {victim_tag, set_of(s1_gran_q) ^ fold(victim_tag)};
+    assign victim_gran = {victim_tag, s1_set_q ^ fold(victim_tag)};
   end else begin : g_victim_gran_one_set
     assign victim_gran = victim_tag;
   end
   assign victim_shared = shared_of(victim_line);
-  assign ev_ways = (PoolOn != 0 && victim_valid && victim_shared != '0) ? pool_hits(s1_rvc_tag_q, victim_gran) : '0;
-  assign ev_way  = lowest_way(ev_ways);
-  assign ev_spill_needed = ev_ways != '0;
-  assign ev_spill_last   = (ev_ways & ~way_bit(ev_way)) == '0;
+  // The victim's pool clocks are looked up in S1Exec and registered, so
+  // neither the miss decision nor the spill's records and pool writes wait
+  // on the victim's tag, its fold and the pool-tag compare: a victim with
+  // shared bytes always goes through S1EvSpill (a cycle there when none of
+  // its clocks is in the pool: a LASTWRITE line). S2 and S3 are empty when
+  // the miss starts, so the pool set S1 holds no longer changes but by the
+  // spill's own writes.
+  assign ev_may_spill = PoolOn != 0 && victim_valid && victim_shared != '0;
+  assign ev_ways = ev_may_spill ? pool_hits(s1_rvc_tag_q, victim_gran) : '0;
+  assign ev_way  = lowest_way(s1_ev_ways_q);
+  assign ev_spill_last   = (s1_ev_ways_q & ~way_bit(ev_way)) == '0;
   assign esc_free        = !esc_valid_o || esc_ready_i;  // the escalation register takes a record now
-  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free;
+  assign ev_spill_fire   = s1_valid_q && s1_state_q == S1EvSpill && esc_free && s1_ev_ways_q != '0;
 
   always_comb begin
     s1_state_d = s1_state_q;
     case (s1_state_q)
       S1Exec: begin
         if (miss_now) begin
-          if (ev_spill_needed) s1_state_d = S1EvSpill;
+          if (ev_may_spill) s1_state_d = S1EvSpill;
           else s1_state_d = (victim_valid && victim_dirty) ? S1WbReq : S1FillReq;
         end
       end
-      S1EvSpill:  if (esc_free && ev_spill_last) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
+      S1EvSpill:  if (s1_ev_ways_q == '0 || (esc_free && ev_spill_last)) s1_state_d = victim_dirty ? S1WbReq : S1FillReq;
       S1WbReq:    if (mem_req_ready_i) s1_state_d = S1WbWait;
       S1WbWait:   if (mem_wack_i) s1_state_d = S1FillReq;
       S1FillReq:  if (mem_req_ready_i) s1_state_d = S1FillWait;
@@ -619,6 +705,14 @@ module rac_check_engine #(
   logic install;
   assign install = s1_valid_q && s1_state_q == S1FillWait && mem_rsp_valid_i;
   assign fill_install_o = install;
+
+  always_ff @(posedge clk_i) begin
+    if (s1_state_q == S1Exec) begin
+      s1_ev_ways_q <= ev_ways;
+    end else if (ev_spill_fire) begin
+      s1_ev_ways_q <= s1_ev_ways_q & ~way_bit(ev_way);
+    end
+  end
   assign fill_way_o     = s1_victim_q;
 
   always_ff @(posedge clk_i) begin
@@ -626,19 +720,21 @@ module rac_check_engine #(
       s1_valid_q <= 1'b0;
       s1_state_q <= S1Idle;
     end else if (s1_ready) begin
-      s1_valid_q <= s0_valid_q;
-      s1_state_q <= s0_valid_q ? S1Exec : S1Idle;
+      s1_valid_q <= s0_offer;
+      s1_state_q <= s0_offer ? S1Exec : S1Idle;
     end else begin
       s1_state_q <= s1_state_d;
     end
-    if (miss_now) s1_victim_q <= victim;
-    if (s1_ready && s0_valid_q) begin
+    if (s1_ready && s0_offer) begin
       s1_op_q      <= s0_op_q;
       s1_force_q   <= s0_force_q;
       s1_atomic_q  <= s0_atomic_q;
       s1_slot_q    <= s0_slot_q;
       s1_mask_q    <= s0_mask_q;
       s1_gran_q    <= s0_gran_q;
+      s1_set_q     <= s0_set_q;
+      s1_victim_q  <= victim;
+      s1_victim_free_q <= free_way_found;
       s1_seq_q     <= s0_seq_q;
       s1_crow_q    <= s0_crow_q;
       s1_cline_q   <= s0_cline_q;
@@ -672,6 +768,7 @@ module rac_check_engine #(
   logic [SlotW-1:0]     s2_slot_q;
   logic [7:0]           s2_mask_q;
   logic [GranW-1:0]     s2_gran_q;
+  logic [SetW-1:0]      s2_set_q;
   logic [SeqW-1:0]      s2_seq_q;
   logic [RowW-1:0]      s2_crow_q;
   logic [LineW-1:0]     s2_cline_q;
@@ -745,6 +842,7 @@ module rac_check_engine #(
   logic [2:0]       s3_op_q;
   logic [SlotW-1:0] s3_slot_q;
   logic [GranW-1:0] s3_gran_q;
+  logic [SetW-1:0]  s3_set_q;
   logic [7:0]       s3_mask_q;
   logic [LineW-1:0] s3_line_q;
   logic [7:0]       s3_r_ok_q;
@@ -758,11 +856,30 @@ module rac_check_engine #(
   always_comb begin
     hazard = 1'b0;
     if (s2_valid_q && s3_valid_q && s2_is_lookup && s3_is_lookup) begin
-      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of(s2_gran_q) == rvc_of(s3_gran_q));
+      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q));
     end
   end
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
   assign s2_ready   = !s2_valid_q || s2_advance;
+
+  // The hazard of the next cycle, for S0's read-index choice (from
+  // registers only there): S1's and S2's lookups both move on now and would
+  // meet the hazard rule above as S2 and S3 (s2_may_write_pool is
+  // s3_may_write_pool of S2's command as S3 will hold it), or the hazard of
+  // this cycle stays (S3 keeps its command, so S2 keeps its own).
+  logic s2_may_write_pool;
+  assign s2_may_write_pool = (PoolOn != 0) && (s2_op_q == OpImportLine || shared_of(s2_line_q) != '0 ||
+                                               (s2_op_q == OpRead && (s2_mask_q & ~s2_r_ok) != '0));
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      hz_pred_q <= 1'b0;
+    end else begin
+      hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup &&
+                    (s1_gran_q == s2_gran_q ||
+                     (s2_may_write_pool && rvc_of_set(s1_set_q) == rvc_of_set(s2_set_q)))) ||
+                   (hz_pred_q && s3_valid_q && !exec_done);
+    end
+  end
 
   // Synchronization on chip, done in S2 and written as the command leaves
   // it, so the next command of the thread (in S1 then) takes the new row
@@ -821,7 +938,7 @@ module rac_check_engine #(
     assign {s2_rvc_tag_now[w*PTagW +: PTagW], s2_rvc_now[w*RowW +: RowW]} = s2_pool_now[w*PoolDataW +: PoolDataW];
   end
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s2_pool (
-    .held_i(s2_pool_held), .key_i(rvc_of(s2_gran_q)),
+    .held_i(s2_pool_held), .key_i(rvc_of_set(s2_set_q)),
     .wr_en_i(rvc_wr_en), .wr_key_i(rvc_wr_pset), .wr_data_i(rvc_wr_data), .patched_o(s2_pool_now)
   );
 
@@ -838,6 +955,7 @@ module rac_check_engine #(
       s2_slot_q    <= s1_slot_q;
       s2_mask_q    <= s1_mask_q;
       s2_gran_q    <= s1_gran_q;
+      s2_set_q     <= s1_set_q;
       s2_seq_q     <= s1_seq_q;
       s2_crow_q    <= s1_crow_q;
       s2_cline_q   <= s1_cline_q;
@@ -894,6 +1012,7 @@ module rac_check_engine #(
       s3_slot_q        <= s2_slot_q;
       s3_mask_q        <= s2_mask_q;
       s3_gran_q        <= s2_gran_q;
+      s3_set_q         <= s2_set_q;
       s3_seq_q         <= s2_seq_q;
       s3_way_q         <= s2_way_q;
       s3_dirty_q       <= s2_dirty_q;
@@ -1245,7 +1364,7 @@ module rac_check_engine #(
   logic               take_rr;  // no way was free: the pointer moves past the choice
   logic [PsN*RWayW-1:0] rr_q;
   always_comb begin
-    rr_cur = rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW];
+    rr_cur = rr_q[rvc_of_set(s3_set_q)*RWayW +: RWayW];
     take_valid = (s3_is_import && !s3_is_clock_import) ? (pool_valid & ~rvc_hit) : pool_valid;
     take_free = ~take_valid;
     take_rr = take_free == '0;
@@ -1397,7 +1516,7 @@ module rac_check_engine #(
     if (rst_i) begin
       rr_q <= '0;
     end else if (Multi != 0 && take_now && take_rr) begin
-      rr_q[rvc_of(s3_gran_q)*RWayW +: RWayW] <= RWayW'((32'(take_way) + 1) % RvcWays);
+      rr_q[rvc_of_set(s3_set_q)*RWayW +: RWayW] <= RWayW'((32'(take_way) + 1) % RvcWays);
     end
   end
 
@@ -1405,14 +1524,16 @@ module rac_check_engine #(
     rvc_wr_en   = '0;
     rvc_wr_tag  = pool_tag_after;
     rvc_wr_vc   = pool_vc_after;
-    rvc_wr_gran = s3_gran_q;
+    // The pool set written: S1's while S1 spills its victim's clocks (S3 is
+    // empty then), else S3's; chosen by S1's state register alone, so the
+    // address never waits on the write's enable (S3's rules, the records).
+    rvc_wr_pset = (s1_state_q == S1EvSpill) ? rvc_of_set(s1_set_q) : rvc_of_set(s3_set_q);
     if (PoolOn != 0 && exec_done && s3_is_lookup) rvc_wr_en = pool_wr;
     if (PoolOn != 0 && ev_spill_fire) begin  // S3 is empty during a miss
       rvc_wr_en   = way_bit(ev_way);
       rvc_wr_tag  = s1_rvc_tag_q;
       rvc_wr_vc   = s1_rvc_q;
       rvc_wr_tag[32'(ev_way)*PTagW + PValBit] = 1'b0;
-      rvc_wr_gran = victim_gran;
     end
   end
 
@@ -1421,6 +1542,9 @@ module rac_check_engine #(
   always_comb begin
     wr_en    = 1'b0;
     wr_gran  = s3_gran_q;
+    // The set written: S1's while it waits for its fill (S3 is empty then),
+    // else S3's; from S1's state register alone, as the pool set above.
+    wr_set   = (s1_state_q == S1FillWait) ? s1_set_q : s3_set_q;
     wr_way   = s3_way_q;
     wr_dirty = s3_dirty_q || line_changed;
     wr_line  = commit_line;
@@ -1548,7 +1672,7 @@ module rac_check_engine #(
     end
   end
 
-  assign idle_o = !store_init && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
+  assign idle_o = !store_init && !nx_valid_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
                   !esc_valid_o;
 
   // ---------------------------------------------------------------------------
@@ -1604,6 +1728,17 @@ module rac_check_engine #(
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
+  // The read-index choice: S0 re-reads only when SN's command cannot move
+  // in, and S1 "stuck" (S0's re-read chosen from registers) never takes.
+  `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
+  `RAC_ASSERT(HazardPredicted, !(hz_pred_q && !hazard), clk_i, rst_i)
+  `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
+  // The victim chosen as the command entered S1 is still the choice when it
+  // misses: its set's valid bits did not change meanwhile.
+  `RAC_ASSERT(VictimChoiceHeld,
+              !(miss_now && (s1_victim_free_q ? s1_tvalid_q[s1_victim_q] : s1_tvalid_q != '1)), clk_i, rst_i)
+  // S1's miss FSM runs with S2 and S3 empty (the write indices rely on it).
+  `RAC_ASSERT(MissFsmAlone, !(s1_valid_q && s1_state_q != S1Exec && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // A fill is installed only while nothing else writes the arrays.
   `RAC_ASSERT(InstallAlone, !(install && (s2_valid_q || s3_valid_q)), clk_i, rst_i)
   // The hazard rule: the command leaving S2 never reads what S3 writes now.

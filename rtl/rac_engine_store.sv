@@ -108,15 +108,22 @@ module rac_engine_store #(
   // Cache: per way a tag RAM ({valid, dirty, tag}) and a line RAM
   // ---------------------------------------------------------------------------
   logic [Ways*WayDataW-1:0] rd_way_q;  // the registered reads
+  // The tag RAMs' one write port: the sweep's, else the engine's. The
+  // address is chosen by init_q (a register) here, not left to the synthesis
+  // tool, which merges two write ports with the second's enable as the
+  // select: that put the engine's write-enable logic (S3's rules) in front
+  // of the RAM address.
+  logic [SetW-1:0] tag_wr_set;
+  logic [TagW+1:0] tag_wr_word;
+  assign tag_wr_set  = init_q ? init_idx_q[SetW-1:0] : wr_set_i;
+  assign tag_wr_word = init_q ? '0 : {1'b1, wr_dirty_i, wr_tag_i};
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic [TagW+1:0]  tag_mem  [Sets];
     logic [LineW-1:0] line_mem [Sets];
+    logic             tag_wr_en;
+    assign tag_wr_en = init_q ? init_sets : wr_ways_i[w];
     always_ff @(posedge clk_i) begin
-      if (init_q) begin
-        if (init_sets) tag_mem[init_idx_q[SetW-1:0]] <= '0;
-      end else if (wr_ways_i[w]) begin
-        tag_mem[wr_set_i] <= {1'b1, wr_dirty_i, wr_tag_i};
-      end
+      if (tag_wr_en) tag_mem[tag_wr_set] <= tag_wr_word;
       if (wr_ways_i[w]) line_mem[wr_set_i] <= wr_line_i;
     end
     always_ff @(posedge clk_i) begin
@@ -187,15 +194,17 @@ module rac_engine_store #(
   // by the sweep) and a clock RAM
   // ---------------------------------------------------------------------------
   logic [PoolWays*PoolDataW-1:0] rd_pool_q, pool_wr_data, pool_view;
+  logic [PSetW-1:0] rvc_tag_wr_pset;  // the pool tag RAMs' one write port, as the cache's above
+  assign rvc_tag_wr_pset = init_q ? init_idx_q[PSetW-1:0] : rvc_wr_pset_i;
   for (genvar w = 0; w < PoolWays; w++) begin : g_pool_way
     logic [PTagW-1:0] rvc_tag_mem [PoolSets];
     logic [RowW-1:0]  rvc_mem     [PoolSets];
+    logic             rvc_tag_wr_en;
+    logic [PTagW-1:0] rvc_tag_wr_word;
+    assign rvc_tag_wr_en   = init_q ? init_psets : rvc_wr_en_i[w];
+    assign rvc_tag_wr_word = init_q ? '0 : rvc_wr_tag_i[w*PTagW +: PTagW];
     always_ff @(posedge clk_i) begin
-      if (init_q) begin
-        if (init_psets) rvc_tag_mem[init_idx_q[PSetW-1:0]] <= '0;
-      end else if (rvc_wr_en_i[w]) begin
-        rvc_tag_mem[rvc_wr_pset_i] <= rvc_wr_tag_i[w*PTagW +: PTagW];
-      end
+      if (rvc_tag_wr_en) rvc_tag_mem[rvc_tag_wr_pset] <= rvc_tag_wr_word;
       if (rvc_wr_en_i[w]) rvc_mem[rvc_wr_pset_i] <= rvc_wr_vc_i[w*RowW +: RowW];
       rd_pool_q[w*PoolDataW + RowW +: PTagW] <= rvc_tag_mem[rd_pset_i];
       rd_pool_q[w*PoolDataW +: RowW]         <= rvc_mem[rd_pset_i];

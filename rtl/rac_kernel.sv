@@ -383,20 +383,22 @@ module rac_kernel #(
   // no hint is lost (the look-ahead is then that many misses).
   logic cmd_fifo_ready, hint_room;
   assign cmd_ready = cmd_fifo_ready && hint_room;
-  // The engine has looked up every command taken before the last two it
-  // took (S0 and S1 hold one each): their hints and entries are dead.
-  logic [SeqW-1:0] taken_seq_q [2];
+  // The engine has looked up every command taken before the last three it
+  // took (SN, S0 and S1 hold one each): their hints and entries are dead.
+  logic [SeqW-1:0] taken_seq_q [3];
   logic [SeqW-1:0] passed_seq;
   always_ff @(posedge ap_clk) begin
     if (rst || batch_start) begin
       taken_seq_q[0] <= '0;
       taken_seq_q[1] <= '0;
+      taken_seq_q[2] <= '0;
     end else if (eng_cmd_valid && eng_cmd_ready && !eng_cmd_zeroing) begin
       taken_seq_q[0] <= eng_cmd_seq;
       taken_seq_q[1] <= taken_seq_q[0];
+      taken_seq_q[2] <= taken_seq_q[1];
     end
   end
-  assign passed_seq = taken_seq_q[1];
+  assign passed_seq = taken_seq_q[2];
   rac_cmd_fifo #(.Width(CmdW), .Depth(CmdFifoDepth)) u_cmd_fifo (
     .clk_i(ap_clk), .rst_i(rst),
     .in_valid_i(cmd_valid && hint_room), .in_ready_o(cmd_fifo_ready),

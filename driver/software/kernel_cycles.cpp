@@ -46,7 +46,7 @@ constexpr int64_t kZeroingFrom = 4;
 constexpr int64_t kZeroingDone = 3;
 constexpr int64_t kSweepDone = 1;
 constexpr int64_t kMissRequest = 5;
-constexpr int64_t kTail = 5;
+constexpr int64_t kTail = 6;   // 5 before the engine's SN register (a cycle more to drain)
 constexpr int kRecordGap = 1;  // a record writer takes a record every beats + this many cycles
 constexpr int64_t kRecordTail = 4;
 constexpr int64_t kBResponse = 2;  // a posted write's last W beat to the first read after its B response
@@ -89,7 +89,10 @@ class MissAhead {
     run_to(t);
     --fifo_count_;
     if (k < zeroing_) return;  // (the decoder's zeroing commands are not counted)
-    passed_seq_ = taken_seq_;  // rac_kernel's taken_seq_q[1]: the command before the last one taken
+    // rac_kernel's taken_seq_q[2]: the command before the last two taken
+    // (the engine's SN, S0 and S1 hold the last three).
+    passed_seq_ = before_taken_seq_;
+    before_taken_seq_ = taken_seq_;
     taken_seq_ = commands_[k].seq;
   }
   // An engine request from cycle t (S1WbReq / S1FillReq); runs until the
@@ -443,7 +446,7 @@ class MissAhead {
   int64_t pf_ar_cycle_ = -1;  // an entry's AR is on the bus this cycle
   std::deque<Burst> bursts_;
   int64_t r_last_ = -10, own_burst_done_ = -1, b_due_ = 0;
-  uint64_t taken_seq_ = 0, passed_seq_ = 0, last_req_seq_ = 0;
+  uint64_t taken_seq_ = 0, before_taken_seq_ = 0, passed_seq_ = 0, last_req_seq_ = 0;
   M state_ = M::Idle;
   std::optional<Request> req_;
   int64_t until_ = 0, done_ = -1;
@@ -475,8 +478,8 @@ void KernelCycles::command(unsigned words, bool lookup, uint64_t seq, uint64_t g
   if (!lookup) prev_lookup_ = false;
 }
 
-void KernelCycles::miss(bool dirty, WriteBack how, uint64_t wb_bucket, unsigned way) {
-  misses_.push_back({dirty, how, wb_bucket, way});
+void KernelCycles::miss(bool dirty, WriteBack how, uint64_t wb_bucket, unsigned way, bool shared_victim) {
+  misses_.push_back({dirty, how, wb_bucket, way, shared_victim});
   events_.push_back({Event::Miss, misses_.size() - 1});
 }
 
@@ -548,9 +551,12 @@ uint64_t KernelCycles::end_batch() {
         // bucket spill, which the meta port sends during the write-back.
         const bool bucket_spill = m.how == WriteBack::Spill || m.how == WriteBack::SpillAndFilter;
         const size_t victim_spills = miss_records - (bucket_spill && miss_records > 0 ? 1 : 0);
-        now = std::max(now, last_take + kMissRequest - 1);
+        // A victim with shared bytes passes S1EvSpill even when none of its
+        // clocks is in the pool (the lookup is registered): a cycle.
+        const int64_t ev_pass = m.shared_victim && victim_spills == 0 ? 1 : 0;
+        now = std::max(now, last_take + kMissRequest - 1 + ev_pass);
         for (size_t k = 0; k < victim_spills; ++k) record(esc, shape_.esc_beats);
-        int64_t req = std::max(last_take + kMissRequest, now + 1);
+        int64_t req = std::max(last_take + kMissRequest + ev_pass, now + 1);
         if (bucket_spill) {
           const int64_t held = now;
           record(esc, shape_.esc_beats);

@@ -55,8 +55,9 @@ class KernelCycles {
   // A lookup right behind another lookup of the same line or pool entry.
   void hazard() { events_.push_back({Event::Hazard}); }
   // A miss of the last command: its victim way in its set, the dirty
-  // victim's write-back and bucket.
-  void miss(bool dirty, WriteBack how, uint64_t wb_bucket, unsigned way);
+  // victim's write-back and bucket, and whether the victim has shared bytes
+  // (with a pool the engine then looks its clocks up first: S1EvSpill).
+  void miss(bool dirty, WriteBack how, uint64_t wb_bucket, unsigned way, bool shared_victim = false);
   void esc_record() { events_.push_back({Event::EscRecord}); }
   void race_record() { events_.push_back({Event::RaceRecord}); }
   // The batch's busy cycles.
@@ -80,6 +81,7 @@ class KernelCycles {
     WriteBack how = WriteBack::Nothing;
     uint64_t wb_bucket = 0;
     unsigned way = 0;
+    bool shared_victim = false;
   };
   struct Event {
     enum Kind { Command, Hazard, Miss, EscRecord, RaceRecord } kind;

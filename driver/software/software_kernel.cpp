@@ -177,6 +177,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
   if (std::find(ways.begin(), ways.end(), granule + 1) != ways.end()) return;
   ++stats_.misses;
   bool dirty = false;
+  bool shared_victim = false;  // (the engine's S1EvSpill, for the cycle model)
   KernelCycles::WriteBack how = KernelCycles::WriteBack::Nothing;
   uint64_t wb_bucket = 0;
   const auto free_way = std::find(ways.begin(), ways.end(), uint64_t{0});
@@ -189,6 +190,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     next = (next + 1) % cache_.ways;
     const uint64_t leaving = ways[victim] - 1;
     const auto line = lines_.find(leaving);
+    shared_victim = shape_.read_vcs > 0 && line != lines_.end() && line->second.shared != 0;
     if (multi()) {
       spill_clocks(leaving, word, out);  // all of them: a clock is in the pool only while its line is cached
     } else if (!pool_.empty() && line != lines_.end() && line->second.shared != 0) {
@@ -204,7 +206,7 @@ void SoftwareKernel::look_up(uint64_t granule, uint64_t word, Output& out) {
     dirty_.erase(leaving);
     lines_.erase(leaving);
   }
-  if (cycles_) cycles_->miss(dirty, how, wb_bucket, static_cast<unsigned>(victim));
+  if (cycles_) cycles_->miss(dirty, how, wb_bucket, static_cast<unsigned>(victim), shared_victim);
   ways[victim] = granule + 1;
   dirty_[granule] = false;
   const Line filled = fill(granule);

@@ -18,7 +18,7 @@ rtl=$2
 work=$3
 case $proof in
   engine) FUNCTIONAL=1 DEPTH=${ENGINE_DEPTH:-18} sh "$here/run_engine_bmc.sh" "$rtl" "$work" ;;
-  ref)    DEPTH=${REF_DEPTH:-15} sh "$here/run_engine_ref_bmc.sh" "$rtl" "$work" ;;
+  ref)    DEPTH=${REF_DEPTH:-16} sh "$here/run_engine_ref_bmc.sh" "$rtl" "$work" ;;
   axil)   PKGS=rac_kernel_regs_pkg.sv DEPTH=${AXIL_DEPTH:-20} \
             sh "$here/run_block_formal.sh" satbmc rac_axil_ctrl_props "$rtl" "$work" ;;
   reader) SUBS=rac_wide_cnt.sv EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \

@@ -13,6 +13,7 @@ module rac_repl_state_props #(
 ) (
   input logic            clk_i,
   input logic            rst_i,
+  input logic [SetW-1:0] choice_set_i,
   input logic [SetW-1:0] set_i,
   input logic            advance_i,
   input logic [SetW-1:0] tracked_i  // the set the properties follow (held constant)
@@ -24,10 +25,11 @@ module rac_repl_state_props #(
   rac_repl_state #(.Sets(Sets), .Ways(Ways), .ReplPolicy(ReplPolicy)) u_dut (
     .clk_i    (clk_i),
     .rst_i    (rst_i),
-    .set_i    (set_i),
-    .advance_i(advance_i),
-    .choice_o (choice),
-    .state_o  (state)
+    .choice_set_i(choice_set_i),
+    .choice_o    (choice),
+    .set_i       (set_i),
+    .advance_i   (advance_i),
+    .state_o     (state)
   );
 
   // Reference: advances of the tracked set, modulo Ways.
@@ -45,7 +47,7 @@ module rac_repl_state_props #(
     if (!$initstate) TrackedFixed: assume (tracked_i == tracked_q);
     if (!rst_i && ReplPolicy == 0 && Ways > 1) begin
       RoundRobinCounts: assert (state[tracked_i*WayW +: WayW] == count_q);
-      ChoiceIsPointer: assert (!(set_i == tracked_i) || choice == count_q);
+      ChoiceIsPointer: assert (!(choice_set_i == tracked_i) || choice == count_q);
     end
     if (!rst_i && ReplPolicy == 1) LfsrNonZero: assert (state[Sets*WayW +: 16] != 16'h0);
   end

@@ -30,7 +30,7 @@ namespace {
 // The estimate replays the batch through a cycle-by-cycle model of the
 // decoder, the miss-ahead unit and the meta port (kernel_cycles.hpp), so a
 // miss costs what the hints, the entries and the read channel make of it;
-// measured 2026-11-27 on this grid: −0.26 % … +0.79 % (docs/hardware.md).
+// measured 2026-11-27 on this grid: −0.5 % … +0.8 % (docs/hardware.md).
 constexpr double kCycleTolerance = 0.05;
 
 // A Verilated shape as the software model takes it.
