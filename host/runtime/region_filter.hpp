@@ -48,9 +48,9 @@ struct alignas(32) RegionEntry {
 inline constexpr unsigned kRegionLineShift = 6;
 inline constexpr uint32_t kRegionSlots = 1u << 15;
 // The young table: a region's first lines go to a table of 64 entries (2 KiB,
-// which stays in the L1 cache), and only a region that meets more lines than
-// RACEACCEL_OPTIONS region_young (32 by default) moves them to the whole
-// table and goes on there. A short region (a lock held for a few accesses,
+// which stays in the L1 cache), and only a region that has met
+// RACEACCEL_OPTIONS region_young lines (32 by default) moves them to the
+// whole table and goes on there. A short region (a lock held for a few accesses,
 // the items between two atomics) touches a few lines, each at a random slot
 // of the whole table's 1 MiB, and each first touch of such a slot was a cache
 // miss: chase spent 8 % of its CPU time on the one in pthread_mutex_lock's

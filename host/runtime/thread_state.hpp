@@ -16,7 +16,6 @@
 
 #include "core/event.hpp"
 #include "runtime/call_stacks.hpp"
-#include "runtime/hot_path.hpp"
 #include "runtime/internal_mutex.hpp"
 #include "runtime/owner_lock.hpp"
 #include "runtime/region_filter.hpp"
@@ -142,10 +141,11 @@ struct ThreadState {
   uint64_t forget_epoch_seen = 0;
   // The table the region's lines go to (region_filter.hpp, kYoungSlots):
   // young, then region once the region met young_limit lines (young_left
-  // counts them down; in the whole table it never reaches 0). young_limit
+  // counts them down; in the whole table it starts at kWholeTableLeft and
+  // never reaches 0). young_limit
   // 0: always the whole table. attach_thread sets them up through
   // new_region.
-  static constexpr int64_t kNeverYoung = INT64_MAX;
+  static constexpr int64_t kWholeTableLeft = INT64_MAX;
   RegionEntry* region_table = nullptr;
   uint64_t region_mask = 0;
   int64_t young_left = 0;
@@ -248,19 +248,19 @@ struct ThreadState {
     } else {
       region_table = region;
       region_mask = kRegionSlots - 1;
-      young_left = kNeverYoung;
+      young_left = kWholeTableLeft;
     }
   }
-  // The region met more lines than the young table takes (young_left ran
-  // out; an access over two lines can take it below 0): its entries move to
-  // the whole table, where the region goes on.
+  // The region has met young_limit lines (young_left ran out; an access
+  // over two lines can take it below 0): its entries move to the whole
+  // table, where the region goes on.
   void leave_young_table() {
     for (const RegionEntry& e : young) {
       if (e.generation == region_generation) region[e.line & (kRegionSlots - 1)] = e;
     }
     region_table = region;
     region_mask = kRegionSlots - 1;
-    young_left = kNeverYoung;
+    young_left = kWholeTableLeft;
   }
   // Accesses decided without the detector: counted by the thread (a plain
   // load and store: only it writes), taken by whoever drains it.
