@@ -104,6 +104,10 @@ EQUIVALENT = {
      "if (hi_zero && lo_q < 9'(MaxBurst) && lo_at < 10'd65) burst_len = lo_q[6:0];"):
         "lo_at == 64 is lo_q == to_boundary; with lo_q < MaxBurst the boundary clip above already set "
         "burst_len to to_boundary, which is lo_q",
+    ("rac_cmd_decoder", "assign idx_load = rst_i || (state_q == DIdle && start_i);",
+     "assign idx_load = rst_i || (state_q == DIdle || start_i);"):
+        "start_i comes only in DIdle (the decoder's StartWhenIdle contract), so the mutant adds loads of 0 "
+        "in DIdle alone, and idx_q is not read in DIdle or DZero before the load at the next start",
 }
 
 
