@@ -400,8 +400,8 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
   const bool reads = e.op != Op::AtomicStore;
   const bool writes = e.op != Op::AtomicLoad;
   const uint64_t now = clock[t];
-  // One look-up serves the test and the update below (the node map keeps
-  // h valid: nothing between them inserts or erases).
+  // One look-up serves the test and the update below (a history never
+  // moves, AtomicShadow: nothing between them erases).
   AtomicHistory* h = cell.atomic() ? atomics_.find(addr) : nullptr;
   if (h != nullptr && (!reads || h->reads.clock(t) == now) && (!writes || h->writes.clock(t) == now)) return;
   if (!covered(cell.w, clock, len)) {
@@ -455,7 +455,7 @@ void FastTrackDetector::spread_atomic_history(const ShadowCell& cell, uint64_t b
     if (!part[j].atomic()) continue;
     const AtomicHistory* h = atomics_.find(base + j * width);
     if (h == nullptr) continue;
-    const AtomicHistory copy = *h;  // at() below may move it
+    const AtomicHistory copy = *h;  // at() below creates the other bytes' histories
     for (unsigned k = 1; k < width; ++k) atomics_.at(base + j * width + k) = copy;
   }
 }
