@@ -26,6 +26,7 @@ __thread ThreadState* t_thread __attribute__((tls_model("initial-exec"))) = null
 __thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
 __thread bool t_signals_deferred __attribute__((tls_model("initial-exec"))) = false;
+__thread RegionView t_region __attribute__((tls_model("initial-exec")));
 
 namespace {
 
@@ -178,7 +179,7 @@ ForgetEpoch g_forget_epoch;
 
 void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
   // covered_in_line counted a new line (every access with one comes here).
-  if (RACEACCEL_UNLIKELY(ts->young_left <= 0)) ts->leave_young_table();
+  if (RACEACCEL_UNLIKELY(t_region.young_left <= 0)) ts->leave_young_table();
   const AccessKind kind = write ? AccessKind::Write : AccessKind::Read;
   if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
   // A filtered access reaches here only while recording: kept for the
@@ -219,14 +220,14 @@ void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size, bool writ
   uint64_t covered = 0;
   if (RACEACCEL_LIKELY(ts->region_filter) && size - 1 < kMaxFilteredRange) {
     covered = covered_prefix(ts, addr, size, write);
-    if (RACEACCEL_UNLIKELY(ts->fast_epoch != ts->forget_epoch_seen))  // a new forget epoch, or the fast path off
-      ts->fast_epoch = ts->fast_path_allowed() ? ts->forget_epoch_seen : ThreadState::kFastPathOff;
+    if (RACEACCEL_UNLIKELY(t_region.fast_epoch != ts->forget_epoch_seen))  // a new forget epoch, or the fast path off
+      t_region.fast_epoch = ts->fast_path_allowed() ? ts->forget_epoch_seen : RegionView::kFastPathOff;
     if (RACEACCEL_LIKELY(covered == size && !ts->record_filtered)) return;
   }
   record_unfiltered(ts, addr, size, write, pc, covered);
 }
 
-bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write) {
+bool seen_in_region_range(uint64_t addr, uint64_t size, bool write) {
   // Every line is tested (and marked), so that a repeat of the whole
   // range is covered next time even when this one was not.
   bool seen = true;
@@ -234,7 +235,7 @@ bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool wr
   for (uint64_t a = addr; a < end;) {
     const uint64_t next = std::min((a | 63) + 1, end);
     const uint64_t mask = line_mask(a & 63, next - a);
-    seen &= covered_in_line(ts, a >> kRegionLineShift, mask, write) == mask;
+    seen &= covered_in_line(a >> kRegionLineShift, mask, write) == mask;
     a = next;
   }
   return seen;
@@ -399,6 +400,7 @@ void Runtime::detach_thread(ThreadState* ts) {
   checker_->unlink(ts);
   threads_.finished(ts->tid, checker_->recorded_events());
   t_thread = nullptr;
+  t_region = RegionView{};  // its tables go with ts
   t_thread_done = true;
   pthread_setspecific(g_thread_key, nullptr);
   ts->~ThreadState();

@@ -281,9 +281,9 @@ inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessK
 // region (a read being covered by reads and writes, a write by writes); all
 // of `mask` is recorded as accessed now (the caller checks what was not
 // covered).
-RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, uint64_t mask, bool write) {
-  RegionEntry* e = &ts->region_table[l & ts->region_mask];
-  const uint64_t generation = ts->region_generation;
+RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(uint64_t l, uint64_t mask, bool write) {
+  RegionEntry* e = &t_region.table[l & t_region.mask];
+  const uint64_t generation = t_region.generation;
   if (RACEACCEL_LIKELY(e->line == l && e->generation == generation)) {
     const uint64_t covered = (write ? e->written : e->accessed) & mask;
     if (RACEACCEL_LIKELY(covered == mask)) return covered;
@@ -295,7 +295,7 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, ui
   // whole table, once the count runs out, is left to record_unfiltered,
   // which every access with a new line reaches: a call here would make the
   // inline fast path save registers (runtime.cpp, record_unfiltered).
-  --ts->young_left;
+  --t_region.young_left;
   e->line = l;
   e->generation = generation;
   e->written = write ? mask : 0;
@@ -304,7 +304,7 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_in_line(ThreadState* ts, uint64_t l, ui
 }
 // Whether the whole access (up to kMaxFilteredRange bytes, over more lines
 // than two) is covered; every line is tested and marked.
-RACEACCEL_NOINLINE bool seen_in_region_range(ThreadState* ts, uint64_t addr, uint64_t size, bool write);
+RACEACCEL_NOINLINE bool seen_in_region_range(uint64_t addr, uint64_t size, bool write);
 
 // The covered prefix of an access within one line, from the bits of its
 // bytes `seen` in the region (covered_in_line): all of it (size) when the
@@ -333,17 +333,17 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
   uint64_t covered;
   if (RACEACCEL_LIKELY(offset + size <= 64)) {
     const uint64_t mask = line_mask(offset, size);
-    covered = covered_in_one_line(covered_in_line(ts, l, mask, write), mask, addr, size);
+    covered = covered_in_one_line(covered_in_line(l, mask, write), mask, addr, size);
   } else if (size <= 64) {
     // Both lines are tested (and marked), whatever the first says.
     const uint64_t first_mask = line_mask(offset, 64 - offset);
     const uint64_t second_mask = line_mask(0, offset + size - 64);
-    const uint64_t first = covered_in_line(ts, l, first_mask, write);
-    const bool second = covered_in_line(ts, l + 1, second_mask, write) == second_mask;
+    const uint64_t first = covered_in_line(l, first_mask, write);
+    const bool second = covered_in_line(l + 1, second_mask, write) == second_mask;
     covered = first == first_mask && second ? size : 0;
     if (covered == 0 && size == 16 && (addr & 7) == 0 && first == first_mask) covered = 8;  // offset 56: 8 bytes each
   } else {
-    covered = seen_in_region_range(ts, addr, size, write) ? size : 0;
+    covered = seen_in_region_range(addr, size, write) ? size : 0;
   }
   ts->count_decided(covered == size);
   return covered;
@@ -361,13 +361,13 @@ RACEACCEL_NOINLINE void record_access_outside(uint64_t addr, uint64_t size, bool
 
 // Everything record_access's inline test does not decide: the ignore
 // annotations, region_filter=0, recording, ranges, accesses over two lines,
-// bytes not yet covered. Sets ts->fast_epoch again (thread_state.hpp).
+// bytes not yet covered. Sets t_region.fast_epoch again (thread_state.hpp).
 RACEACCEL_NOINLINE void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc);
 
 // Reads and writes by the program, honouring the ignore annotations. The
 // fast path: an access its thread already made in the current sync-free
 // region returns here, without a buffer entry or a lock. Its one test of
-// ts->fast_epoch stands for all the conditions record_access_full tests
+// t_region.fast_epoch stands for all the conditions record_access_full tests
 // (no ignore annotation, the region filter on, not recording, no Free or
 // allocation since the region began), so a covered access costs a line
 // look-up and three compares; one not covered is marked and buffered
@@ -378,11 +378,11 @@ RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool wr
   if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) return record_access_outside(addr, size, write, pc);
   const uint64_t offset = addr & 63;
   // size - 1 < 64 - offset: 0 < size and the access within one line.
-  if (RACEACCEL_LIKELY(g_forget_epoch.value.load(std::memory_order_seq_cst) == ts->fast_epoch &&
+  if (RACEACCEL_LIKELY(g_forget_epoch.value.load(std::memory_order_seq_cst) == t_region.fast_epoch &&
                        size - 1 < 64 - offset)) {
     const uint64_t mask = line_mask(offset, size);
     const uint64_t covered =
-        covered_in_one_line(covered_in_line(ts, addr >> kRegionLineShift, mask, write), mask, addr, size);
+        covered_in_one_line(covered_in_line(addr >> kRegionLineShift, mask, write), mask, addr, size);
     if (RACEACCEL_LIKELY(covered == size)) {
       ts->count_decided(1);
       return;

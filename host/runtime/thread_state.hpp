@@ -23,6 +23,39 @@
 
 namespace raceaccel::rt {
 
+// The region filter's state that the inline fast path reads (runtime.hpp,
+// record_access), in the thread's static TLS rather than in its
+// ThreadState: the fast path reaches it with one %fs-relative load after
+// the GOT's offset, where through t_thread it took a load of the pointer
+// and then one of each field — one more step on the chain of dependent
+// loads that every access waits for. Only the thread itself reads or writes
+// it: every writer (ThreadState::new_region, leave_young_table,
+// ignore_begin, record_access_full, attach and detach) runs on the thread
+// whose state it is, so it needs no synchronization and dies with the
+// thread, as the region does.
+struct RegionView {
+  // What record_access's inline test compares the forget epoch with: the
+  // thread's forget_epoch_seen while nothing else stops the fast path
+  // (ThreadState::fast_path_allowed), kFastPathOff otherwise (and on a
+  // thread not attached), so that one compare stands for all of them.
+  // record_access_full sets it; an ignore annotation and detach turn it off.
+  static constexpr uint64_t kFastPathOff = ~uint64_t{0};  // the forget epoch never gets there
+  static constexpr int64_t kWholeTableLeft = INT64_MAX;
+  uint64_t fast_epoch = kFastPathOff;
+  // The current region's generation: a synchronization event of the thread
+  // starts a new one (ThreadState::new_region); the tables start zeroed, so
+  // 0 is no region's.
+  uint64_t generation = 1;
+  // The table the region's lines go to (region_filter.hpp, kYoungSlots):
+  // the thread's young table, then its whole table once the region met
+  // young_limit lines (young_left counts them down; in the whole table it
+  // starts at kWholeTableLeft and never reaches 0).
+  RegionEntry* table = nullptr;
+  uint64_t mask = 0;
+  int64_t young_left = 0;
+};
+extern __thread RegionView t_region __attribute__((tls_model("initial-exec")));
+
 // One buffered access. size_kind is the access's own size and kind (its
 // site); length is how many bytes the entry covers, more than the size when
 // contiguous accesses of that size and kind were coalesced into it (a run;
@@ -132,40 +165,22 @@ struct ThreadState {
     uint32_t size_kind;
     uint32_t code_plus_1;  // 0: empty
   };
-  // The sync-free region filter (region_filter.hpp): the current region's
-  // generation (a synchronization event of the thread starts a new one), the
-  // forget epoch it was last checked against, and how many accesses it
-  // decided since the last drain (statistics; written only by the thread,
-  // read by the exit path too, hence relaxed atomic).
-  uint64_t region_generation = 1;
+  // The sync-free region filter (region_filter.hpp): the forget epoch the
+  // region was last checked against; the region's generation, table and
+  // fast-path epoch are the thread's RegionView (t_region, below), and
+  // `filtered` counts the accesses it decided since the last drain
+  // (statistics; written only by the thread, read by the exit path too,
+  // hence relaxed atomic).
   uint64_t forget_epoch_seen = 0;
-  // The table the region's lines go to (region_filter.hpp, kYoungSlots):
-  // young, then region once the region met young_limit lines (young_left
-  // counts them down; in the whole table it starts at kWholeTableLeft and
-  // never reaches 0). young_limit
-  // 0: always the whole table. attach_thread sets them up through
-  // new_region.
-  static constexpr int64_t kWholeTableLeft = INT64_MAX;
-  RegionEntry* region_table = nullptr;
-  uint64_t region_mask = 0;
-  int64_t young_left = 0;
+  // Lines a region meets in the young table before it moves to the whole
+  // one (RegionView::young_left; 0: always the whole table).
   uint32_t young_limit = kYoungLinesDefault;
-  // What record_access's inline test compares the forget epoch with:
-  // forget_epoch_seen while nothing else stops the fast path
-  // (fast_path_allowed), kFastPathOff otherwise, so that one compare
-  // stands for all of them. record_access_full sets it; an ignore
-  // annotation turns it off (ignore_begin) until then.
-  static constexpr uint64_t kFastPathOff = ~uint64_t{0};  // the forget epoch never gets there
-  uint64_t fast_epoch = kFastPathOff;
   bool fast_path_allowed() const {
     return ignore_reads == 0 && ignore_writes == 0 && region_filter && !record_filtered;
   }
   // Starts ignoring reads and/or writes (annotations, uninstrumented code).
-  void ignore_begin(bool reads, bool writes) {
-    ignore_reads += reads ? 1 : 0;
-    ignore_writes += writes ? 1 : 0;
-    fast_epoch = kFastPathOff;
-  }
+  // By the thread itself, as every change of its RegionView.
+  void ignore_begin(bool reads, bool writes);
   std::atomic<uint64_t> filtered{0};
   std::atomic<uint64_t> absorbed_runs{0};  // statistics, as filtered
   bool region_filter = true;               // RACEACCEL_OPTIONS region_filter
@@ -238,30 +253,12 @@ struct ThreadState {
   // A synchronization event of the thread (or its own allocation) ends the
   // region: nothing seen before it covers an access after it. The new
   // region starts in the young table (its old entries have an older
-  // generation).
-  void new_region() {
-    ++region_generation;
-    if (young_limit != 0) {
-      region_table = young;
-      region_mask = kYoungSlots - 1;
-      young_left = young_limit;
-    } else {
-      region_table = region;
-      region_mask = kRegionSlots - 1;
-      young_left = kWholeTableLeft;
-    }
-  }
+  // generation). By the thread itself (RegionView).
+  void new_region();
   // The region has met young_limit lines (young_left ran out; an access
   // over two lines can take it below 0): its entries move to the whole
   // table, where the region goes on.
-  void leave_young_table() {
-    for (const RegionEntry& e : young) {
-      if (e.generation == region_generation) region[e.line & (kRegionSlots - 1)] = e;
-    }
-    region_table = region;
-    region_mask = kRegionSlots - 1;
-    young_left = kWholeTableLeft;
-  }
+  void leave_young_table();
   // Accesses decided without the detector: counted by the thread (a plain
   // load and store: only it writes), taken by whoever drains it.
   void count_decided(uint64_t n) {
@@ -332,5 +329,33 @@ class RuntimeScope {
  private:
   uint8_t saved_;
 };
+
+inline void ThreadState::new_region() {
+  ++t_region.generation;
+  if (young_limit != 0) {
+    t_region.table = young;
+    t_region.mask = kYoungSlots - 1;
+    t_region.young_left = young_limit;
+  } else {
+    t_region.table = region;
+    t_region.mask = kRegionSlots - 1;
+    t_region.young_left = RegionView::kWholeTableLeft;
+  }
+}
+
+inline void ThreadState::leave_young_table() {
+  for (const RegionEntry& e : young) {
+    if (e.generation == t_region.generation) region[e.line & (kRegionSlots - 1)] = e;
+  }
+  t_region.table = region;
+  t_region.mask = kRegionSlots - 1;
+  t_region.young_left = RegionView::kWholeTableLeft;
+}
+
+inline void ThreadState::ignore_begin(bool reads, bool writes) {
+  ignore_reads += reads ? 1 : 0;
+  ignore_writes += writes ? 1 : 0;
+  t_region.fast_epoch = RegionView::kFastPathOff;
+}
 
 }  // namespace raceaccel::rt

@@ -178,8 +178,7 @@ template <typename T>
 bool memo_matches(const ThreadState* ts, uint64_t addr, MemoryOrder order) {
   const ThreadState::AtomicLoadMemo& m = ts->load_memo;
   return m.addr == addr && m.size == sizeof(T) && m.order == static_cast<uint8_t>(order) &&
-         m.generation == ts->region_generation &&
-         m.forget_epoch == g_forget_epoch.value.load(std::memory_order_seq_cst);
+         m.generation == t_region.generation && m.forget_epoch == g_forget_epoch.value.load(std::memory_order_seq_cst);
 }
 
 // While recording, a repeat is decided under the checker lock: lock-free, a
@@ -213,7 +212,7 @@ T load_checked(volatile T* a, uint64_t addr, MemoryOrder order, uint64_t pc) {
         if (sizeof(T) <= 8 && ts->own_loads && acquires(order)) remember_held_clock<T>(ts, addr);
         // Under the checker lock, after the load's region began: its memo.
         ts->load_memo = {addr,
-                         ts->region_generation,
+                         t_region.generation,
                          g_forget_epoch.value.load(std::memory_order_seq_cst),
                          store_version(addr).load(std::memory_order_seq_cst),
                          static_cast<uint8_t>(sizeof(T)),
