@@ -339,10 +339,10 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
     // Per thread in parallel checking: a shared counter's cache line would
     // travel between the threads at every synchronization event.
     if (parallel()) {
-      ts->counts.filtered += ts->take_decided(true);
+      ts->counts.filtered += take_own_decided();  // an owner's drain runs on ts's thread
       ts->counts.absorbed += ts->take_absorbed(true);
     } else {
-      stats_.filtered += ts->take_decided(true);
+      stats_.filtered += take_own_decided();
       stats_.absorbed += ts->take_absorbed(true);
     }
     ts->consumed = 0;
@@ -474,7 +474,7 @@ void Checker::drain_all_and_stop() {
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
       std::lock_guard<OwnerLock> drain_lock(ts->drain_mu);
       drain_locked(ts, false);
-      stats_.filtered += ts->take_decided(false);  // once: a later unlink adds only what came after
+      if (ts == t_thread) stats_.filtered += take_own_decided();  // once: a later unlink adds only what came after
       stats_.absorbed += ts->take_absorbed(false);
     }
   }

@@ -345,7 +345,7 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
   } else {
     covered = seen_in_region_range(addr, size, write) ? size : 0;
   }
-  ts->count_decided(covered == size);
+  count_decided(covered == size);
   return covered;
 }
 
@@ -374,21 +374,22 @@ RACEACCEL_NOINLINE void record_access_full(ThreadState* ts, uint64_t addr, uint6
 // (record_unfiltered) with its size still a constant; anything else is
 // record_access_full. Both are tail calls: the fast path saves no register.
 RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
-  ThreadState* ts = t_thread;
-  if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) return record_access_outside(addr, size, write, pc);
   const uint64_t offset = addr & 63;
-  // size - 1 < 64 - offset: 0 < size and the access within one line.
+  // size - 1 < 64 - offset: 0 < size and the access within one line. A
+  // thread not attached (t_thread null) has kFastPathOff as its epoch.
   if (RACEACCEL_LIKELY(g_forget_epoch.value.load(std::memory_order_seq_cst) == t_region.fast_epoch &&
-                       size - 1 < 64 - offset)) {
+                       size - 1 < 64 - offset && t_in_runtime == 0)) {
     const uint64_t mask = line_mask(offset, size);
     const uint64_t covered =
         covered_in_one_line(covered_in_line(addr >> kRegionLineShift, mask, write), mask, addr, size);
     if (RACEACCEL_LIKELY(covered == size)) {
-      ts->count_decided(1);
+      count_decided(1);
       return;
     }
-    return record_unfiltered(ts, addr, size, write, pc, covered);
+    return record_unfiltered(t_thread, addr, size, write, pc, covered);
   }
+  ThreadState* ts = t_thread;
+  if (RACEACCEL_UNLIKELY(ts == nullptr || t_in_runtime)) return record_access_outside(addr, size, write, pc);
   return record_access_full(ts, addr, size, write, pc);
 }
 

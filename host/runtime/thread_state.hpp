@@ -53,8 +53,21 @@ struct RegionView {
   RegionEntry* table = nullptr;
   uint64_t mask = 0;
   int64_t young_left = 0;
+  // Accesses the filter decided since the thread's last drain (statistics,
+  // count_decided), here so that the fast path needs nothing but this view.
+  uint64_t decided = 0;
 };
 extern __thread RegionView t_region __attribute__((tls_model("initial-exec")));
+inline void count_decided(uint64_t n) { t_region.decided += n; }
+// The calling thread's count since it last took it (its own drains, its
+// exit). Another thread cannot read it: the exit's drain of a thread still
+// running leaves out what that thread decided since its last drain
+// (statistics only; docs/runtime.md, "Statistics").
+inline uint64_t take_own_decided() {
+  const uint64_t n = t_region.decided;
+  t_region.decided = 0;
+  return n;
+}
 
 // One buffered access. size_kind is the access's own size and kind (its
 // site); length is how many bytes the entry covers, more than the size when
@@ -167,10 +180,7 @@ struct ThreadState {
   };
   // The sync-free region filter (region_filter.hpp): the forget epoch the
   // region was last checked against; the region's generation, table and
-  // fast-path epoch are the thread's RegionView (t_region, below), and
-  // `filtered` counts the accesses it decided since the last drain
-  // (statistics; written only by the thread, read by the exit path too,
-  // hence relaxed atomic).
+  // fast-path epoch are the thread's RegionView (t_region, above).
   uint64_t forget_epoch_seen = 0;
   // Lines a region meets in the young table before it moves to the whole
   // one (RegionView::young_left; 0: always the whole table).
@@ -181,8 +191,7 @@ struct ThreadState {
   // Starts ignoring reads and/or writes (annotations, uninstrumented code).
   // By the thread itself, as every change of its RegionView.
   void ignore_begin(bool reads, bool writes);
-  std::atomic<uint64_t> filtered{0};
-  std::atomic<uint64_t> absorbed_runs{0};  // statistics, as filtered
+  std::atomic<uint64_t> absorbed_runs{0};  // statistics (count_absorbed)
   bool region_filter = true;               // RACEACCEL_OPTIONS region_filter
   bool record_filtered = false;            // record=: filtered accesses are still buffered (kRecordOnly)
   bool coalesce = true;                    // RACEACCEL_OPTIONS coalesce
@@ -259,19 +268,14 @@ struct ThreadState {
   // over two lines can take it below 0): its entries move to the whole
   // table, where the region goes on.
   void leave_young_table();
-  // Accesses decided without the detector: counted by the thread (a plain
-  // load and store: only it writes), taken by whoever drains it.
-  void count_decided(uint64_t n) {
-    filtered.store(filtered.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-  }
-  // Taken under the thread's drain lock (so never by two takers at once).
-  // By another thread (the exit's drain of a thread still running): an
+  // Accesses an open run absorbed (coalescing): counted by the thread (a
+  // plain load and store: only it writes), taken by whoever drains it,
+  // under the thread's drain lock (so never by two takers at once). By
+  // another thread (the exit's drain of a thread still running): an
   // exchange, since the thread may be counting meanwhile. By the thread
   // itself: a load and a store, since no one else counts; an exchange is a
   // locked instruction, and drains of sync-heavy threads are frequent
   // (atomic_pipeline on one core: 241 -> 231 ms of CPU, median of 7).
-  uint64_t take_decided(bool by_owner) { return take(filtered, by_owner); }
-  // Accesses an open run absorbed (coalescing): likewise.
   void count_absorbed() {
     absorbed_runs.store(absorbed_runs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }

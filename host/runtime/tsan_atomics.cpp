@@ -193,7 +193,7 @@ T record_repeated_load(ThreadState* ts, volatile T* a, MemoryOrder order, uint64
   return checker.record_repeat_or_check(ts, addr, [&] {
     const T value = Cell<T>::load(a);
     const bool repeat = store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version;
-    if (repeat) ts->count_decided(1);
+    if (repeat) count_decided(1);
     const uint64_t site = checker.site_locked(ts, pc, pack_size_kind(sizeof(T), AccessKind::Atomic));
     return std::tuple{value, repeat, Event::atomic(Op::AtomicLoad, ts->tid, addr, sizeof(T), order, site)};
   });
@@ -256,7 +256,7 @@ T load(volatile T* a, int mo, uint64_t pc) {
         if (RACEACCEL_UNLIKELY(ts->record_filtered)) return record_repeated_load(ts, a, order, pc);
         const T value = Cell<T>::load(a);
         if (RACEACCEL_LIKELY(store_version(addr).load(std::memory_order_seq_cst) == ts->load_memo.version)) {
-          ts->count_decided(1);
+          count_decided(1);
           return value;
         }
       } else if (const ThreadState::HeldClock* held = ts->own_loads ? held_clock_of<T>(ts, addr) : nullptr) {
