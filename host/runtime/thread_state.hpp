@@ -62,7 +62,7 @@ inline void count_decided(uint64_t n) { t_region.decided += n; }
 // The calling thread's count since it last took it (its own drains, its
 // exit). Another thread cannot read it: the exit's drain of a thread still
 // running leaves out what that thread decided since its last drain
-// (statistics only; docs/runtime.md, "Statistics").
+// (statistics only; docs/runtime.md, "The hot path").
 inline uint64_t take_own_decided() {
   const uint64_t n = t_region.decided;
   t_region.decided = 0;
