@@ -12,6 +12,7 @@
 
 #include "common/exit_codes.hpp"
 #include "report/suppressions.hpp"
+#include "runtime/region_filter.hpp"
 
 namespace raceaccel::rt {
 
@@ -30,7 +31,7 @@ struct RuntimeOptions {
   bool coalesce = true;              // contiguous accesses from one site become one range check
   bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
   bool own_loads = true;             // parallel: loads of a clock the thread holds are buffered (tsan_atomics.cpp)
-  uint32_t region_young = 32;        // the region filter's young table: lines (region_filter.hpp); 0 = off
+  uint32_t region_young = kYoungLinesDefault;  // the region filter's young table: lines (region_filter.hpp); 0 = off
   double sample = 1.0;               // sample=: share of plain accesses checked (sampling.hpp); 1 = all (off)
   uint64_t sample_seed = 0;          // sample_seed=: which units are sampled; 0 = a new one per run
   std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
