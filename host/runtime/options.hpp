@@ -32,11 +32,11 @@ struct RuntimeOptions {
   bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
   bool own_loads = true;             // parallel: loads of a clock the thread holds are buffered (tsan_atomics.cpp)
   uint32_t region_young = kYoungLinesDefault;  // the region filter's young table: lines (region_filter.hpp); 0 = off
-  double sample = 1.0;               // sample=: share of plain accesses checked (sampling.hpp); 1 = all (off)
-  uint64_t sample_seed = 0;          // sample_seed=: which units are sampled; 0 = a new one per run
-  std::string sarif;                 // SARIF 2.1.0 log of the reports, written at exit; empty = none
-  std::string suppressions_path;     // ThreadSanitizer-format suppressions file; empty = none
-  Suppressions suppressions;         // its contents, read and parsed with the options
+  double sample = 1.0;                         // sample=: share of plain accesses checked (sampling.hpp); 1 = all (off)
+  uint64_t sample_seed = 0;                    // sample_seed=: which units are sampled; 0 = a new one per run
+  std::string sarif;                           // SARIF 2.1.0 log of the reports, written at exit; empty = none
+  std::string suppressions_path;               // ThreadSanitizer-format suppressions file; empty = none
+  Suppressions suppressions;                   // its contents, read and parsed with the options
 };
 
 struct ParsedOptions {
