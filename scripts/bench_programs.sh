@@ -15,6 +15,11 @@
 #   ABLATIONS="key=value ..." adds one raceaccel row per word,
 #   the same binary run with RACEACCEL_OPTIONS=<word> (a switch of
 #   docs/runtime.md turned off), interleaved with the other runs.
+#   RUNTIMES="name=DIR ..." adds one raceaccel row per word, the same binary
+#   run against the runtime library in DIR (its libraceaccel_rt.so, through
+#   LD_LIBRARY_PATH, which the binaries' RUNPATH yields to): a change's
+#   before and after measured in one run, e.g. RUNTIMES="before=/tmp/lib0"
+#   with the library of the commit before the change copied there.
 set -eu
 build=${1:-build}
 runs=${2:-5}
@@ -37,6 +42,18 @@ fi
 # A variant is a build plus, for the ablation rows, one RACEACCEL_OPTIONS word.
 variants=$builds
 for a in $ablations; do variants="$variants raceaccel:$a"; done
+runtimes=${RUNTIMES:-}
+case $builds in *raceaccel*) ;; *) runtimes= ;; esac
+for r in $runtimes; do
+  dir=${r#*=}
+  if [ "$dir" = "$r" ] || [ ! -f "$dir/libraceaccel_rt.so" ]; then
+    echo "bench_programs.sh: RUNTIMES word '$r' is not name=DIR with DIR/libraceaccel_rt.so" >&2
+    exit 2
+  fi
+  variants="$variants raceaccel@${r%%=*}"
+done
+# The library directory of a raceaccel@name variant.
+runtime_dir() { for r in $runtimes; do [ "${r%%=*}" = "$1" ] && echo "${r#*=}" && return; done; }
 
 # Wall time, CPU time and peak RSS of each run, measured by our own wrapper
 # (fork, wait4, getrusage of the child).
@@ -81,14 +98,17 @@ args_of() {
 # run_once kernel variant: appends "wall_ms cpu_ms rss_kib" to $out/kernel.variant.samples
 run_once() {
   kernel=$1 variant=$2
-  build_of=${variant%%:*}
-  options=
-  case $variant in *:*) options=${variant#*:} ;; esac
-  tag=$(echo "$variant" | tr ':=' '__')
+  build_of=${variant%%[:@]*}
+  options= libs=${LD_LIBRARY_PATH:-}
+  case $variant in
+    *:*) options=${variant#*:} ;;
+    *@*) libs=$(runtime_dir "${variant#*@}") ;;
+  esac
+  tag=$(echo "$variant" | tr ':=@' '___')
   bin=$out/$kernel.$build_of
   # shellcheck disable=SC2046 # the kernel's arguments are a word list
   set -- $(args_of "$kernel")
-  if RACEACCEL_OPTIONS=$options "$out/peak_rss" "$out/$kernel.$tag.samples" "$bin" "$@" \
+  if LD_LIBRARY_PATH=$libs RACEACCEL_OPTIONS=$options "$out/peak_rss" "$out/$kernel.$tag.samples" "$bin" "$@" \
     >/dev/null 2>"$out/$kernel.$tag.stderr"; then
     :
   else
@@ -104,7 +124,7 @@ median() { # column file
 echo "building kernels ($builds)..." >&2
 for k in $kernels; do
   for b in $builds; do build_kernel "$k" "$b"; done
-  for v in $variants; do rm -f "$out/$k.$(echo "$v" | tr ':=' '__').samples"; done
+  for v in $variants; do rm -f "$out/$k.$(echo "$v" | tr ':=@' '___').samples"; done
 done
 
 for r in $(seq 1 "$runs"); do
@@ -127,7 +147,7 @@ for k in $kernels; do
   tsan_cpu=$(median 2 "$out/$k.tsan.samples")
   tsan_rss=$(median 3 "$out/$k.tsan.samples")
   for v in $variants; do
-    file=$out/$k.$(echo "$v" | tr ':=' '__').samples
+    file=$out/$k.$(echo "$v" | tr ':=@' '___').samples
     wall=$(median 1 "$file")
     cpu=$(median 2 "$file")
     rss=$(median 3 "$file")
