@@ -204,6 +204,7 @@ module rac_meta_port #(
   logic [1:0]       w_sent_q;
   logic [1:0]       w_total;
   logic [EntW-1:0]  wait_ent_q;      // MWaitPf: the entry whose read answers this fill
+  logic [PfN-1:0]   wait_sel_q;      // ... one-hot
 
   // The read stream: the burst at the head of the owner queue, beat by beat
   // (shared by the engine's reads and the entries'; reset after each burst).
@@ -219,8 +220,12 @@ module rac_meta_port #(
   logic             settle_q;        // the cycle after a burst's last beat: its owner decides
 
   // Prefetch entries
-  typedef enum logic [2:0] {EFree, EAddr, EIssue, EFlight, EReady} ent_e;
-  ent_e              ent_state_q [PfN];
+  // An entry's state, one-hot (one bit per state, tested alone: the
+  // entries' next states and the look-ups read single bits).
+  localparam int unsigned IFree = 0, IAddr = 1, IIssue = 2, IFlight = 3, IReady = 4;
+  localparam logic [4:0] EFree = 5'b00001, EAddr = 5'b00010, EIssue = 5'b00100, EFlight = 5'b01000,
+                         EReady = 5'b10000;
+  logic [4:0]        ent_state_q [PfN];
   logic              ent_stale_q [PfN];  // a bucket write may have overtaken the read: discard
   logic [GranW-1:0]  ent_gran_q  [PfN];
   logic [SeqW-1:0]   ent_seq_q   [PfN];  // the hinting command: dead once the engine asks for a later one
@@ -380,7 +385,12 @@ module rac_meta_port #(
   // taken (req_q), from a match vector registered when it is taken (the
   // 61-bit compares against the request port, not into the entries' state);
   // a hint is taken when no live entry holds its granule and one is free.
-  logic [PfN-1:0]  look_match_q;  // req_q: the live entries of the fill's granule (at most one)
+  logic [PfN-1:0]  look_match;  // req_q: the live entries of the fill's granule (at most one)
+  logic            look_live_q [PfN];  // ... live when the fill was taken (not free: not refilled since)
+  logic [1:0]      look_eq_q   [PfN];  // ... holding its granule: high half, low half
+  always_comb begin
+    for (int k = 0; k < PfN; k++) look_match[k] = look_live_q[k] && look_eq_q[k] == 2'b11;
+  end
   logic [PfN-1:0]  req_dead_q;    // req_q: the entries of commands below the request's
   logic [PfN-1:0]  ent_passed_q;  // the entries of commands below passed_seq_i (a cycle late)
   // The entry a hint takes and the entry whose bucket is read next are
@@ -392,36 +402,33 @@ module rac_meta_port #(
   logic [PfN-1:0]  free_oh_q, wait_oh_q;
   logic            look_ready, look_wait;
   logic [EntW-1:0] look_ent;
-  logic            hint_free;
-  logic            any_wait;  // an entry's address is known but not yet read
+  logic            wait_ready, wait_free;  // MWaitPf: its entry's state
   logic [EntW-1:0] wait_pick;
   always_comb begin
     look_ready = 1'b0;
     look_wait = 1'b0;
     look_ent = '0;
-    hint_free = 1'b0;
-    any_wait = 1'b0;
+    wait_ready = 1'b0;
+    wait_free = 1'b0;
     wait_pick = '0;
     for (int k = 0; k < PfN; k++) begin
       // One-hot (an assertion below): OR-ed, no priority chain. Still live,
       // else (a drop or a write-back's mark since) the fill reads again.
-      if (look_match_q[k]) begin
+      if (look_match[k]) begin
         look_ent = look_ent | EntW'(k);
-        if (ent_state_q[k] == EReady) look_ready = req_q && !write_q;
-        if (ent_state_q[k] != EFree && ent_state_q[k] != EReady && !ent_stale_q[k]) look_wait = req_q && !write_q;
+        if (ent_state_q[k][IReady]) look_ready = req_q && !write_q;
+        if (!ent_state_q[k][IFree] && !ent_state_q[k][IReady] && !ent_stale_q[k]) look_wait = req_q && !write_q;
       end
-      if (free_oh_q[k] && ent_state_q[k] == EFree) hint_free = 1'b1;
-      if (wait_oh_q[k]) begin
-        wait_pick = wait_pick | EntW'(k);
-        if (ent_state_q[k] == EAddr) any_wait = 1'b1;
-      end
+      if (wait_oh_q[k]) wait_pick = wait_pick | EntW'(k);
+      if (wait_sel_q[k] && ent_state_q[k][IReady]) wait_ready = state_q == MWaitPf;
+      if (wait_sel_q[k] && ent_state_q[k][IFree]) wait_free = state_q == MWaitPf;
     end
   end
   // The entry a fill uses is not dropped for its command's age (below).
   logic [PfN-1:0] ent_in_use;
   always_comb begin
     for (int k = 0; k < PfN; k++) begin
-      ent_in_use[k] = (state_q == MWaitPf && wait_ent_q == EntW'(k)) || (req_q && look_match_q[k]);
+      ent_in_use[k] = (state_q == MWaitPf && wait_sel_q[k]) || (req_q && look_match[k]);
     end
   end
   // The write-back's bucket is known (its address in addr_q, from the end of
@@ -460,19 +467,20 @@ module rac_meta_port #(
   assign hint_room_o  = hq_count_q < (HqW + 1)'(HintQueue - 3);  // the shadow lookup has two in flight
   assign hq_pop       = hq_count_q != '0 && !ph_busy_q && !ph_done_q && !flush_i;
   assign ph_drop      = ph_done_q && (ph_dup_q || ph_dead_q);
-  assign ph_alloc     = ph_done_q && !ph_drop && hint_free && !flush_i;
-  logic start_pf_ar;
-  assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
-                       OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
+  // An entry's bucket read starts when the bus may take it (start_ok) and
+  // its entry is picked; a hint takes its picked entry if that is free.
+  logic start_ok, start_pf_ar;
+  assign start_ok = !pf_ar_q && !wb_busy && state_q != MRead && !flush_i &&
+                    OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
 
   // Each entry's next state, one writer per entry (later rules win).
   logic [PfN-1:0] alloc_k, start_k;
-  ent_e           ent_state_d [PfN];
+  logic [4:0]     ent_state_d [PfN];
   logic           ent_stale_d [PfN];
   always_comb begin
     for (int k = 0; k < PfN; k++) begin
-      alloc_k[k] = ph_alloc && free_oh_q[k];
-      start_k[k] = start_pf_ar && wait_oh_q[k];
+      alloc_k[k] = ph_done_q && !ph_dup_q && !ph_dead_q && !flush_i && free_oh_q[k] && ent_state_q[k][IFree];
+      start_k[k] = start_ok && wait_oh_q[k] && ent_state_q[k][IAddr];
       ent_state_d[k] = ent_state_q[k];
       ent_stale_d[k] = ent_stale_q[k];
       if (alloc_k[k]) begin
@@ -484,19 +492,19 @@ module rac_meta_port #(
       // Entries of commands below the engine's latest request likewise, in
       // the cycle after the request is taken.
       if ((ent_passed_q[k] || (req_q && req_dead_q[k])) && !ent_in_use[k]) begin
-        if (ent_state_q[k] == EReady || ent_state_q[k] == EAddr) ent_state_d[k] = EFree;
-        if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_d[k] = 1'b1;
+        if (ent_state_q[k][IReady] || ent_state_q[k][IAddr]) ent_state_d[k] = EFree;
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
       end
       if (start_k[k]) ent_state_d[k] = EIssue;
       if (pf_ar_q && arready_i && pf_ar_ent_q == EntW'(k)) ent_state_d[k] = EFlight;
       // A write-back knows its bucket: drop every entry of it already read
       // or being read (its answer may predate the write).
       if (wb_hits[k]) begin
-        if (ent_state_q[k] == EReady) ent_state_d[k] = EFree;
-        if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_d[k] = 1'b1;
+        if (ent_state_q[k][IReady]) ent_state_d[k] = EFree;
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
       end
       if (flush_i) begin
-        if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_d[k] = 1'b1;
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
         else ent_state_d[k] = EFree;
       end
       // An entry's answer, unless a write or a flush overtook it.
@@ -506,21 +514,24 @@ module rac_meta_port #(
         ent_stale_d[k] = 1'b0;
       end
       // A fill takes its answer (its first round, or MWaitPf).
-      if (ent_state_q[k] == EReady && ((req_q && !write_q && look_match_q[k]) ||
-                                       (state_q == MWaitPf && wait_ent_q == EntW'(k)))) begin
+      if (ent_state_q[k][IReady] && ((req_q && !write_q && look_match[k]) ||
+                                       (state_q == MWaitPf && wait_sel_q[k]))) begin
         ent_state_d[k] = EFree;
       end
     end
   end
+  assign ph_alloc    = |alloc_k;
+  assign start_pf_ar = |start_k;
   // The picks for the next cycle: the lowest free entry, and the lowest
-  // entry waiting for its read (or filled now) that is not read now.
+  // entry waiting for its read or filled now (one whose read starts now is
+  // still EIssue when picked: no read starts while its AR is on the bus).
   always_ff @(posedge clk_i) begin
     for (int k = 0; k < PfN; k++) begin
-      free_oh_q[k] <= ent_state_q[k] == EFree;
-      wait_oh_q[k] <= (ent_state_q[k] == EAddr && !start_k[k]) || alloc_k[k];
+      free_oh_q[k] <= ent_state_q[k][IFree];
+      wait_oh_q[k] <= ent_state_q[k][IAddr] || alloc_k[k];
       for (int j = 0; j < k; j++) begin
-        if (ent_state_q[j] == EFree) free_oh_q[k] <= 1'b0;
-        if ((ent_state_q[j] == EAddr && !start_k[j]) || alloc_k[j]) wait_oh_q[k] <= 1'b0;
+        if (ent_state_q[j][IFree]) free_oh_q[k] <= 1'b0;
+        if (ent_state_q[j][IAddr] || alloc_k[j]) wait_oh_q[k] <= 1'b0;
       end
     end
   end
@@ -533,7 +544,7 @@ module rac_meta_port #(
   logic pf_idle;
   always_comb begin
     pf_idle = !ph_busy_q && !ph_done_q && hq_count_q == '0 && !pf_ar_q && own_count_q == '0 && !b_owed_q;
-    for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr) pf_idle = 1'b0;
+    for (int k = 0; k < PfN; k++) if (ent_state_q[k][IAddr]) pf_idle = 1'b0;
   end
   assign idle_o = state_q == MIdle && pf_idle;
 
@@ -543,7 +554,7 @@ module rac_meta_port #(
       b_owed_q <= 1'b0;
       from_ent_q <= 1'b0;
       req_q <= 1'b0;
-      look_match_q <= '0;
+      for (int k = 0; k < PfN; k++) look_live_q[k] <= 1'b0;
       own_count_q <= '0;
       settle_q <= 1'b0;
       ph_busy_q <= 1'b0;
@@ -653,10 +664,8 @@ module rac_meta_port #(
       end
       if (ph_drop) ph_done_q <= 1'b0;
       if (ph_alloc) ph_done_q <= 1'b0;
-      if (start_pf_ar) begin
-        pf_ar_q <= 1'b1;
-        pf_ar_ent_q <= wait_pick;
-      end
+      if (!pf_ar_q) pf_ar_ent_q <= wait_pick;  // meaningful while pf_ar_q
+      if (start_pf_ar) pf_ar_q <= 1'b1;
       if (pf_ar_q && arready_i) pf_ar_q <= 1'b0;
       if (flush_i) begin
         hq_rd_q <= '0;
@@ -688,16 +697,17 @@ module rac_meta_port #(
             // A fill's entry: matched here, used in the next cycle (req_q,
             // MHash's first round; the entry's line read from the RAM then).
             for (int k = 0; k < PfN; k++) begin
-              look_match_q[k] <= !req_write_i && ent_state_q[k] != EFree && !ent_stale_q[k] &&
-                                 ent_gran_q[k] == req_granule_i;
+              look_live_q[k] <= !req_write_i && !ent_state_q[k][IFree] && !ent_stale_q[k];
+              look_eq_q[k] <= {ent_gran_q[k][GranW-1:GranLo] == req_granule_i[GranW-1:GranLo],
+                               ent_gran_q[k][GranLo-1:0] == req_granule_i[GranLo-1:0]};
             end
           end
         end
         MWaitPf: begin  // the entry's read is in flight or done (no write-back can intervene)
-          if (ent_state_q[wait_ent_q] == EReady) begin  // ent_rd_q has its line in MDone
+          if (wait_ready) begin  // ent_rd_q has its line in MDone
             state_q <= MDone;
             from_ent_q <= 1'b1;
-          end else if (ent_state_q[wait_ent_q] == EFree) begin
+          end else if (wait_free) begin
             state_q <= MHash;  // its read failed: read again (hash_q has its rounds so far)
           end
         end
@@ -717,6 +727,7 @@ module rac_meta_port #(
           end else if (look_wait) begin
             state_q <= MWaitPf;
             wait_ent_q <= look_ent;
+            wait_sel_q <= look_match;
           end
         end
         MRead: begin
@@ -798,9 +809,9 @@ module rac_meta_port #(
     for (int k = 0; k < PfN; k++) begin
       ph_eq_q[k] <= {ent_gran_q[k][GranW-1:GranLo] == ph_gran_q[GranW-1:GranLo],
                      ent_gran_q[k][GranLo-1:0] == ph_gran_q[GranLo-1:0]};
-      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ph_eq_q[k] == 2'b11) ph_dup_q <= 1'b1;
-      ent_passed_q[k] <= ent_state_q[k] != EFree && seq_lt(ent_seq_q[k], passed_seq_i);
-      req_dead_q[k]   <= ent_state_q[k] != EFree && seq_lt(ent_seq_q[k], req_seq_i);
+      if (!ent_state_q[k][IFree] && !ent_stale_q[k] && ph_eq_q[k] == 2'b11) ph_dup_q <= 1'b1;
+      ent_passed_q[k] <= !ent_state_q[k][IFree] && seq_lt(ent_seq_q[k], passed_seq_i);
+      req_dead_q[k]   <= !ent_state_q[k][IFree] && seq_lt(ent_seq_q[k], req_seq_i);
     end
     ph_dead_q <= seq_lt(ph_seq_q, last_req_seq_q) || seq_lt(ph_seq_q, passed_seq_i);
   end
@@ -825,7 +836,7 @@ module rac_meta_port #(
   assign stat_zero = '0;
   assign spill_counted  = state_q == MResp && !rd_error_q && write_q && !match_q && !(empty_q && !line_zero_q) &&
                           !line_zero_q;
-  assign pf_hit_counted = look_ready || (state_q == MWaitPf && ent_state_q[wait_ent_q] == EReady);
+  assign pf_hit_counted = look_ready || wait_ready;
   rac_wide_cnt #(.W(64)) u_spills (
     .clk_i(clk_i), .rst_i(rst_i), .load_i(rst_i), .value_i(stat_zero), .step_i(spill_counted),
     .q_o(stat_spills_o), .zero_o(stat_ends[0]), .one_o(stat_ends[1])
@@ -912,7 +923,7 @@ module rac_meta_port #(
               clk_i, rst_i)
   // A fill's match vector has at most one entry (no two live entries hold
   // one granule), so the look-up ORs it.
-  `RAC_ASSERT(LookMatchOneHot, (look_match_q & (look_match_q - PfN'(1))) == '0, clk_i, rst_i)
+  `RAC_ASSERT(LookMatchOneHot, (look_match & (look_match - PfN'(1))) == '0, clk_i, rst_i)
   // Every read in flight has its owner recorded.
   `RAC_ASSERT(OwnerQueueFits, !(own_push && !own_pop && own_count_q == OwnW'(OwnN)), clk_i, rst_i)
   // The B response of the bucket write comes after all its data.
@@ -941,18 +952,18 @@ module rac_meta_port #(
     cov_drop_ready = 1'b0;
     cov_drop_flight = 1'b0;
     for (int k = 0; k < PfN; k++) begin
-      if (wb_hits[k] && ent_state_q[k] == EReady) cov_drop_ready = 1'b1;
-      if (wb_hits[k] && !ent_stale_q[k] && (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight)) begin
+      if (wb_hits[k] && ent_state_q[k][IReady]) cov_drop_ready = 1'b1;
+      if (wb_hits[k] && !ent_stale_q[k] && (ent_state_q[k][IIssue] || ent_state_q[k][IFlight])) begin
         cov_drop_flight = 1'b1;
       end
     end
   end
   cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EReady);
+    state_q == MWaitPf && ent_state_q[wait_ent_q][IReady]);
   cov_fill_waits_for_read: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFlight);
+    state_q == MWaitPf && ent_state_q[wait_ent_q][IFlight]);
   cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFree);
+    state_q == MWaitPf && ent_state_q[wait_ent_q][IFree]);
   cov_writeback_drops_read_entry: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_ready);
   cov_writeback_drops_entry_in_flight: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_flight);
 `endif
