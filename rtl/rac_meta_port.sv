@@ -404,26 +404,34 @@ module rac_meta_port #(
   logic [EntW-1:0] look_ent;
   logic            wait_ready, wait_free;  // MWaitPf: its entry's state
   logic [EntW-1:0] wait_pick;
+  // Per entry, then ORed (one-hot: an assertion below). The per-entry terms
+  // and the ORs are kept as nets so that the LUT mapper does not fold the
+  // entries' states into the engine's state as wide LUTs (MUXF chains: each
+  // MUXF a level; 9 at the card shape before).
+  (* keep *) logic [PfN-1:0] look_r, look_w, wait_r, wait_f;
+  (* keep *) logic           look_any_r, look_any_w, wait_any_r, wait_any_f;
   always_comb begin
-    look_ready = 1'b0;
-    look_wait = 1'b0;
     look_ent = '0;
-    wait_ready = 1'b0;
-    wait_free = 1'b0;
     wait_pick = '0;
     for (int k = 0; k < PfN; k++) begin
-      // One-hot (an assertion below): OR-ed, no priority chain. Still live,
-      // else (a drop or a write-back's mark since) the fill reads again.
-      if (look_match[k]) begin
-        look_ent = look_ent | EntW'(k);
-        if (ent_state_q[k][IReady]) look_ready = req_q && !write_q;
-        if (!ent_state_q[k][IFree] && !ent_state_q[k][IReady] && !ent_stale_q[k]) look_wait = req_q && !write_q;
-      end
+      // Still live, else (a drop or a write-back's mark since) the fill
+      // reads again.
+      look_r[k] = look_match[k] && ent_state_q[k][IReady];
+      look_w[k] = look_match[k] && !ent_state_q[k][IFree] && !ent_state_q[k][IReady] && !ent_stale_q[k];
+      wait_r[k] = wait_sel_q[k] && ent_state_q[k][IReady];
+      wait_f[k] = wait_sel_q[k] && ent_state_q[k][IFree];
+      if (look_match[k]) look_ent = look_ent | EntW'(k);
       if (wait_oh_q[k]) wait_pick = wait_pick | EntW'(k);
-      if (wait_sel_q[k] && ent_state_q[k][IReady]) wait_ready = state_q == MWaitPf;
-      if (wait_sel_q[k] && ent_state_q[k][IFree]) wait_free = state_q == MWaitPf;
     end
   end
+  assign look_any_r = |look_r;
+  assign look_any_w = |look_w;
+  assign wait_any_r = |wait_r;
+  assign wait_any_f = |wait_f;
+  assign look_ready = req_q && !write_q && look_any_r;
+  assign look_wait  = req_q && !write_q && look_any_w;
+  assign wait_ready = state_q == MWaitPf && wait_any_r;
+  assign wait_free  = state_q == MWaitPf && wait_any_f;
   // The entry a fill uses is not dropped for its command's age (below).
   logic [PfN-1:0] ent_in_use;
   always_comb begin
@@ -469,12 +477,16 @@ module rac_meta_port #(
   assign ph_drop      = ph_done_q && (ph_dup_q || ph_dead_q);
   // An entry's bucket read starts when the bus may take it (start_ok) and
   // its entry is picked; a hint takes its picked entry if that is free.
-  logic start_ok, start_pf_ar;
+  // (Kept nets, as the look-up's above: the bus conditions, the entries'
+  // starts and their OR are mapped apart, not as one wide LUT.)
+  (* keep *) logic start_ok;
+  (* keep *) logic start_pf_ar;
   assign start_ok = !pf_ar_q && !wb_busy && state_q != MRead && !flush_i &&
                     OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
 
   // Each entry's next state, one writer per entry (later rules win).
-  logic [PfN-1:0] alloc_k, start_k;
+  logic [PfN-1:0] alloc_k;
+  (* keep *) logic [PfN-1:0] start_k;
   logic [4:0]     ent_state_d [PfN];
   logic           ent_stale_d [PfN];
   always_comb begin
@@ -958,12 +970,13 @@ module rac_meta_port #(
       end
     end
   end
-  cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q][IReady]);
+  // (A fill's entry is looked at in its first hash round, then in MWaitPf.)
+  logic cov_look_dropped;
+  assign cov_look_dropped = req_q && !write_q && look_match != '0 && !look_any_r && !look_any_w;
+  cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i) look_ready || wait_ready);
   cov_fill_waits_for_read: cover property (@(posedge clk_i) disable iff (rst_i)
     state_q == MWaitPf && ent_state_q[wait_ent_q][IFlight]);
-  cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q][IFree]);
+  cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i) cov_look_dropped || wait_free);
   cov_writeback_drops_read_entry: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_ready);
   cov_writeback_drops_entry_in_flight: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_flight);
 `endif
