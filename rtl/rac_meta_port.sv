@@ -133,6 +133,58 @@ module rac_meta_port #(
   localparam int unsigned EntW = (PfN > 1) ? $clog2(PfN) : 1;
   localparam int unsigned OwnN = PfN + 1;  // reads in flight: the entries' and the engine's
   localparam int unsigned OwnW = $clog2(OwnN + 1);
+  localparam int unsigned KeyW = GranW + 1;  // a way's key: granule + 1
+
+  // ---------------------------------------------------------------------------
+  // Shallow arithmetic (issue 12: at most 8 logic levels a stage, each LUT,
+  // MUXF and CARRY4 one; docs/hardware.md "Logic depth of the kernel blocks")
+  // ---------------------------------------------------------------------------
+  // a < b on command numbers from its halves: two carry chains of half the
+  // length side by side (a 32-bit `<` is 8 CARRY4 and LUTs in a row).
+  localparam int unsigned SeqLo = SeqW / 2;
+  function automatic logic seq_lt(input logic [SeqW-1:0] a, input logic [SeqW-1:0] b);
+    seq_lt = a[SeqW-1:SeqLo] < b[SeqW-1:SeqLo] ||
+             (a[SeqW-1:SeqLo] == b[SeqW-1:SeqLo] && a[SeqLo-1:0] < b[SeqLo-1:0]);
+  endfunction
+
+  // One round of the register map's bucket hash: the same function as
+  // rac_kernel_regs_pkg::BucketHashRound (an assertion below compares them),
+  // its 32-bit add a carry select: the high half is added for both carries
+  // alongside the low half, 5 CARRY4 deep instead of 8.
+  // (The carry-in bits of the select adders are not part of the sums.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [63:0] hash_round(input logic [63:0] s, input logic [31:0] round);
+    logic [31:0] a, x;
+    logic [16:0] lo, hi0, hi1;
+    a = {s[39:32], s[63:40]};  // rotr(x, 8)
+    lo = {1'b0, a[15:0]} + {1'b0, s[15:0]};
+    // Carry in 0 and 1 as a low bit of 0+0 and 1+1 (two adders Yosys keeps apart).
+    hi0 = {a[31:16], 1'b0} + {s[31:16], 1'b0};
+    hi1 = {a[31:16], 1'b1} + {s[31:16], 1'b1};
+    x = {lo[16] ? hi1[16:1] : hi0[16:1], lo[15:0]} ^ (rac_kernel_regs_pkg::BucketHashKey ^ round);
+    hash_round = {x, {s[28:0], s[31:29]} ^ x};
+  endfunction
+
+  // The bucket's address, base + (index << (7 + WayShift)) with the index
+  // below 2^30, in chunks: the base is 4 KB aligned (the kernel's argument
+  // check), so bits 11:0 are the offset's; bits 27:12 one 16-bit add; bits
+  // 39:28 a carry select on its carry; bits 63:40 the base's or the base's
+  // + 1 (base_hi_inc, registered: the base is stable during a batch).
+  function automatic logic [63:0] bucket_addr(input logic [63:0] base, input logic [23:0] base_hi_inc,
+                                              input logic [29:0] idx);
+    logic [39:0] off;
+    logic [16:0] mid;
+    logic [13:0] top0, top1;
+    logic        top_c;
+    off = 40'(idx) << (7 + WayShift);
+    mid = {1'b0, base[27:12]} + {1'b0, off[27:12]};
+    top0 = {1'b0, base[39:28], 1'b0} + {1'b0, off[39:28], 1'b0};
+    top1 = {1'b0, base[39:28], 1'b1} + {1'b0, off[39:28], 1'b1};
+    top_c = mid[16] ? top1[13] : top0[13];
+    bucket_addr = {top_c ? base_hi_inc : base[63:40], mid[16] ? top1[12:1] : top0[12:1], mid[15:0],
+                   base[11:0] | off[11:0]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   typedef enum logic [3:0] {MIdle, MHash, MRead, MData, MSpill, MWrite, MResp, MDone, MWaitPf} state_e;
   state_e state_q;
@@ -152,6 +204,7 @@ module rac_meta_port #(
   logic [1:0]       w_sent_q;
   logic [1:0]       w_total;
   logic [EntW-1:0]  wait_ent_q;      // MWaitPf: the entry whose read answers this fill
+  logic [PfN-1:0]   wait_sel_q;      // ... one-hot
 
   // The read stream: the burst at the head of the owner queue, beat by beat
   // (shared by the engine's reads and the entries'; reset after each burst).
@@ -161,14 +214,22 @@ module rac_meta_port #(
   logic [WayW-1:0]  match_way_q, empty_way_q;
   logic             rd_error_q;      // a beat of this bucket read had an error response
   logic [BucketLineBits-1:0] pf_line_q;  // an entry's burst: the matching way's line
+  logic [5:0]       head_fbit_q;     // the head burst's filter bit (its owner's hash bits 37:32)
+  logic             fhit_q;          // ... set in the filter it read
+  logic             own_fhit_q;      // ... the engine's burst's
   logic             settle_q;        // the cycle after a burst's last beat: its owner decides
 
   // Prefetch entries
-  typedef enum logic [2:0] {EFree, EAddr, EIssue, EFlight, EReady} ent_e;
-  ent_e              ent_state_q [PfN];
+  // An entry's state, one-hot (one bit per state, tested alone: the
+  // entries' next states and the look-ups read single bits).
+  localparam int unsigned IFree = 0, IAddr = 1, IIssue = 2, IFlight = 3, IReady = 4;
+  localparam logic [4:0] EFree = 5'b00001, EAddr = 5'b00010, EIssue = 5'b00100, EFlight = 5'b01000,
+                         EReady = 5'b10000;
+  logic [4:0]        ent_state_q [PfN];
   logic              ent_stale_q [PfN];  // a bucket write may have overtaken the read: discard
   logic [GranW-1:0]  ent_gran_q  [PfN];
   logic [SeqW-1:0]   ent_seq_q   [PfN];  // the hinting command: dead once the engine asks for a later one
+  logic [KeyW-1:0]   ent_key_q   [PfN];  // its granule + 1 (the hasher's key counter)
   logic [63:0]       ent_addr_q  [PfN];
   logic [5:0]        ent_fbit_q  [PfN];
   // The entries' answers: a RAM of PfN lines (one write port, the settling
@@ -184,6 +245,11 @@ module rac_meta_port #(
   logic [SeqW-1:0]   ph_seq_q;
   logic [63:0]       ph_hash_q;
   logic [63:0]       ph_addr_q;          // its bucket, registered with the last round
+  logic [KeyW-1:0]   ph_key;             // ph_gran_q + 1 from its first round on (rac_wide_cnt)
+  localparam int unsigned GranLo = GranW / 2;
+  logic [1:0]        ph_eq_q [PfN];      // ent_gran_q[k] == ph_gran_q: high half, low half
+  logic              ph_dup_q;           // a live entry holds ph_gran_q (two cycles late: see below)
+  logic              ph_dead_q;          // ph_seq_q is below the engine's latest request or passed_seq_i
   logic [RoundW-1:0] ph_round_q;
   logic              pf_ar_q;            // an entry's AR is on the bus (held until taken)
   logic [EntW-1:0]   pf_ar_ent_q;
@@ -205,17 +271,40 @@ module rac_meta_port #(
   assign head_pf  = own_pf_q[0];
   assign head_ent = own_ent_q[0];
 
-  logic [63:0] own_key, stream_key_q;
-  logic [29:0] idx_mask;
-  logic [5:0]  filter_bit;
-  logic        line_zero;
-  assign own_key    = 64'(gran_q) + 64'd1;
-  assign idx_mask   = 30'((31'd1 << bucket_bits_i) - 31'd1);
+  // The quasi-static inputs (stable during a batch) pre-processed a cycle
+  // ahead: the index mask, and the base's bits above the offset's + 1.
+  logic [29:0] idx_mask_q;
+  logic [23:0] base_hi_inc_q;
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < 30; i++) idx_mask_q[i] <= 5'(i) < bucket_bits_i;
+    base_hi_inc_q <= base_i[63:40] + 24'd1;
+  end
+
+  // The request's key (granule + 1): loaded with the granule when the
+  // request is taken, stepped in the next cycle (a rac_wide_cnt: no 62-bit
+  // carry chain); the hash rounds take longer, so it is ready for the read.
+  logic [KeyW-1:0] own_key;
+  logic            own_key_zero, own_key_one;  // unused
+  logic [63:0]     stream_key_q;
+  logic [5:0]      filter_bit;
+  localparam int unsigned LineChunks = 16;
+  localparam int unsigned LineChunkW = BucketLineBits / LineChunks;
+  logic [LineChunks-1:0] line_nz_q;  // line_q's chunks that are not zero
+  logic            line_zero_q;  // line_q == 0, two cycles late (a write-back's line_q is stable)
+  logic            req_q;        // the cycle after a request was taken (its key steps, a fill looks up)
   assign filter_bit = hash_q[37:32];
-  assign line_zero  = line_q == '0;
+  logic            own_key_load;
+  logic [KeyW-1:0] own_key_value;
+  assign own_key_load  = rst_i || (state_q == MIdle && req_valid_i);
+  assign own_key_value = KeyW'(req_granule_i);
+  rac_wide_cnt #(.W(KeyW)) u_own_key (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .load_i(own_key_load), .value_i(own_key_value),
+    .step_i(req_q), .q_o(own_key), .zero_o(own_key_zero), .one_o(own_key_one)
+  );
   logic [29:0] bucket_idx, ph_bucket_idx;
-  assign bucket_idx    = hash_q[29:0] & idx_mask;
-  assign ph_bucket_idx = ph_hash_q[29:0] & idx_mask;
+  assign bucket_idx    = hash_q[29:0] & idx_mask_q;
+  assign ph_bucket_idx = ph_hash_q[29:0] & idx_mask_q;
 
   assign req_ready_o = state_q == MIdle;
 
@@ -272,6 +361,8 @@ module rac_meta_port #(
 
   // The beat in flight: even beats carry a way's key (and the first line part).
   logic [WayW-1:0] beat_way;
+  logic [63:0]     beat_filter;  // way 0's key beat: the bucket's spill filter
+  assign beat_filter = rdata_i[127:64];
   logic            beat_key, beat_match, beat_empty;
   assign beat_way   = WayW'(beat_q >> 1);
   assign beat_key   = !beat_q[0];
@@ -285,52 +376,87 @@ module rac_meta_port #(
     else way_offset = 64'(empty_way_q) << 7;
   end
 
+  // The engine's filter bit in its bucket's filter (own_fhit_q, taken as
+  // the filter streams in: no 64-way mux before MResp's decisions).
   logic filter_hit;
-  assign filter_hit = filter_q[filter_bit];
+  assign filter_hit = own_fhit_q;
 
-  // Entries: the engine's fill finds its granule's entry; a hint is taken
-  // when no live entry holds its granule and one is free.
-  logic            fill_hit;
-  logic [EntW-1:0] fill_ent;
-  logic            hint_dup, hint_free;
-  logic [EntW-1:0] hint_ent;
-  logic            any_wait;  // an entry's address is known but not yet read
-  logic [EntW-1:0] wait_pick;
+  // Entries. A fill looks for its granule's entry in the cycle after it is
+  // taken (req_q), from a match vector registered when it is taken (the
+  // 61-bit compares against the request port, not into the entries' state);
+  // a hint is taken when no live entry holds its granule and one is free.
+  logic [PfN-1:0]  look_match;  // req_q: the live entries of the fill's granule (at most one)
+  logic            look_live_q [PfN];  // ... live when the fill was taken (not free: not refilled since)
+  logic [1:0]      look_eq_q   [PfN];  // ... holding its granule: high half, low half
   always_comb begin
-    fill_hit = 1'b0;
-    fill_ent = '0;
-    hint_dup = 1'b0;
-    hint_free = 1'b0;
-    hint_ent = '0;
-    any_wait = 1'b0;
+    for (int k = 0; k < PfN; k++) look_match[k] = look_live_q[k] && look_eq_q[k] == 2'b11;
+  end
+  logic [PfN-1:0]  req_dead_q;    // req_q: the entries of commands below the request's
+  logic [PfN-1:0]  ent_passed_q;  // the entries of commands below passed_seq_i (a cycle late)
+  // The entry a hint takes and the entry whose bucket is read next are
+  // picked a cycle ahead (free_oh_q, wait_oh_q: one-hot, the lowest index),
+  // and the pick is used only while its entry is still free (waiting), so
+  // no priority chain over the entries' states sits before their next state.
+  // An entry the hasher fills is a candidate to read at once; one freed is
+  // taken a cycle later.
+  logic [PfN-1:0]  free_oh_q, wait_oh_q;
+  logic            look_ready, look_wait;
+  logic [EntW-1:0] look_ent;
+  logic            wait_ready, wait_free;  // MWaitPf: its entry's state
+  logic [EntW-1:0] wait_pick;
+  // Per entry, then ORed (one-hot: an assertion below). The per-entry terms
+  // and the ORs are kept as nets so that the LUT mapper does not fold the
+  // entries' states into the engine's state as wide LUTs (MUXF chains: each
+  // MUXF a level; 9 at the card shape before).
+  (* keep *) logic [PfN-1:0] look_r, look_w, wait_r, wait_f;
+  (* keep *) logic           look_any_r, look_any_w, wait_any_r, wait_any_f;
+  always_comb begin
+    look_ent = '0;
     wait_pick = '0;
-    for (int k = PfN - 1; k >= 0; k--) begin
-      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == req_granule_i) begin
-        fill_hit = 1'b1;
-        fill_ent = EntW'(k);
-      end
-      if (ent_state_q[k] != EFree && !ent_stale_q[k] && ent_gran_q[k] == ph_gran_q) hint_dup = 1'b1;
-      if (ent_state_q[k] == EFree) begin
-        hint_free = 1'b1;
-        hint_ent = EntW'(k);
-      end
-      if (ent_state_q[k] == EAddr) begin
-        any_wait = 1'b1;
-        wait_pick = EntW'(k);
-      end
+    for (int k = 0; k < PfN; k++) begin
+      // Still live, else (a drop or a write-back's mark since) the fill
+      // reads again.
+      look_r[k] = look_match[k] && ent_state_q[k][IReady];
+      look_w[k] = look_match[k] && !ent_state_q[k][IFree] && !ent_state_q[k][IReady] && !ent_stale_q[k];
+      wait_r[k] = wait_sel_q[k] && ent_state_q[k][IReady];
+      wait_f[k] = wait_sel_q[k] && ent_state_q[k][IFree];
+      if (look_match[k]) look_ent = look_ent | EntW'(k);
+      if (wait_oh_q[k]) wait_pick = wait_pick | EntW'(k);
+    end
+  end
+  assign look_any_r = |look_r;
+  assign look_any_w = |look_w;
+  assign wait_any_r = |wait_r;
+  assign wait_any_f = |wait_f;
+  assign look_ready = req_q && !write_q && look_any_r;
+  assign look_wait  = req_q && !write_q && look_any_w;
+  assign wait_ready = state_q == MWaitPf && wait_any_r;
+  assign wait_free  = state_q == MWaitPf && wait_any_f;
+  // The entry a fill uses is not dropped for its command's age (below).
+  logic [PfN-1:0] ent_in_use;
+  always_comb begin
+    for (int k = 0; k < PfN; k++) begin
+      ent_in_use[k] = (state_q == MWaitPf && wait_sel_q[k]) || (req_q && look_match[k]);
     end
   end
   // The write-back's bucket is known (its address in addr_q, from the end of
   // its hash until its AR is sent, MRead; before its own read, so before its
-  // write): the entries of it already read or being read are dropped (again
-  // each cycle of MRead, which is harmless: no entry read is issued during a
-  // write-back). Against the registered address, so no adder in the path.
-  logic           wb_bucket_known;
+  // write): the entries of it already read or being read are dropped. The
+  // compare against addr_q is registered (wb_eq_q, wb_known_q), so the drop
+  // comes a cycle later, in each cycle after one of MRead (the last in MData,
+  // still before the write); harmless to repeat, as no entry read is issued
+  // during a write-back. An entry that settles in MRead's first cycle is
+  // dropped from EReady in the next.
+  logic           wb_known_q;
+  logic [PfN-1:0] wb_eq_q;
   logic [PfN-1:0] wb_hits;
-  assign wb_bucket_known = state_q == MRead && write_q;
+  always_ff @(posedge clk_i) begin
+    wb_known_q <= !rst_i && state_q == MRead && write_q;
+    for (int k = 0; k < PfN; k++) wb_eq_q[k] <= ent_addr_q[k] == addr_q;
+  end
   always_comb begin
     for (int k = 0; k < PfN; k++) begin
-      wb_hits[k] = wb_bucket_known && ent_addr_q[k] == addr_q;
+      wb_hits[k] = wb_known_q && wb_eq_q[k];
 `ifdef RAC_MUTANT_NO_PREFETCH_INVALIDATE
       wb_hits[k] = 1'b0;
 `endif
@@ -339,17 +465,88 @@ module rac_meta_port #(
   // No prefetch read from the moment a write-back is taken until it is done.
   logic wb_busy;
   assign wb_busy = (state_q != MIdle && write_q) || b_owed_q;
-  // A hint whose command the engine has passed is dead (its lookup is done).
-  logic hq_push, hq_pop, hq_head_dead, ph_alloc, ph_drop;
+  // A hint whose command the engine has passed is dead (its lookup is done):
+  // the hasher drops it from its second round on, or when hashed (ph_dead_q,
+  // registered). A duplicate (ph_dup_q) is judged when hashed, against the
+  // entries of the cycle before: only the hasher allocates, so an entry of
+  // its granule cannot appear meanwhile, and a drop is always exact.
+  logic hq_push, hq_pop, ph_alloc, ph_drop;
   assign hq_push      = hint_valid_i && !flush_i && hq_count_q != (HqW + 1)'(HintQueue);
-  assign hq_head_dead = hq_seq_q[hq_rd_q] < last_req_seq_q || hq_seq_q[hq_rd_q] < passed_seq_i;
   assign hint_room_o  = hq_count_q < (HqW + 1)'(HintQueue - 3);  // the shadow lookup has two in flight
   assign hq_pop       = hq_count_q != '0 && !ph_busy_q && !ph_done_q && !flush_i;
-  assign ph_drop      = ph_done_q && (hint_dup || ph_seq_q < last_req_seq_q || ph_seq_q < passed_seq_i);
-  assign ph_alloc     = ph_done_q && !ph_drop && hint_free && !flush_i;
-  logic start_pf_ar;
-  assign start_pf_ar = !pf_ar_q && any_wait && !wb_busy && state_q != MRead && !flush_i &&
-                       OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
+  assign ph_drop      = ph_done_q && (ph_dup_q || ph_dead_q);
+  // An entry's bucket read starts when the bus may take it (start_ok) and
+  // its entry is picked; a hint takes its picked entry if that is free.
+  // (Kept nets, as the look-up's above: the bus conditions, the entries'
+  // starts and their OR are mapped apart, not as one wide LUT.)
+  (* keep *) logic start_ok;
+  (* keep *) logic start_pf_ar;
+  assign start_ok = !pf_ar_q && !wb_busy && state_q != MRead && !flush_i &&
+                    OwnW'(own_count_q) < OwnW'(OwnN - 1);  // room kept for the engine's read
+
+  // Each entry's next state, one writer per entry (later rules win).
+  logic [PfN-1:0] alloc_k;
+  (* keep *) logic [PfN-1:0] start_k;
+  logic [4:0]     ent_state_d [PfN];
+  logic           ent_stale_d [PfN];
+  always_comb begin
+    for (int k = 0; k < PfN; k++) begin
+      alloc_k[k] = ph_done_q && !ph_dup_q && !ph_dead_q && !flush_i && free_oh_q[k] && ent_state_q[k][IFree];
+      start_k[k] = start_ok && wait_oh_q[k] && ent_state_q[k][IAddr];
+      ent_state_d[k] = ent_state_q[k];
+      ent_stale_d[k] = ent_stale_q[k];
+      if (alloc_k[k]) begin
+        ent_state_d[k] = EAddr;
+        ent_stale_d[k] = 1'b0;
+      end
+      // Entries of commands the engine has passed are dead: free them (a
+      // read in flight still takes its beats), except the one a fill uses.
+      // Entries of commands below the engine's latest request likewise, in
+      // the cycle after the request is taken.
+      if ((ent_passed_q[k] || (req_q && req_dead_q[k])) && !ent_in_use[k]) begin
+        if (ent_state_q[k][IReady] || ent_state_q[k][IAddr]) ent_state_d[k] = EFree;
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
+      end
+      if (start_k[k]) ent_state_d[k] = EIssue;
+      if (pf_ar_q && arready_i && pf_ar_ent_q == EntW'(k)) ent_state_d[k] = EFlight;
+      // A write-back knows its bucket: drop every entry of it already read
+      // or being read (its answer may predate the write).
+      if (wb_hits[k]) begin
+        if (ent_state_q[k][IReady]) ent_state_d[k] = EFree;
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
+      end
+      if (flush_i) begin
+        if (ent_state_q[k][IIssue] || ent_state_q[k][IFlight]) ent_stale_d[k] = 1'b1;
+        else ent_state_d[k] = EFree;
+      end
+      // An entry's answer, unless a write or a flush overtook it.
+      if (settle_q && head_pf_q && settled_ent_q == EntW'(k)) begin
+        if (ent_stale_q[k] || rd_error_q || wb_hits[k] || flush_i) ent_state_d[k] = EFree;
+        else ent_state_d[k] = EReady;  // its line is in ent_line_mem (below)
+        ent_stale_d[k] = 1'b0;
+      end
+      // A fill takes its answer (its first round, or MWaitPf).
+      if (ent_state_q[k][IReady] && ((req_q && !write_q && look_match[k]) ||
+                                       (state_q == MWaitPf && wait_sel_q[k]))) begin
+        ent_state_d[k] = EFree;
+      end
+    end
+  end
+  assign ph_alloc    = |alloc_k;
+  assign start_pf_ar = |start_k;
+  // The picks for the next cycle: the lowest free entry, and the lowest
+  // entry waiting for its read or filled now (one whose read starts now is
+  // still EIssue when picked: no read starts while its AR is on the bus).
+  always_ff @(posedge clk_i) begin
+    for (int k = 0; k < PfN; k++) begin
+      free_oh_q[k] <= ent_state_q[k][IFree];
+      wait_oh_q[k] <= ent_state_q[k][IAddr] || alloc_k[k];
+      for (int j = 0; j < k; j++) begin
+        if (ent_state_q[j][IFree]) free_oh_q[k] <= 1'b0;
+        if (ent_state_q[j][IAddr] || alloc_k[j]) wait_oh_q[k] <= 1'b0;
+      end
+    end
+  end
 
   // The owner queue: push at AR, pop at a burst's last beat.
   logic own_push, own_pop;
@@ -359,7 +556,7 @@ module rac_meta_port #(
   logic pf_idle;
   always_comb begin
     pf_idle = !ph_busy_q && !ph_done_q && hq_count_q == '0 && !pf_ar_q && own_count_q == '0 && !b_owed_q;
-    for (int k = 0; k < PfN; k++) if (ent_state_q[k] == EAddr) pf_idle = 1'b0;
+    for (int k = 0; k < PfN; k++) if (ent_state_q[k][IAddr]) pf_idle = 1'b0;
   end
   assign idle_o = state_q == MIdle && pf_idle;
 
@@ -367,9 +564,9 @@ module rac_meta_port #(
     if (rst_i) begin
       state_q <= MIdle;
       b_owed_q <= 1'b0;
-      stat_spills_o <= '0;
-      stat_prefetch_hits_o <= '0;
       from_ent_q <= 1'b0;
+      req_q <= 1'b0;
+      for (int k = 0; k < PfN; k++) look_live_q[k] <= 1'b0;
       own_count_q <= '0;
       settle_q <= 1'b0;
       ph_busy_q <= 1'b0;
@@ -412,11 +609,20 @@ module rac_meta_port #(
         if (r_error) rd_error_q <= 1'b1;
         beat_q <= beat_q + BeatW'(1);
         if (beat_key) begin
-          if (beat_way == '0) filter_q <= rdata_i[127:64];
+          if (beat_way == '0) begin
+            filter_q <= rdata_i[127:64];
+            // The head's filter bit (head_fbit_q), taken as the filter
+            // streams in: the entry's for its answer, the engine's for MResp.
+            fhit_q <= beat_filter[head_fbit_q];
+            if (!head_pf) own_fhit_q <= beat_filter[head_fbit_q];
+          end
+          // The key compare is registered (cur_match_q) and acted on at the
+          // way's second beat, so it reaches no wide enable: the first part
+          // of each way's line is taken until a way matches (a fill's line_q
+          // and pf_line_q are scratch until then: MResp and the settle look
+          // at match_q).
           cur_match_q <= beat_match && !match_q;
-          if (beat_match && !match_q) begin
-            match_q <= 1'b1;
-            match_way_q <= beat_way;
+          if (!match_q) begin
             if (head_pf) pf_line_q[319:0] <= rdata_i[511:192];
             else if (!write_q) line_q[319:0] <= rdata_i[511:192];
           end
@@ -424,7 +630,9 @@ module rac_meta_port #(
             empty_q <= 1'b1;
             empty_way_q <= beat_way;
           end
-        end else if (cur_match_q) begin
+        end else if (cur_match_q) begin  // the way's second beat: it holds the granule
+          match_q <= 1'b1;
+          match_way_q <= beat_way;
           if (head_pf) pf_line_q[831:320] <= rdata_i;
           else if (!write_q) line_q[831:320] <= rdata_i;
         end
@@ -445,71 +653,32 @@ module rac_meta_port #(
         hq_seq_q[hq_wr_q]  <= hint_seq_i;
         hq_wr_q <= hq_wr_q + HqW'(1);
       end
-      if (hq_pop) begin
-        hq_rd_q <= hq_rd_q + HqW'(1);
-        if (!hq_head_dead) begin
-          ph_busy_q  <= 1'b1;
-          ph_gran_q  <= hq_gran_q[hq_rd_q];
-          ph_seq_q   <= hq_seq_q[hq_rd_q];
-          ph_hash_q  <= 64'(hq_gran_q[hq_rd_q]);
-          ph_round_q <= '0;
-        end
+      if (hq_pop) begin  // a dead hint is dropped by the hasher (ph_dead_q)
+        hq_rd_q    <= hq_rd_q + HqW'(1);
+        ph_busy_q  <= 1'b1;
+        ph_gran_q  <= hq_gran_q[hq_rd_q];
+        ph_seq_q   <= hq_seq_q[hq_rd_q];
+        ph_hash_q  <= 64'(hq_gran_q[hq_rd_q]);
+        ph_round_q <= '0;
       end
       hq_count_q <= hq_count_q + (HqW + 1)'(hq_push) - (HqW + 1)'(hq_pop);
       if (ph_busy_q) begin
-        if (ph_round_q == RoundW'(Rounds)) begin
+        if (ph_round_q != '0 && ph_dead_q) begin  // ph_dead_q is ph_seq_q's from the second round on
+          ph_busy_q <= 1'b0;
+        end else if (ph_round_q == RoundW'(Rounds)) begin
           ph_busy_q <= 1'b0;
           ph_done_q <= 1'b1;
-          ph_addr_q <= base_i + (64'(ph_bucket_idx) << (7 + WayShift));
+          ph_addr_q <= bucket_addr(base_i, base_hi_inc_q, ph_bucket_idx);
         end else begin
-          ph_hash_q  <= rac_kernel_regs_pkg::BucketHashRound(ph_hash_q, 32'(ph_round_q));
+          ph_hash_q  <= hash_round(ph_hash_q, 32'(ph_round_q));
           ph_round_q <= ph_round_q + RoundW'(1);
         end
       end
       if (ph_drop) ph_done_q <= 1'b0;
-      if (ph_alloc) begin
-        ph_done_q <= 1'b0;
-        ent_state_q[hint_ent] <= EAddr;
-        ent_stale_q[hint_ent] <= 1'b0;
-        ent_gran_q[hint_ent]  <= ph_gran_q;
-        ent_seq_q[hint_ent]   <= ph_seq_q;
-        ent_addr_q[hint_ent]  <= ph_addr_q;
-        ent_fbit_q[hint_ent]  <= ph_hash_q[37:32];
-      end
-      // Entries of commands the engine has passed are dead: free them (a
-      // read in flight still takes its beats), except the one a fill uses.
-      for (int k = 0; k < PfN; k++) begin
-        if (ent_seq_q[k] < passed_seq_i && !(state_q == MWaitPf && wait_ent_q == EntW'(k))) begin
-          if (ent_state_q[k] == EReady || ent_state_q[k] == EAddr) ent_state_q[k] <= EFree;
-          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
-        end
-      end
-      if (state_q == MIdle && req_valid_i) begin
-        last_req_seq_q <= req_seq_i;
-        for (int k = 0; k < PfN; k++) begin
-          if (ent_seq_q[k] < req_seq_i && !(fill_hit && !req_write_i && fill_ent == EntW'(k))) begin
-            if (ent_state_q[k] == EReady || ent_state_q[k] == EAddr) ent_state_q[k] <= EFree;
-            if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
-          end
-        end
-      end
-      if (start_pf_ar) begin
-        pf_ar_q <= 1'b1;
-        pf_ar_ent_q <= wait_pick;
-        ent_state_q[wait_pick] <= EIssue;
-      end
-      if (pf_ar_q && arready_i) begin
-        pf_ar_q <= 1'b0;
-        ent_state_q[pf_ar_ent_q] <= EFlight;
-      end
-      // A write-back knows its bucket: drop every entry of it already read
-      // or being read (its answer may predate the write).
-      for (int k = 0; k < PfN; k++) begin
-        if (wb_hits[k]) begin
-          if (ent_state_q[k] == EReady) ent_state_q[k] <= EFree;
-          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
-        end
-      end
+      if (ph_alloc) ph_done_q <= 1'b0;
+      if (!pf_ar_q) pf_ar_ent_q <= wait_pick;  // meaningful while pf_ar_q
+      if (start_pf_ar) pf_ar_q <= 1'b1;
+      if (pf_ar_q && arready_i) pf_ar_q <= 1'b0;
       if (flush_i) begin
         hq_rd_q <= '0;
         hq_wr_q <= '0;
@@ -517,22 +686,14 @@ module rac_meta_port #(
         ph_busy_q <= 1'b0;
         ph_done_q <= 1'b0;
         last_req_seq_q <= '0;
-        for (int k = 0; k < PfN; k++) begin
-          if (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight) ent_stale_q[k] <= 1'b1;
-          else ent_state_q[k] <= EFree;
-        end
       end
-
-      if (settle_q && head_pf_q) begin  // an entry's answer, unless a write or a flush overtook it
-        if (ent_stale_q[settled_ent_q] || rd_error_q || wb_hits[settled_ent_q] || flush_i) begin
-          ent_state_q[settled_ent_q] <= EFree;
-        end else begin
-          ent_state_q[settled_ent_q] <= EReady;  // its line is in ent_line_mem (below)
-        end
-        ent_stale_q[settled_ent_q] <= 1'b0;
+      for (int k = 0; k < PfN; k++) begin  // the entries' states (above)
+        ent_state_q[k] <= ent_state_d[k];
+        ent_stale_q[k] <= ent_stale_d[k];
       end
 
       // --- the engine's request
+      req_q <= state_q == MIdle && req_valid_i;
       case (state_q)
         MIdle: begin
           if (req_valid_i) begin
@@ -544,32 +705,41 @@ module rac_meta_port #(
             seq_q   <= req_seq_i;
             line_q  <= BucketLineBits'(req_data_i);
             from_ent_q <= 1'b0;
-            // A fill with an entry: the match is registered here and the
-            // entry's line read from the RAM in MWaitPf (one cycle more than
-            // a wide mux, for a short path: docs/hardware.md).
-            if (!req_write_i && fill_hit) begin
-              wait_ent_q <= fill_ent;
-              state_q <= MWaitPf;
+            last_req_seq_q <= req_seq_i;
+            // A fill's entry: matched here, used in the next cycle (req_q,
+            // MHash's first round; the entry's line read from the RAM then).
+            for (int k = 0; k < PfN; k++) begin
+              look_live_q[k] <= !req_write_i && !ent_state_q[k][IFree] && !ent_stale_q[k];
+              look_eq_q[k] <= {ent_gran_q[k][GranW-1:GranLo] == req_granule_i[GranW-1:GranLo],
+                               ent_gran_q[k][GranLo-1:0] == req_granule_i[GranLo-1:0]};
             end
           end
         end
         MWaitPf: begin  // the entry's read is in flight or done (no write-back can intervene)
-          if (ent_state_q[wait_ent_q] == EReady) begin  // ent_rd_q has its line in MDone
+          if (wait_ready) begin  // ent_rd_q has its line in MDone
             state_q <= MDone;
             from_ent_q <= 1'b1;
-            ent_state_q[wait_ent_q] <= EFree;
-            stat_prefetch_hits_o <= stat_prefetch_hits_o + 64'd1;
-          end else if (ent_state_q[wait_ent_q] == EFree) begin
-            state_q <= MHash;  // its read failed: read again
+          end else if (wait_free) begin
+            state_q <= MHash;  // its read failed: read again (hash_q has its rounds so far)
           end
         end
         MHash: begin  // one round of the bucket hash per cycle
           if (round_q == RoundW'(Rounds)) begin
             state_q <= MRead;
-            addr_q  <= base_i + (64'(bucket_idx) << (7 + WayShift));
+            addr_q  <= bucket_addr(base_i, base_hi_inc_q, bucket_idx);
           end else begin
-            hash_q  <= rac_kernel_regs_pkg::BucketHashRound(hash_q, 32'(round_q));
+            hash_q  <= hash_round(hash_q, 32'(round_q));
             round_q <= round_q + RoundW'(1);
+          end
+          // The first round of a fill: its entry, if still live, answers
+          // (ent_rd_q has its line in MDone) or is waited for.
+          if (look_ready) begin
+            state_q <= MDone;
+            from_ent_q <= 1'b1;
+          end else if (look_wait) begin
+            state_q <= MWaitPf;
+            wait_ent_q <= look_ent;
+            wait_sel_q <= look_match;
           end
         end
         MRead: begin
@@ -582,21 +752,22 @@ module rac_meta_port #(
           aw_sent_q <= 1'b0;
           w_sent_q  <= '0;
           store_q   <= 1'b1;
-          wr_addr_q <= addr_q + way_offset;
-          wr_key_q  <= line_zero ? 64'd0 : own_key;
+          // addr_q is bucket aligned (a 4 KB aligned base, a bucket of at
+          // most 1 KB): the way's offset is ORed in, no adder.
+          wr_addr_q <= addr_q | way_offset;
+          wr_key_q  <= line_zero_q ? 64'd0 : 64'(own_key);
           if (rd_error_q) begin
             state_q <= MDone;  // nothing read can be trusted: no write, no spill
             if (!write_q) line_q <= '0;
           end else if (write_q) begin
-            if (match_q || (empty_q && !line_zero)) begin
+            if (match_q || (empty_q && !line_zero_q)) begin
               state_q <= MWrite;
-            end else if (line_zero) begin
+            end else if (line_zero_q) begin
               state_q <= MDone;  // no history to keep, and no way to empty
             end else begin
               state_q <= MSpill;
               store_q <= 1'b0;
               wr_addr_q <= addr_q;
-              stat_spills_o <= stat_spills_o + 64'd1;
             end
           end else begin
             state_q <= MDone;
@@ -621,30 +792,99 @@ module rac_meta_port #(
     end
   end
 
-  // An entry's answer: the matching way's line, else the filter's placeholder
-  // (written whether or not the entry is kept: a dropped entry's line is
-  // never read). Read one cycle after the address (wait_ent_q) is known.
+  // The entries' fields, written when the hasher's hint takes the entry.
   always_ff @(posedge clk_i) begin
-    if (settle_q && head_pf_q) begin
-      ent_line_mem[settled_ent_q] <= match_q ? pf_line_q[LineW-1:0]
-                                     : (filter_q[ent_fbit_q[settled_ent_q]] ? LineW'(1) : '0);
+    for (int k = 0; k < PfN; k++) begin
+      if (alloc_k[k]) begin
+        ent_gran_q[k] <= ph_gran_q;
+        ent_key_q[k]  <= ph_key;
+        ent_seq_q[k]  <= ph_seq_q;
+        ent_addr_q[k] <= ph_addr_q;
+        ent_fbit_q[k] <= ph_hash_q[37:32];
+      end
     end
-    ent_rd_q <= ent_line_mem[wait_ent_q];
   end
 
-  // The key the head burst's ways are compared with (its granule + 1),
-  // registered when a burst becomes the head (its AR into an empty queue, or
-  // the previous head's last beat), so no adder sits before the compare: a
-  // burst's first beat comes a cycle after its AR at the earliest, and after
-  // the settle cycle behind the previous burst.
+  // Registered ahead of their use (each from registers and ports, so the
+  // compares are not on a path into the entries' state):
+  //  - line_zero_q (two stages: 16 chunk ORs, then their NOR): a
+  //    write-back's line_q does not change after MIdle;
+  //  - ph_dup_q (two stages: the granule compares in halves, then the
+  //    entries), ph_dead_q: the hasher's hint (see above), hashed for longer;
+  //  - ent_passed_q, req_dead_q: a non-free entry is not reallocated in the
+  //    same cycle, so each bit is about the entry it is used on (a free
+  //    entry's is 0).
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < LineChunks; i++) line_nz_q[i] <= |line_q[i * LineChunkW +: LineChunkW];
+    line_zero_q <= line_nz_q == '0;
+    ph_dup_q <= 1'b0;
+    for (int k = 0; k < PfN; k++) begin
+      ph_eq_q[k] <= {ent_gran_q[k][GranW-1:GranLo] == ph_gran_q[GranW-1:GranLo],
+                     ent_gran_q[k][GranLo-1:0] == ph_gran_q[GranLo-1:0]};
+      if (!ent_state_q[k][IFree] && !ent_stale_q[k] && ph_eq_q[k] == 2'b11) ph_dup_q <= 1'b1;
+      ent_passed_q[k] <= !ent_state_q[k][IFree] && seq_lt(ent_seq_q[k], passed_seq_i);
+      req_dead_q[k]   <= !ent_state_q[k][IFree] && seq_lt(ent_seq_q[k], req_seq_i);
+    end
+    ph_dead_q <= seq_lt(ph_seq_q, last_req_seq_q) || seq_lt(ph_seq_q, passed_seq_i);
+  end
+
+  // The hasher's key (granule + 1), as the request's.
+  logic            ph_key_zero, ph_key_one;  // unused
+  logic            ph_key_load, ph_key_step;
+  logic [KeyW-1:0] ph_key_value;
+  assign ph_key_load  = rst_i || hq_pop;
+  assign ph_key_value = KeyW'(hq_gran_q[hq_rd_q]);
+  assign ph_key_step  = ph_busy_q && ph_round_q == '0;
+  rac_wide_cnt #(.W(KeyW)) u_ph_key (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .load_i(ph_key_load), .value_i(ph_key_value),
+    .step_i(ph_key_step), .q_o(ph_key), .zero_o(ph_key_zero), .one_o(ph_key_one)
+  );
+
+  // The statistics: 64-bit counters in chunks with registered carries.
+  logic spill_counted, pf_hit_counted;
+  logic [1:0] stat_ends, stat_ends_pf;  // unused
+  logic [63:0] stat_zero;
+  assign stat_zero = '0;
+  assign spill_counted  = state_q == MResp && !rd_error_q && write_q && !match_q && !(empty_q && !line_zero_q) &&
+                          !line_zero_q;
+  assign pf_hit_counted = look_ready || wait_ready;
+  rac_wide_cnt #(.W(64)) u_spills (
+    .clk_i(clk_i), .rst_i(rst_i), .load_i(rst_i), .value_i(stat_zero), .step_i(spill_counted),
+    .q_o(stat_spills_o), .zero_o(stat_ends[0]), .one_o(stat_ends[1])
+  );
+  rac_wide_cnt #(.W(64)) u_pf_hits (
+    .clk_i(clk_i), .rst_i(rst_i), .load_i(rst_i), .value_i(stat_zero), .step_i(pf_hit_counted),
+    .q_o(stat_prefetch_hits_o), .zero_o(stat_ends_pf[0]), .one_o(stat_ends_pf[1])
+  );
+
+  // An entry's answer: the matching way's line, else the filter's placeholder
+  // (written whether or not the entry is kept: a dropped entry's line is
+  // never read). Read in the cycle its entry is known: a fill's first round
+  // (look_ent) or MWaitPf (wait_ent_q).
+  always_ff @(posedge clk_i) begin
+    if (settle_q && head_pf_q) begin
+      ent_line_mem[settled_ent_q] <= match_q ? pf_line_q[LineW-1:0] : (fhit_q ? LineW'(1) : '0);
+    end
+    ent_rd_q <= ent_line_mem[req_q ? look_ent : wait_ent_q];
+  end
+
+  // The key the head burst's ways are compared with (its granule + 1) and
+  // its filter bit, registered when a burst becomes the head (its AR into an
+  // empty queue, or the previous head's last beat), so no adder and no
+  // 64-way mux sits before the beat: a burst's first beat comes a cycle
+  // after its AR at the earliest, and after the settle cycle behind the
+  // previous burst.
   logic head_from_push, head_from_queue;
   assign head_from_push  = own_push && (own_count_q == '0 || (own_count_q == OwnW'(1) && own_pop));
   assign head_from_queue = own_pop && own_count_q > OwnW'(1);
   always_ff @(posedge clk_i) begin
     if (head_from_push) begin
-      stream_key_q <= pf_ar_q ? 64'(ent_gran_q[pf_ar_ent_q]) + 64'd1 : own_key;
+      stream_key_q <= pf_ar_q ? 64'(ent_key_q[pf_ar_ent_q]) : 64'(own_key);
+      head_fbit_q  <= pf_ar_q ? ent_fbit_q[pf_ar_ent_q] : filter_bit;
     end else if (head_from_queue) begin
-      stream_key_q <= own_pf_q[1] ? 64'(ent_gran_q[own_ent_q[1]]) + 64'd1 : own_key;
+      stream_key_q <= own_pf_q[1] ? 64'(ent_key_q[own_ent_q[1]]) : 64'(own_key);
+      head_fbit_q  <= own_pf_q[1] ? ent_fbit_q[own_ent_q[1]] : filter_bit;
     end
   end
 
@@ -659,12 +899,13 @@ module rac_meta_port #(
   end
 
 
-  // The hash state above the index window and the filter bit is not needed.
+  // The hash state above the index window and the filter bit is not
+  // needed, nor the counters' end flags.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_bits;
   assign unused_bits = ^{hash_q[63:38], hash_q[31:30], ph_hash_q[63:38], ph_hash_q[31:30],
-                        pf_line_q, rresp_i[0],
-                        bresp_i[0]};
+                        pf_line_q, rresp_i[0], bresp_i[0], own_key_zero, own_key_one, ph_key_zero, ph_key_one,
+                        stat_ends, stat_ends_pf};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
@@ -684,6 +925,17 @@ module rac_meta_port #(
   // response (AXI orders no read against a write): the exactness rule of
   // the posted write and of the miss-ahead entries.
   `RAC_ASSERT(NoReadWhileWriteOwed, !(ar_fire && (b_owed_q || state_q == MWrite)), clk_i, rst_i)
+  // The split hash round is the register map's (the host hashes with it).
+  `RAC_ASSERT(HashRoundIsTheMaps, hash_round(hash_q, 32'(round_q)) ==
+              rac_kernel_regs_pkg::BucketHashRound(hash_q, 32'(round_q)), clk_i, rst_i)
+  // The chunked bucket address is base + (index << (7 + WayShift)).
+  // (Checked where addr_q takes it; the base is 4 KB aligned, stable.)
+  `RAC_ASSERT(BucketAddrIsTheSum, !(state_q == MHash && round_q == RoundW'(Rounds)) ||
+              bucket_addr(base_i, base_hi_inc_q, bucket_idx) == base_i + (64'(bucket_idx) << (7 + WayShift)),
+              clk_i, rst_i)
+  // A fill's match vector has at most one entry (no two live entries hold
+  // one granule), so the look-up ORs it.
+  `RAC_ASSERT(LookMatchOneHot, (look_match & (look_match - PfN'(1))) == '0, clk_i, rst_i)
   // Every read in flight has its owner recorded.
   `RAC_ASSERT(OwnerQueueFits, !(own_push && !own_pop && own_count_q == OwnW'(OwnN)), clk_i, rst_i)
   // The B response of the bucket write comes after all its data.
@@ -712,18 +964,19 @@ module rac_meta_port #(
     cov_drop_ready = 1'b0;
     cov_drop_flight = 1'b0;
     for (int k = 0; k < PfN; k++) begin
-      if (wb_hits[k] && ent_state_q[k] == EReady) cov_drop_ready = 1'b1;
-      if (wb_hits[k] && !ent_stale_q[k] && (ent_state_q[k] == EIssue || ent_state_q[k] == EFlight)) begin
+      if (wb_hits[k] && ent_state_q[k][IReady]) cov_drop_ready = 1'b1;
+      if (wb_hits[k] && !ent_stale_q[k] && (ent_state_q[k][IIssue] || ent_state_q[k][IFlight])) begin
         cov_drop_flight = 1'b1;
       end
     end
   end
-  cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EReady);
+  // (A fill's entry is looked at in its first hash round, then in MWaitPf.)
+  logic cov_look_dropped;
+  assign cov_look_dropped = req_q && !write_q && look_match != '0 && !look_any_r && !look_any_w;
+  cov_fill_from_entry: cover property (@(posedge clk_i) disable iff (rst_i) look_ready || wait_ready);
   cov_fill_waits_for_read: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFlight);
-  cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i)
-    state_q == MWaitPf && ent_state_q[wait_ent_q] == EFree);
+    state_q == MWaitPf && ent_state_q[wait_ent_q][IFlight]);
+  cov_fill_reads_again: cover property (@(posedge clk_i) disable iff (rst_i) cov_look_dropped || wait_free);
   cov_writeback_drops_read_entry: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_ready);
   cov_writeback_drops_entry_in_flight: cover property (@(posedge clk_i) disable iff (rst_i) cov_drop_flight);
 `endif

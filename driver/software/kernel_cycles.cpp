@@ -236,8 +236,16 @@ class MissAhead {
   }
 
   // The hint queue and the hasher: one hint at a time, hashed in
-  // BucketHashRounds + 1 cycles, then an entry once one is free.
+  // BucketHashRounds + 1 cycles, then an entry once one is free. A hint
+  // whose command the engine has passed is dropped by the hasher from its
+  // second round on (the port's registered ph_dead_q), so a dead hint at the
+  // queue head costs it two cycles.
   void hasher() {
+    if (hashing_ && t_ >= hash_start_ + 2 && t_ < hash_done_ && dead(hashing_->seq)) {
+      hashing_.reset();
+      pop_at_ = t_ + 1;
+      return;
+    }
     if (hashing_ && t_ >= hash_done_) {
       const Hint& h = *hashing_;
       bool dup = false;
@@ -257,12 +265,10 @@ class MissAhead {
       return;
     }
     if (!hashing_ && t_ >= pop_at_ && !hints_.empty()) {
-      const Hint h = hints_.front();
+      hashing_ = hints_.front();
       hints_.pop_front();
-      if (!dead(h.seq)) {
-        hashing_ = h;
-        hash_done_ = t_ + kHashRounds + 2;
-      }
+      hash_start_ = t_;
+      hash_done_ = t_ + kHashRounds + 2;
       pop_at_ = t_ + 1;
     }
   }
@@ -440,7 +446,7 @@ class MissAhead {
   // meta port
   std::deque<Hint> hints_;
   std::optional<Hint> hashing_;
-  int64_t hash_done_ = 0, pop_at_ = 0;
+  int64_t hash_start_ = 0, hash_done_ = 0, pop_at_ = 0;
   std::array<Entry, kEntries> entries_{};
   std::optional<size_t> pf_ar_;
   int64_t pf_ar_cycle_ = -1;  // an entry's AR is on the bus this cycle

@@ -25,7 +25,7 @@ case $proof in
             sh "$here/run_block_formal.sh" satbmc rac_cmd_reader_props "$rtl" "$work" ;;
   writer) SUBS=rac_wide_cnt.sv EXTRA=axi4_master_checker.sv DEPTH=${AXI_DEPTH:-12} \
             sh "$here/run_block_formal.sh" satbmc rac_record_writer_props "$rtl" "$work" ;;
-  meta)   PKGS=rac_kernel_regs_pkg.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
+  meta)   PKGS=rac_kernel_regs_pkg.sv SUBS=rac_wide_cnt.sv EXTRA=axi4_master_checker.sv DEPTH=${META_DEPTH:-18} \
             sh "$here/run_block_formal.sh" satbmc rac_meta_port_props "$rtl" "$work" ;;
   vc_join|vc_leq|vc_epoch_leq) sh "$here/run_formal.sh" "$proof" "$rtl" "$work" ;;
   line_status) sh "$here/run_block_formal.sh" comb rac_line_status_comb_props "$rtl" "$work" ;;

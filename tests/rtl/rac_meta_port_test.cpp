@@ -88,6 +88,7 @@ class TableModel {
   }
   const std::vector<std::byte>& bytes() const { return bytes_; }
   uint64_t base() const { return base_; }
+  uint64_t bucket_address(uint64_t g) const { return base_ + way(bucket(g), 0); }
 
  private:
   size_t bucket(uint64_t g) const { return raceaccel::driver::bucket_of(g, bits_); }
@@ -344,6 +345,64 @@ TEST(MetaPort, HintedFillsMatchTheTableModelWithSeveralReadsInFlight) {
     ++t;
   }
   EXPECT_GE(most_in_flight, 3u) << "several bucket reads in flight";
+}
+
+// Carries (the port adds in chunks, rtl/rac_meta_port.sv): a table that
+// straddles 2^40 (the base's bits 13-39 all ones, so a bucket's address
+// carries through every chunk of the address add) and granules whose + 1
+// carries across the key counter's 16-bit chunks (low 16, 32 or 48 bits all
+// ones, and the largest granule). Fills and write-backs, hinted as above:
+// the fills, spills and the table must be the model's (and the port's
+// assertions compare its chunked address with the sum, its hash round with
+// the register map's).
+TEST(MetaPort, CarriesInBucketAddressesAndKeysMatchTheTableModel) {
+  const uint64_t base = 0xFF'FFFF'E000ull;
+  const unsigned bucket_bits = 7;
+  MetaBench b(rac_rtl::timing(6, 20, 8), 700, base, bucket_bits, 10);
+  TableModel model(base, bucket_bits);
+  rac_rtl::Coin c(701);
+  std::vector<uint64_t> granules;
+  for (const uint64_t low : {0xFFFFull, 0xFFFF'FFFFull, 0xFFFF'FFFF'FFFFull}) {
+    for (unsigned i = 0; i < 4; ++i) granules.push_back((c.bits() >> 3) | low);
+  }
+  granules.push_back((uint64_t{1} << 61) - 1);  // key 2^61
+  for (unsigned i = 0; i < 11; ++i) granules.push_back(c.bits() >> 3);
+  unsigned above = 0;  // granules whose bucket's address carried into bit 40
+  for (const uint64_t g : granules) above += model.bucket_address(g) >= (uint64_t{1} << 40);
+  EXPECT_GE(above, 4u) << "buckets above 2^40";
+  EXPECT_LT(above, granules.size()) << "buckets below 2^40";
+  unsigned fills = 0, spills = 0;
+  std::vector<std::pair<bool, uint64_t>> reqs;
+  for (unsigned i = 0; i < 300; ++i) reqs.emplace_back(c(45), granules[c.below(granules.size())]);
+  for (uint32_t seq = 0; seq < reqs.size(); ++seq) {
+    for (uint32_t ahead = seq; ahead < std::min<size_t>(reqs.size(), seq + 6); ++ahead) {
+      if ((ahead >= seq + 5 || seq == 0) && !reqs[ahead].first) b.hints.emplace_back(reqs[ahead].second, ahead);
+    }
+    const auto [write, g] = reqs[seq];
+    const Line line = c(20) ? Line(kLineWords, 0) : random_line(c);
+    const auto got = b.request(write, g, line, seq);
+    ASSERT_TRUE(got.has_value()) << "meta port hung on request " << seq;
+    if (write) {
+      model.write_back(g, line);
+      ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
+      if (model.spill) {
+        ++spills;
+        EXPECT_EQ(got->spill, model.spill);
+        EXPECT_EQ(got->spill_granule, g);
+      }
+    } else {
+      ++fills;
+      ASSERT_EQ(got->data, model.fill(g)) << "fill of request " << seq;
+    }
+  }
+  b.hints.clear();
+  ASSERT_TRUE(b.settle());
+  EXPECT_EQ(b.table(model), model.bytes());
+  EXPECT_EQ(b.h->stat_spills_o, spills);
+  EXPECT_GT(b.h->stat_prefetch_hits_o, fills / 4) << "fills answered from a miss-ahead read";
+  for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
+  EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
+  EXPECT_EQ(b.bus_errors, 0u);
 }
 
 // Error responses: a fill from a failing bucket returns the zero line, a
