@@ -53,12 +53,13 @@
 //   S0  registered reads of the tag, line, clock-row, sync-object and pool
 //       RAMs at SN's indices, or S0's own again when S0 surely keeps its
 //       command (a re-read: replay when the guess was wrong)
-//   S1  tag compare and way select, with the victim chosen as the command
-//       entered (registered); misses (evict, fill) wait here until S2 and
-//       S3 are empty, then block the pipeline
+//   S1  way select, with the hit vector (tag compare) and the victim chosen
+//       as the command entered (registered); misses (evict, fill) wait
+//       here until S2 and S3 are empty, then block the pipeline
 //   S2  the thread's own clock, the 16 epoch checks (lane select and
-//       compare) and the read clock against the thread's row; sync ops
-//       (join, tick) and their row and object writes
+//       compare) and the read clock against the thread's row, and per byte
+//       the pool facts S3's rules need; sync ops (join, tick) and their row
+//       and object writes
 //   S3  the FastTrack rules on all 8 bytes and the status rules; line and
 //       pool writes (the only ones besides fills and S2's) and records
 // Two commands to one line behave as if processed one after another: every
