@@ -30,7 +30,7 @@ ALL_OPS=${ALL_OPS:-1}  # 0: no sync ops (ACQUIRE, RELEASE, LOADOBJ)
 # statistics counters' own assertion (rac_wide_cnt: its registered ends match
 # the value) is left to the proofs of the command reader and the record
 # writer, where the counters are read: here it alone would keep five unread
-# 64-bit counters in the problem (29 % more variables, twice the CPU).
+# 64-bit counters in the problem (29 % more variables).
 drop=""
 [ "$FUNCTIONAL" = 0 ] || drop="chformal -assert -remove \$paramod*;"  # the engine and its blocks (derived modules)
 mkdir -p "$work"
