@@ -53,12 +53,13 @@
 //   S0  registered reads of the tag, line, clock-row, sync-object and pool
 //       RAMs at SN's indices, or S0's own again when S0 surely keeps its
 //       command (a re-read: replay when the guess was wrong)
-//   S1  tag compare and way select, with the victim chosen as the command
-//       entered (registered); misses (evict, fill) wait here until S2 and
-//       S3 are empty, then block the pipeline
+//   S1  way select, with the hit vector (tag compare) and the victim chosen
+//       as the command entered (registered); misses (evict, fill) wait
+//       here until S2 and S3 are empty, then block the pipeline
 //   S2  the thread's own clock, the 16 epoch checks (lane select and
-//       compare) and the read clock against the thread's row; sync ops
-//       (join, tick) and their row and object writes
+//       compare) and the read clock against the thread's row, and per byte
+//       the pool facts S3's rules need; sync ops (join, tick) and their row
+//       and object writes
 //   S3  the FastTrack rules on all 8 bytes and the status rules; line and
 //       pool writes (the only ones besides fills and S2's) and records
 // Two commands to one line behave as if processed one after another: every
@@ -449,8 +450,8 @@ module rac_check_engine #(
   // S0's command takes into S1 (when its reads are its own) is the
   // registered read, then the write of the last edge, then the write of
   // this cycle.
-  logic [Ways*TagW-1:0]  in_tag;
-  logic [Ways-1:0]       in_valid, in_dirty;
+  logic [Ways*TagW-1:0]  in_tag, in_tag_last;
+  logic [Ways-1:0]       in_valid, in_dirty, in_valid_last;
   logic [Ways*LineW-1:0] in_line;
   logic [RowW-1:0]       in_row, in_obj;
   logic [RvcWays*RowW-1:0]  in_rvc;
@@ -481,6 +482,8 @@ module rac_check_engine #(
     .tag_o        (in_tag),
     .valid_o      (in_valid),
     .dirty_o      (in_dirty),
+    .tag_last_o   (in_tag_last),
+    .valid_last_o (in_valid_last),
     .line_o       (in_line),
     .row_o        (in_row),
     .obj_o        (in_obj),
@@ -536,6 +539,12 @@ module rac_check_engine #(
   // state): while it waits nothing but its own install changes either.
   logic [WayW-1:0]       s1_victim_q;
   logic                  s1_victim_free_q;  // s1_victim_q is an invalid way
+  // The ways holding S1's granule, compared in S0 (on S0's view of the set)
+  // as the command enters S1, so the miss decision and the ready chain do
+  // not wait on a tag compare. Only S1's own install changes them while it
+  // waits: a commit rewrites the way its command hit with the same tag, and
+  // a fill is installed only with S2 and S3 empty (HitVectorHeld checks it).
+  logic [Ways-1:0]       s1_hitv_q;
 
   // What S1 holds with the writes of this edge (rac_patch_comb, keyed by
   // S1's indices): S1 takes it while it waits, and S2 takes S1's row, sync
@@ -591,7 +600,7 @@ module rac_check_engine #(
     victim_valid = 1'b0;
     victim_dirty = 1'b0;
     for (int w = 0; w < Ways; w++) begin  // one-hot muxes: no index arithmetic on LineW
-      if (s1_tvalid_q[w] && s1_tag_q[w*TagW +: TagW] == tag_of(s1_gran_q)) begin
+      if (s1_hitv_q[w]) begin
         hit = 1'b1;
         hit_way = w[WayW-1:0];
         hit_line = s1_line_q[w*LineW +: LineW];
@@ -603,6 +612,17 @@ module rac_check_engine #(
         victim_dirty = s1_dirty_q[w];
       end
     end
+  end
+
+  // S0's command's hits, for s1_hitv_q: compared on S0's view before this
+  // cycle's write (the store's *_last_o), which is S0's view of the tags
+  // whenever S1 takes the command: only an install changes a tag or a valid
+  // bit (a commit rewrites its own way's), and S1 takes nothing while it
+  // installs. So no write enable (S3's rules, the record registers' ready
+  // inputs) is in front of the compare (S0HitsFromLastView checks it).
+  logic [Ways-1:0] s0_hitv;
+  for (genvar w = 0; w < Ways; w++) begin : g_s0_hit
+    assign s0_hitv[w] = in_valid_last[w] && in_tag_last[w*TagW +: TagW] == tag_of(s0_gran_q);
   end
 
   logic s1_is_lookup, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
@@ -735,6 +755,7 @@ module rac_check_engine #(
       s1_set_q     <= s0_set_q;
       s1_victim_q  <= victim;
       s1_victim_free_q <= free_way_found;
+      s1_hitv_q    <= s0_hitv;
       s1_seq_q     <= s0_seq_q;
       s1_crow_q    <= s0_crow_q;
       s1_cline_q   <= s0_cline_q;
@@ -747,7 +768,9 @@ module rac_check_engine #(
       s1_rvc_tag_q <= in_rvc_tag;
       s1_rvc_q     <= in_rvc;
     end else begin
-      // Waiting (or filling): take every write to what S1 holds.
+      // Waiting (or filling): take every write to what S1 holds; the
+      // install makes the victim's way the one hit.
+      if (install) s1_hitv_q <= wr_ways;
       s1_tag_q     <= s1_tag_now;
       s1_tvalid_q  <= s1_tvalid_now;
       s1_dirty_q   <= s1_dirty_now;
@@ -831,6 +854,60 @@ module rac_check_engine #(
     end
   end
 
+  // What S3's rules need to know of the pool, per byte, computed here so
+  // that S3 starts from registered bits (issue 12: the pool-hit, first-lane
+  // and one-hot logic was the head of S3's deepest paths). S3 takes S2's
+  // registers unchanged (S2 moves on only when S3 writes neither its line
+  // nor its pool set: the hazard below), so this is S3's function of what
+  // it holds, one stage early. Per way: the entry's fields, whether its
+  // clock covers bytes that are neither read now nor raced (a read of it
+  // must then split it), and the lowest lane above C_t (a concurrent
+  // reader, for a race record). Per byte: the way holding its clock (at
+  // most one) and that clock's facts: the thread's lane current, partial,
+  // some lane above C_t, and which lane.
+  logic [7:0]               s2_shared, s2_raced;
+  logic [8*RvcWays-1:0]     s2_way_mask;  // per way: the shared bytes its clock covers
+  logic [RvcWays-1:0]       s2_pool_partial, s2_way_live, s2_way_greater;
+  logic [RvcWays*SlotW-1:0] s2_way_prev_slot;
+  logic [8*RvcWays-1:0]     s2_byte_way;
+  logic [7:0]               s2_byte_clk, s2_byte_same, s2_byte_partial, s2_byte_greater;
+  logic [8*SlotW-1:0]       s2_byte_prev_slot;
+  assign s2_shared = shared_of(s2_line_q);
+  for (genvar b = 0; b < 8; b++) begin : g_s2_raced
+    assign s2_raced[b] = s2_bytes[b*ByteW + RacedBit];
+  end
+  for (genvar w = 0; w < RvcWays; w++) begin : g_s2_way_first
+    rac_first_one #(.Width(NumSlots)) u_rvc_first (
+      .in_i(s2_rvc_greater[w*NumSlots +: NumSlots]), .any_o(s2_way_greater[w]),
+      .idx_o(s2_way_prev_slot[w*SlotW +: SlotW])
+    );
+  end
+  always_comb begin
+    for (int w = 0; w < RvcWays; w++) begin
+      s2_pool_partial[w] = Multi != 0 && s2_rvc_tag_q[w*PTagW + PPartBit];
+      s2_way_mask[8*w +: 8] = (Multi != 0) ? s2_rvc_tag_q[w*PTagW + PMaskLo +: 8] : s2_shared;
+      s2_way_live[w] = (s2_way_mask[8*w +: 8] & ~s2_mask_q & ~s2_raced) != '0;
+    end
+    s2_byte_way = '0;
+    s2_byte_clk = '0;
+    s2_byte_same = '0;
+    s2_byte_partial = '0;
+    s2_byte_greater = '0;
+    s2_byte_prev_slot = '0;
+    for (int b = 0; b < 8; b++) begin
+      for (int w = 0; w < RvcWays; w++) begin  // one-hot muxes
+        if (PoolOn != 0 && s2_rvc_hit[w] && s2_way_mask[8*w + b] && s2_shared[b]) begin
+          s2_byte_way[RvcWays*b + w] = 1'b1;
+          s2_byte_clk[b] = 1'b1;
+          s2_byte_same[b] = s2_rvc_same[w];
+          s2_byte_partial[b] = s2_pool_partial[w];
+          s2_byte_greater[b] = s2_way_greater[w];
+          s2_byte_prev_slot[b*SlotW +: SlotW] = s2_way_prev_slot[w*SlotW +: SlotW];
+        end
+      end
+    end
+  end
+
   // S2 waits while the access or import in S3 may write what S2's access or
   // import read: its line, or its pool set (an access in S3 may allocate,
   // raise, split or free an entry only if its line has shared bytes or it
@@ -853,10 +930,25 @@ module rac_check_engine #(
   assign s3_is_lookup = s3_is_access || s3_is_import;
   assign s3_may_write_pool = (PoolOn != 0) && (s3_is_import || cur_shared != '0 ||
                                                (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0));
+  // Whether S2's and S3's granules are the same is registered (issue 12:
+  // the wide compare was on the ready chain), from the pair that meets
+  // next: S1's and S2's when S2 moves on; S1's and S3's when S1 moves into
+  // an empty S2 while S3 keeps its command; else S2 and S3 keep theirs (or
+  // one of them is empty next). GranEqHeld checks it.
+  logic gran_eq_q, s1_s2_eq, s1_s3_eq;
+  assign s1_s2_eq = s1_gran_q == s2_gran_q;
+  assign s1_s3_eq = s1_gran_q == s3_gran_q;
+  always_ff @(posedge clk_i) begin
+    if (s2_advance) begin
+      gran_eq_q <= s1_s2_eq;
+    end else if (!s2_valid_q) begin
+      gran_eq_q <= s1_s3_eq;
+    end
+  end
   always_comb begin
     hazard = 1'b0;
     if (s2_valid_q && s3_valid_q && s2_is_lookup && s3_is_lookup) begin
-      hazard = s2_gran_q == s3_gran_q || (s3_may_write_pool && rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q));
+      hazard = gran_eq_q || (s3_may_write_pool && rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q));
     end
   end
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
@@ -875,7 +967,7 @@ module rac_check_engine #(
       hz_pred_q <= 1'b0;
     end else begin
       hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup &&
-                    (s1_gran_q == s2_gran_q ||
+                    (s1_s2_eq ||
                      (s2_may_write_pool && rvc_of_set(s1_set_q) == rvc_of_set(s2_set_q)))) ||
                    (hz_pred_q && s3_valid_q && !exec_done);
     end
@@ -989,9 +1081,14 @@ module rac_check_engine #(
   logic [RvcWays*RowW-1:0]  s3_rvc_q;
   logic [ClkW-1:0]      s3_own_clk_q;
   logic [7:0]           s3_w_ok_q;
-  logic [RvcWays*NumSlots-1:0] s3_rvc_greater_q;
   logic [7:0]           s3_same_w_q, s3_same_r_q, s3_byte_set_q;
-  logic [RvcWays-1:0]   s3_rvc_hit_q, s3_rvc_same_q;
+  logic [RvcWays-1:0]   s3_rvc_hit_q;
+  // The pool facts S2 derived (above): per way, per byte.
+  logic [RvcWays-1:0]       s3_way_live_q;
+  logic [RvcWays*SlotW-1:0] s3_way_prev_slot_q;
+  logic [8*RvcWays-1:0]     s3_byte_way_q;
+  logic [7:0]               s3_byte_clk_q, s3_byte_same_q, s3_byte_partial_q, s3_byte_greater_q;
+  logic [8*SlotW-1:0]       s3_byte_prev_slot_q;
   logic [63:0]          s3_r_eq_q;
   logic [RowW-1:0]      s3_crow_q;   // OpImportLine: the read clock
   logic [LineW-1:0]     s3_cline_q;  // OpImportLine: the line
@@ -1022,12 +1119,18 @@ module rac_check_engine #(
       s3_own_clk_q     <= s2_own_clk;
       s3_w_ok_q        <= s2_w_ok;
       s3_r_ok_q        <= s2_r_ok;
-      s3_rvc_greater_q <= s2_rvc_greater;
       s3_same_w_q      <= s2_same_w;
       s3_same_r_q      <= s2_same_r;
       s3_byte_set_q    <= s2_byte_set;
       s3_rvc_hit_q     <= s2_rvc_hit;
-      s3_rvc_same_q    <= s2_rvc_same;
+      s3_way_live_q    <= s2_way_live;
+      s3_way_prev_slot_q  <= s2_way_prev_slot;
+      s3_byte_way_q       <= s2_byte_way;
+      s3_byte_clk_q       <= s2_byte_clk;
+      s3_byte_same_q      <= s2_byte_same;
+      s3_byte_partial_q   <= s2_byte_partial;
+      s3_byte_greater_q   <= s2_byte_greater;
+      s3_byte_prev_slot_q <= s2_byte_prev_slot;
       s3_r_eq_q        <= s2_r_eq;
       s3_crow_q        <= s2_crow_q;
       s3_cline_q       <= s2_cline_q;
@@ -1037,7 +1140,6 @@ module rac_check_engine #(
   // FastTrack rules on the 8 byte lanes of the line, all at once
   logic [LineW-1:0]   cur_line;
   logic [BodyW-1:0]   cur_body, new_body;
-  logic [7:0]         raced_before;
   logic [ClkW-1:0]    own_clk;
   logic [7:0]         raced;
   logic [15:0]        kinds;
@@ -1056,9 +1158,6 @@ module rac_check_engine #(
   assign cur_bytes = cur_body[ByteLo +: 8*ByteW];
   assign own_clk   = s3_own_clk_q;
   assign cur_shared = shared_of(cur_line);
-  for (genvar b = 0; b < 8; b++) begin : g_raced_before
-    assign raced_before[b] = cur_bytes[b*ByteW + RacedBit];
-  end
 
   // The pool set as S3 holds it, per way: the entry's fields, and whether it
   // holds one of this line's clocks (EVERYTHING for the bytes it covers).
@@ -1079,45 +1178,31 @@ module rac_check_engine #(
       way_mask[8*w +: 8] = (Multi != 0) ? s3_rvc_tag_q[w*PTagW + PMaskLo +: 8] : cur_shared;
     end
   end
-  // Per byte: the ways holding its clock (at most one), and that clock's
-  // facts: the thread's lane current, partial, and the lowest lane above
-  // C_t (a concurrent reader, for a race record).
+  // Per byte: the way holding its clock (at most one) and that clock's
+  // facts, as S2 derived them (registered); the concurrent reader's clock
+  // for a race record is the lane S2 found of the way's clock.
   logic [8*RvcWays-1:0] byte_way;
   logic [7:0]           byte_clk, byte_same, byte_partial, byte_greater;
   logic [8*SlotW-1:0]   byte_prev_slot;
   logic [8*ClkW-1:0]    byte_prev_clk;
-  logic [RvcWays-1:0]   way_greater;
-  logic [RvcWays*SlotW-1:0] way_prev_slot;
-  logic [RvcWays*ClkW-1:0]  way_prev_clk;
-  for (genvar w = 0; w < RvcWays; w++) begin : g_way_first
-    rac_first_one #(.Width(NumSlots)) u_rvc_first (
-      .in_i(s3_rvc_greater_q[w*NumSlots +: NumSlots]), .any_o(way_greater[w]),
-      .idx_o(way_prev_slot[w*SlotW +: SlotW])
-    );
+  logic [RvcWays*ClkW-1:0] way_prev_clk;
+  assign byte_way       = s3_byte_way_q;
+  assign byte_clk       = s3_byte_clk_q;
+  assign byte_same      = s3_byte_same_q;
+  assign byte_partial   = s3_byte_partial_q;
+  assign byte_greater   = s3_byte_greater_q;
+  assign byte_prev_slot = s3_byte_prev_slot_q;
+  for (genvar w = 0; w < RvcWays; w++) begin : g_way_prev
     vc_lane_sel_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_rvc_prev (
-      .vc_i(s3_rvc_q[w*RowW +: RowW]), .slot_i(way_prev_slot[w*SlotW +: SlotW]),
+      .vc_i(s3_rvc_q[w*RowW +: RowW]), .slot_i(s3_way_prev_slot_q[w*SlotW +: SlotW]),
       .lane_o(way_prev_clk[w*ClkW +: ClkW])
     );
   end
   always_comb begin
-    byte_way = '0;
-    byte_clk = '0;
-    byte_same = '0;
-    byte_partial = '0;
-    byte_greater = '0;
-    byte_prev_slot = '0;
     byte_prev_clk = '0;
     for (int b = 0; b < 8; b++) begin
       for (int w = 0; w < RvcWays; w++) begin  // one-hot muxes
-        if (PoolOn != 0 && rvc_hit[w] && way_mask[8*w + b] && cur_shared[b]) begin
-          byte_way[RvcWays*b + w] = 1'b1;
-          byte_clk[b] = 1'b1;
-          byte_same[b] = s3_rvc_same_q[w];
-          byte_partial[b] = pool_partial[w];
-          byte_greater[b] = way_greater[w];
-          byte_prev_slot[b*SlotW +: SlotW] = way_prev_slot[w*SlotW +: SlotW];
-          byte_prev_clk[b*ClkW +: ClkW] = way_prev_clk[w*ClkW +: ClkW];
-        end
+        if (byte_way[RvcWays*b + w]) byte_prev_clk[b*ClkW +: ClkW] = way_prev_clk[w*ClkW +: ClkW];
       end
     end
   end
@@ -1215,7 +1300,7 @@ module rac_check_engine #(
   logic               rvc_alloc_ok, need_share, can_take, one_new, many_new, new_share, new_lw, new_split;
   always_comb begin
     for (int w = 0; w < RvcWays; w++) begin
-      split[w] = touched[w] && (way_mask[8*w +: 8] & ~s3_mask_q & ~raced_before) != '0;
+      split[w] = touched[w] && s3_way_live_q[w];  // (S2: bytes neither read now nor raced)
     end
   end
   assign can_take = ~&rvc_hit;
@@ -1654,23 +1739,33 @@ module rac_check_engine #(
   // ---------------------------------------------------------------------------
   // Statistics
   // ---------------------------------------------------------------------------
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      stat_cycles_o      <= '0;
-      stat_commands_o    <= '0;
-      stat_accesses_o    <= '0;
-      stat_misses_o      <= '0;
-      stat_writebacks_o  <= '0;
-      stat_escalations_o <= '0;
-    end else begin
-      stat_cycles_o <= stat_cycles_o + 1;
-      if (exec_done) stat_commands_o <= stat_commands_o + 1;
-      if (exec_done && s3_is_access) stat_accesses_o <= stat_accesses_o + 1;
-      if (miss_now) stat_misses_o <= stat_misses_o + 1;
-      if (s1_valid_q && s1_state_q == S1WbReq && mem_req_ready_i) stat_writebacks_o <= stat_writebacks_o + 1;
-      if (exec_done && s3_is_access && escalate) stat_escalations_o <= stat_escalations_o + 1;
-    end
+  // Each a rac_wide_cnt (registered chunk carries): a plain 64-bit +1 is a
+  // 16-CARRY4 chain, deeper than any stage of the pipeline (issue 12).
+  logic [5:0]      stat_step;
+  logic [6*64-1:0] stat_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [5:0]      stat_zero, stat_one;  // (the counters' ends: unused)
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign stat_step = {exec_done && s3_is_access && escalate,                    // escalations
+                      s1_valid_q && s1_state_q == S1WbReq && mem_req_ready_i,  // write-backs
+                      miss_now,                                                // misses
+                      exec_done && s3_is_access,                               // accesses
+                      exec_done,                                               // commands
+                      1'b1};                                                   // cycles
+  for (genvar i = 0; i < 6; i++) begin : g_stat
+    rac_wide_cnt #(.W(64)) u_cnt (
+      .clk_i,
+      .rst_i,
+      .load_i (rst_i),
+      .value_i(64'd0),
+      .step_i (stat_step[i]),
+      .q_o    (stat_q[64*i +: 64]),
+      .zero_o (stat_zero[i]),
+      .one_o  (stat_one[i])
+    );
   end
+  assign {stat_escalations_o, stat_writebacks_o, stat_misses_o, stat_accesses_o, stat_commands_o, stat_cycles_o} =
+      stat_q;
 
   assign idle_o = !store_init && !nx_valid_q && !s0_valid_q && !s1_valid_q && !s2_valid_q && !s3_valid_q && !race_valid_o &&
                   !esc_valid_o;
@@ -1728,10 +1823,22 @@ module rac_check_engine #(
   // A set never holds two valid entries with the same tag (replacement and
   // fill logic).
   `RAC_ASSERT(NoDuplicateTags, !(s1_valid_q && dup_tag), clk_i, rst_i)
+  // The registered hit vector is the tag compare of what S1 holds.
+  logic [Ways-1:0] s1_hitv_cmp;
+  for (genvar w = 0; w < Ways; w++) begin : g_hitv_cmp
+    assign s1_hitv_cmp[w] = s1_tvalid_q[w] && s1_tag_q[w*TagW +: TagW] == tag_of(s1_gran_q);
+  end
+  `RAC_ASSERT(HitVectorHeld, !(s1_valid_q && s1_hitv_q != s1_hitv_cmp), clk_i, rst_i)
+  logic [Ways-1:0] s0_hitv_cmp;
+  for (genvar w = 0; w < Ways; w++) begin : g_s0_hitv_cmp
+    assign s0_hitv_cmp[w] = in_valid[w] && in_tag[w*TagW +: TagW] == tag_of(s0_gran_q);
+  end
+  `RAC_ASSERT(S0HitsFromLastView, !(s1_ready && s0_offer && s0_hitv != s0_hitv_cmp), clk_i, rst_i)
   // The read-index choice: S0 re-reads only when SN's command cannot move
   // in, and S1 "stuck" (S0's re-read chosen from registers) never takes.
   `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
   `RAC_ASSERT(HazardPredicted, !(hz_pred_q && !hazard), clk_i, rst_i)
+  `RAC_ASSERT(GranEqHeld, !(s2_valid_q && s3_valid_q && gran_eq_q != (s2_gran_q == s3_gran_q)), clk_i, rst_i)
   `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
   // The victim chosen as the command entered S1 is still the choice when it
   // misses: its set's valid bits did not change meanwhile.

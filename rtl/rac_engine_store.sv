@@ -52,6 +52,8 @@ module rac_engine_store #(
   output logic [Ways*TagW-1:0]       tag_o,
   output logic [Ways-1:0]            valid_o,
   output logic [Ways-1:0]            dirty_o,
+  output logic [Ways*TagW-1:0]       tag_last_o,    // tag_o and valid_o before this cycle's write: the
+  output logic [Ways-1:0]            valid_last_o,  // same unless it installs a fill (only S1 installs)
   output logic [Ways*LineW-1:0]      line_o,
   output logic [RowW-1:0]            row_o,
   output logic [RowW-1:0]            obj_o,
@@ -132,6 +134,9 @@ module rac_engine_store #(
     end
   end
   logic [Ways*WayDataW-1:0] way_view;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [Ways*WayDataW-1:0] way_last;  // (its tags and valid bits are used)
+  /* verilator lint_on UNUSEDSIGNAL */
   rac_read_fwd #(.KeyW(SetW), .DataW(WayDataW), .Lanes(Ways), .OneWord(1)) u_way_fwd (
     .clk_i    (clk_i),
     .rst_i    (rst_i),
@@ -140,13 +145,16 @@ module rac_engine_store #(
     .wr_en_i  (wr_ways_i),
     .wr_key_i (wr_set_i),
     .wr_data_i({1'b1, wr_dirty_i, wr_tag_i, wr_line_i}),
-    .data_o   (way_view)
+    .data_o   (way_view),
+    .last_o   (way_last)
   );
   for (genvar w = 0; w < Ways; w++) begin : g_way_view
     assign line_o[w*LineW +: LineW] = way_view[w*WayDataW +: LineW];
     assign tag_o[w*TagW +: TagW]    = way_view[w*WayDataW + LineW +: TagW];
     assign dirty_o[w]               = way_view[w*WayDataW + LineW + TagW];
     assign valid_o[w]               = way_view[w*WayDataW + LineW + TagW + 1];
+    assign tag_last_o[w*TagW +: TagW] = way_last[w*WayDataW + LineW +: TagW];
+    assign valid_last_o[w]            = way_last[w*WayDataW + LineW + TagW + 1];
   end
 
   // ---------------------------------------------------------------------------
@@ -154,6 +162,9 @@ module rac_engine_store #(
   // ---------------------------------------------------------------------------
   logic [RowW-1:0] clk_mem [NumSlots];
   logic [RowW-1:0] rd_row_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [RowW-1:0] row_last;  // (unused: rows change by S2's writes)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (row_wr_en_i) clk_mem[row_wr_slot_i] <= row_wr_data_i;
     rd_row_q <= clk_mem[rd_slot_i];
@@ -166,7 +177,8 @@ module rac_engine_store #(
     .wr_en_i  (row_wr_en_i),
     .wr_key_i (row_wr_slot_i),
     .wr_data_i(row_wr_data_i),
-    .data_o   (row_o)
+    .data_o   (row_o),
+    .last_o   (row_last)
   );
 
   // ---------------------------------------------------------------------------
@@ -174,6 +186,9 @@ module rac_engine_store #(
   // ---------------------------------------------------------------------------
   logic [RowW-1:0] obj_mem [Objects];
   logic [RowW-1:0] rd_obj_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [RowW-1:0] obj_last;  // (unused)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (obj_wr_en_i) obj_mem[obj_wr_idx_i] <= obj_wr_data_i;
     rd_obj_q <= obj_mem[rd_obj_i];
@@ -186,7 +201,8 @@ module rac_engine_store #(
     .wr_en_i  (obj_wr_en_i),
     .wr_key_i (obj_wr_idx_i),
     .wr_data_i(obj_wr_data_i),
-    .data_o   (obj_o)
+    .data_o   (obj_o),
+    .last_o   (obj_last)
   );
 
   // ---------------------------------------------------------------------------
@@ -194,6 +210,9 @@ module rac_engine_store #(
   // by the sweep) and a clock RAM
   // ---------------------------------------------------------------------------
   logic [PoolWays*PoolDataW-1:0] rd_pool_q, pool_wr_data, pool_view;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [PoolWays*PoolDataW-1:0] pool_last;  // (unused)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [PSetW-1:0] rvc_tag_wr_pset;  // the pool tag RAMs' one write port, as the cache's above
   assign rvc_tag_wr_pset = init_q ? init_idx_q[PSetW-1:0] : rvc_wr_pset_i;
   for (genvar w = 0; w < PoolWays; w++) begin : g_pool_way
@@ -221,7 +240,8 @@ module rac_engine_store #(
     .wr_en_i  (rvc_wr_en_i),
     .wr_key_i (rvc_wr_pset_i),
     .wr_data_i(pool_wr_data),
-    .data_o   (pool_view)
+    .data_o   (pool_view),
+    .last_o   (pool_last)
   );
 
 endmodule

@@ -2,7 +2,10 @@
 // read at the last edge, patched by the write made at that same edge (which
 // the registered read could not see: the bypass register) and then by the
 // write of this cycle (rac_patch_comb, twice). The result is what the read
-// would give if every write so far had landed before it.
+// would give if every write so far had landed before it. last_o is the view
+// before this cycle's write: for a field only a write S0's command cannot
+// move on with ever changes (the engine's tags), it is the same, without
+// this cycle's write-enable logic in front of it.
 module rac_read_fwd #(
   parameter int unsigned KeyW    = 1,
   parameter int unsigned DataW   = 1,
@@ -18,7 +21,8 @@ module rac_read_fwd #(
   input  logic [Lanes-1:0]       wr_en_i,    // the array's write port (lands at the coming edge)
   input  logic [KeyW-1:0]        wr_key_i,
   input  logic [WrDataW-1:0]     wr_data_i,
-  output logic [Lanes*DataW-1:0] data_o
+  output logic [Lanes*DataW-1:0] data_o,
+  output logic [Lanes*DataW-1:0] last_o      // with the write of the last edge only
 );
 
   // The bypass register: the write made at the last edge.
@@ -52,5 +56,6 @@ module rac_read_fwd #(
     .wr_data_i(wr_data_i),
     .patched_o(data_o)
   );
+  assign last_o = after_last;
 
 endmodule

@@ -26,12 +26,16 @@ READ_VCS=${READ_VCS:-0}
 FUNCTIONAL=${FUNCTIONAL:-0}
 ALL_OPS=${ALL_OPS:-1}  # 0: no sync ops (ACQUIRE, RELEASE, LOADOBJ)
 # The functional run checks only the harness's property: the engine's own
-# assertions are proved by the structural runs with free inputs.
+# assertions are proved by the structural runs with free inputs. The
+# statistics counters' own assertion (rac_wide_cnt: its registered ends match
+# the value) is left to the proofs of the command reader and the record
+# writer, where the counters are read: here it alone would keep five unread
+# 64-bit counters in the problem (29 % more variables).
 drop=""
 [ "$FUNCTIONAL" = 0 ] || drop="chformal -assert -remove \$paramod*;"  # the engine and its blocks (derived modules)
 mkdir -p "$work"
-if yosys -l "$work/bmc.log" -q -p "read_verilog -sv -formal -I$rtl $rtl/rac_pkg.sv $rtl/rac_line_layout_pkg.sv $rtl/vc_lane_sel_comb.sv $rtl/vc_epoch_leq_comb.sv $rtl/vc_join_comb.sv $rtl/vc_lanes_gt_comb.sv $rtl/rac_first_one.sv $rtl/rac_line_status_comb.sv $rtl/rac_victim_sel_comb.sv $rtl/rac_repl_state.sv $rtl/rac_patch_comb.sv $rtl/rac_read_fwd.sv $rtl/rac_engine_store.sv $rtl/rac_byte_check_comb.sv $rtl/rac_byte_rules_comb.sv $rtl/rac_check_engine.sv $here/rac_check_engine_props.sv; \
-    chparam -set ReadVcs $READ_VCS -set Functional $FUNCTIONAL -set AllOps $ALL_OPS rac_check_engine_props; prep -top rac_check_engine_props; $drop flatten; memory_map; opt; async2sync; dffunmap; delete t:\$cover; \
+if yosys -l "$work/bmc.log" -q -p "read_verilog -sv -formal -I$rtl $rtl/rac_pkg.sv $rtl/rac_line_layout_pkg.sv $rtl/vc_lane_sel_comb.sv $rtl/vc_epoch_leq_comb.sv $rtl/vc_join_comb.sv $rtl/vc_lanes_gt_comb.sv $rtl/rac_first_one.sv $rtl/rac_line_status_comb.sv $rtl/rac_victim_sel_comb.sv $rtl/rac_repl_state.sv $rtl/rac_patch_comb.sv $rtl/rac_read_fwd.sv $rtl/rac_engine_store.sv $rtl/rac_byte_check_comb.sv $rtl/rac_byte_rules_comb.sv $rtl/rac_wide_cnt.sv $rtl/rac_check_engine.sv $here/rac_check_engine_props.sv; \
+    chparam -set ReadVcs $READ_VCS -set Functional $FUNCTIONAL -set AllOps $ALL_OPS rac_check_engine_props; prep -top rac_check_engine_props; chformal -assert -remove \$paramod*rac_wide_cnt*; $drop flatten; memory_map; opt; async2sync; dffunmap; delete t:\$cover; \
     sat -seq $DEPTH -prove-asserts -set-assumes -set-init-zero -show-inputs -verify" >/dev/null 2>&1; then
   echo "PASS engine BMC, depth $DEPTH, $READ_VCS read-VC pool entries, functional=$FUNCTIONAL, all ops=$ALL_OPS"
 else

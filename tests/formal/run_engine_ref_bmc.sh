@@ -13,7 +13,7 @@ work=${2:-${TMPDIR:-/tmp}/rac_formal_engine_ref}
 DEPTH=${DEPTH:-16}
 WAYS=${WAYS:-1}
 mkdir -p "$work"
-if yosys -l "$work/bmc.log" -q -p "read_verilog -sv -formal -I$rtl $rtl/rac_pkg.sv $rtl/rac_line_layout_pkg.sv $rtl/vc_lane_sel_comb.sv $rtl/vc_epoch_leq_comb.sv $rtl/vc_join_comb.sv $rtl/vc_lanes_gt_comb.sv $rtl/rac_first_one.sv $rtl/rac_line_status_comb.sv $rtl/rac_victim_sel_comb.sv $rtl/rac_repl_state.sv $rtl/rac_patch_comb.sv $rtl/rac_read_fwd.sv $rtl/rac_engine_store.sv $rtl/rac_byte_check_comb.sv $rtl/rac_byte_rules_comb.sv $rtl/rac_check_engine.sv $here/rac_check_engine_ref_props.sv; \
+if yosys -l "$work/bmc.log" -q -p "read_verilog -sv -formal -I$rtl $rtl/rac_pkg.sv $rtl/rac_line_layout_pkg.sv $rtl/vc_lane_sel_comb.sv $rtl/vc_epoch_leq_comb.sv $rtl/vc_join_comb.sv $rtl/vc_lanes_gt_comb.sv $rtl/rac_first_one.sv $rtl/rac_line_status_comb.sv $rtl/rac_victim_sel_comb.sv $rtl/rac_repl_state.sv $rtl/rac_patch_comb.sv $rtl/rac_read_fwd.sv $rtl/rac_engine_store.sv $rtl/rac_byte_check_comb.sv $rtl/rac_byte_rules_comb.sv $rtl/rac_wide_cnt.sv $rtl/rac_check_engine.sv $here/rac_check_engine_ref_props.sv; \
     chparam -set Ways $WAYS rac_check_engine_ref_props; prep -top rac_check_engine_ref_props; chformal -assert -remove \$paramod*; flatten; memory_map; opt; async2sync; dffunmap; delete t:\$cover; \
     sat -tempinduct-baseonly -maxsteps $DEPTH -prove-asserts -set-assumes -set-init-zero -show-inputs -verify" >/dev/null 2>&1; then
   echo "PASS engine reference BMC, depth $DEPTH, $WAYS way(s)"
