@@ -236,6 +236,32 @@ struct MetaBench {
 // granules over 2 and 8 buckets, so ways fill up, granules spill and come
 // back through the filter; three bus timings. After each request the fill
 // data, the spill record and the whole table match the reference model.
+// One request of the engine's, checked against the table model: a
+// write-back's spill (its line, granule and seq) or a fill's line; counts
+// both.
+struct Tally {
+  unsigned spills = 0, fills = 0;
+};
+void request_and_check(MetaBench& b, TableModel& model, bool write, uint64_t g, const Line& line, uint32_t seq,
+                       Tally& tally) {
+  const auto got = b.request(write, g, line, seq);
+  ASSERT_TRUE(got.has_value()) << "meta port hung on request " << seq;
+  if (write) {
+    model.write_back(g, line);
+    ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
+    if (model.spill) {
+      ++tally.spills;
+      EXPECT_EQ(got->spill, model.spill);
+      EXPECT_EQ(got->spill_granule, g);
+      EXPECT_EQ(got->spill_seq, seq);
+    }
+  } else {
+    ++tally.fills;
+    ASSERT_FALSE(got->spill.has_value());
+    ASSERT_EQ(got->data, model.fill(g)) << "fill of request " << seq;
+  }
+}
+
 TEST(MetaPort, FillsWriteBacksAndSpillsMatchTheTableModel) {
   const BusTiming timings[] = {rac_rtl::timing(1, 0, 1), rac_rtl::timing(2, 30, 8), rac_rtl::timing(3, 70, 20)};
   unsigned t = 0;
@@ -248,32 +274,18 @@ TEST(MetaPort, FillsWriteBacksAndSpillsMatchTheTableModel) {
       rac_rtl::Coin c(77 + t);
       std::vector<uint64_t> granules;
       for (unsigned i = 0; i < 24; ++i) granules.push_back(c.bits() >> 3);  // 61-bit granules
-      unsigned spills = 0;
+      Tally tally;
       for (uint32_t seq = 0; seq < 300; ++seq) {
         const uint64_t g = granules[c.below(granules.size())];
         const bool write = c(55);
         const Line line = c(20) ? Line(kLineWords, 0) : random_line(c);
-        const auto got = b.request(write, g, line, seq);
-        ASSERT_TRUE(got.has_value()) << "meta port hung on request " << seq;
-        if (write) {
-          model.write_back(g, line);
-          ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
-          if (model.spill) {
-            ++spills;
-            EXPECT_EQ(got->spill, model.spill);
-            EXPECT_EQ(got->spill_granule, g);
-            EXPECT_EQ(got->spill_seq, seq);
-          }
-        } else {
-          ASSERT_FALSE(got->spill.has_value());
-          ASSERT_EQ(got->data, model.fill(g)) << "fill of request " << seq;
-        }
+        ASSERT_NO_FATAL_FAILURE(request_and_check(b, model, write, g, line, seq, tally));
         ASSERT_TRUE(b.settle()) << "not idle after request " << seq;
         ASSERT_EQ(b.table(model), model.bytes()) << "table after request " << seq;
       }
-      EXPECT_EQ(b.h->stat_spills_o, spills);
+      EXPECT_EQ(b.h->stat_spills_o, tally.spills);
       if (bucket_bits == 1) {
-        EXPECT_GT(spills, 0u) << "the test should reach spills";
+        EXPECT_GT(tally.spills, 0u) << "the test should reach spills";
       }
       for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
       EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
@@ -371,7 +383,7 @@ TEST(MetaPort, CarriesInBucketAddressesAndKeysMatchTheTableModel) {
   for (const uint64_t g : granules) above += model.bucket_address(g) >= (uint64_t{1} << 40);
   EXPECT_GE(above, 4u) << "buckets above 2^40";
   EXPECT_LT(above, granules.size()) << "buckets below 2^40";
-  unsigned fills = 0, spills = 0;
+  Tally tally;
   std::vector<std::pair<bool, uint64_t>> reqs;
   for (unsigned i = 0; i < 300; ++i) reqs.emplace_back(c(45), granules[c.below(granules.size())]);
   for (uint32_t seq = 0; seq < reqs.size(); ++seq) {
@@ -380,26 +392,13 @@ TEST(MetaPort, CarriesInBucketAddressesAndKeysMatchTheTableModel) {
     }
     const auto [write, g] = reqs[seq];
     const Line line = c(20) ? Line(kLineWords, 0) : random_line(c);
-    const auto got = b.request(write, g, line, seq);
-    ASSERT_TRUE(got.has_value()) << "meta port hung on request " << seq;
-    if (write) {
-      model.write_back(g, line);
-      ASSERT_EQ(got->spill.has_value(), model.spill.has_value()) << "request " << seq;
-      if (model.spill) {
-        ++spills;
-        EXPECT_EQ(got->spill, model.spill);
-        EXPECT_EQ(got->spill_granule, g);
-      }
-    } else {
-      ++fills;
-      ASSERT_EQ(got->data, model.fill(g)) << "fill of request " << seq;
-    }
+    ASSERT_NO_FATAL_FAILURE(request_and_check(b, model, write, g, line, seq, tally));
   }
   b.hints.clear();
   ASSERT_TRUE(b.settle());
   EXPECT_EQ(b.table(model), model.bytes());
-  EXPECT_EQ(b.h->stat_spills_o, spills);
-  EXPECT_GT(b.h->stat_prefetch_hits_o, fills / 4) << "fills answered from a miss-ahead read";
+  EXPECT_EQ(b.h->stat_spills_o, tally.spills);
+  EXPECT_GT(b.h->stat_prefetch_hits_o, tally.fills / 4) << "fills answered from a miss-ahead read";
   for (const std::string& v : b.slave->violations()) ADD_FAILURE() << v;
   EXPECT_EQ(b.h.errors(), 0) << "RTL assertions";
   EXPECT_EQ(b.bus_errors, 0u);
