@@ -163,7 +163,7 @@ struct ThreadState {
     uint64_t drains = 0;
     uint64_t accesses = 0;
     uint64_t events = 0;    // synchronization, atomic, Alloc and Free events
-    uint64_t filtered = 0;  // accesses the region filter decided (take_decided)
+    uint64_t filtered = 0;  // accesses the region filter decided (take_own_decided)
     uint64_t absorbed = 0;  // accesses coalesced into an open run (take_absorbed)
   };
   Counts counts;
@@ -291,7 +291,8 @@ struct ThreadState {
 };
 
 // The calling thread's state; nullptr before its first event. Initial-exec
-// TLS: one %fs-relative load on the hot path, no TLS wrapper call.
+// TLS: one %fs-relative load, no TLS wrapper call. A covered access does
+// not read it (the fast path reads t_region); its slow paths do.
 extern __thread ThreadState* t_thread __attribute__((tls_model("initial-exec")));
 // Nonzero while the thread's events are not traced: interceptors then only
 // forward to the real functions. kRuntimeCode: the thread runs runtime code
