@@ -28,6 +28,9 @@ set(RACEACCEL_PRIVATE_LIB_DIR ${CMAKE_INSTALL_LIBDIR}/raceaccel)
 install(TARGETS raceaccel RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 if(TARGET raceaccel_rt)
   install(TARGETS raceaccel_rt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tools)
+  # The wrappers link the callbacks' archive into executables from beside
+  # the runtime (host/runtime/CMakeLists.txt), so it ships with the tools.
+  install(TARGETS raceaccel_rt_fast ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tools)
   install(TARGETS raceaccel_wrappers RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   # raceaccel-c++ is raceaccel-cc under another name (the wrapper picks the
   # language from its own name), as in the build tree.

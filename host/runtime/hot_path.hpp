@@ -10,3 +10,23 @@
 #define RACEACCEL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RACEACCEL_ALWAYS_INLINE inline __attribute__((always_inline))
 #define RACEACCEL_NOINLINE __attribute__((noinline))
+
+// What the fast path shares with the runtime: the TLS it reads (t_thread,
+// t_in_runtime, t_region), the forget epoch, and the slow paths it calls.
+// The callbacks are built twice (host/runtime/CMakeLists.txt): into the
+// runtime, and into libraceaccel_rt_fast.a, which raceaccel-cc links into
+// every executable, so that the program calls them directly (no PLT stub)
+// and reads their TLS at an offset fixed at link time (local-exec: no GOT
+// load before the region table's). The program's copy then defines the
+// shared state too, and since these symbols have default visibility the
+// dynamic linker binds the runtime's references to the program's
+// definitions: one instance, whichever code runs (docs/runtime.md, "The
+// hot path").
+#define RACEACCEL_SHARED_WITH_PROGRAM __attribute__((visibility("default")))
+#ifdef RACEACCEL_FAST_PATH_IN_PROGRAM
+#define RACEACCEL_FAST_PATH_TLS RACEACCEL_SHARED_WITH_PROGRAM __attribute__((tls_model("local-exec")))
+#else
+// Initial-exec in the runtime: one %fs-relative load after the GOT's offset
+// (safe: the runtime is DT_NEEDED, never dlopen'ed).
+#define RACEACCEL_FAST_PATH_TLS RACEACCEL_SHARED_WITH_PROGRAM __attribute__((tls_model("initial-exec")))
+#endif

@@ -30,6 +30,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "runtime/hot_path.hpp"
+
 namespace raceaccel::rt {
 
 // One line (64 aligned bytes) seen in a region: which of its bytes were
@@ -69,6 +71,6 @@ inline constexpr uint64_t kMaxFilteredRange = 512;
 struct alignas(64) ForgetEpoch {
   std::atomic<uint64_t> value{0};
 };
-extern ForgetEpoch g_forget_epoch;
+extern ForgetEpoch g_forget_epoch RACEACCEL_SHARED_WITH_PROGRAM;
 
 }  // namespace raceaccel::rt

@@ -22,11 +22,9 @@
 
 namespace raceaccel::rt {
 
-__thread ThreadState* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
-__thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
 __thread bool t_signals_deferred __attribute__((tls_model("initial-exec"))) = false;
-__thread RegionView t_region __attribute__((tls_model("initial-exec")));
+// t_thread, t_in_runtime, t_region: fast_path_state.cpp.
 
 namespace {
 
@@ -174,8 +172,6 @@ void emit_event(ThreadState* ts, const Event& e) {
   RuntimeScope scope;
   runtime_if_started()->checker().emit(ts, e);
 }
-
-ForgetEpoch g_forget_epoch;
 
 void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
   // covered_in_line counted a new line (every access with one comes here).

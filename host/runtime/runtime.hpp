@@ -351,18 +351,20 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
 
 // The slow path of record_access: the access is checked (buffered), but
 // for its first `covered` bytes; all of them covered: only recorded.
-RACEACCEL_NOINLINE void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc,
-                                          uint64_t covered);
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size,
+                                                                        bool write, uint64_t pc, uint64_t covered);
 
 // record_access for a thread in the runtime or not yet known (a signal
 // handler, start-up): out of line, so that the fast path calls nothing but
 // in tail position.
-RACEACCEL_NOINLINE void record_access_outside(uint64_t addr, uint64_t size, bool write, uint64_t pc);
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void record_access_outside(uint64_t addr, uint64_t size, bool write,
+                                                                            uint64_t pc);
 
 // Everything record_access's inline test does not decide: the ignore
 // annotations, region_filter=0, recording, ranges, accesses over two lines,
 // bytes not yet covered. Sets t_region.fast_epoch again (thread_state.hpp).
-RACEACCEL_NOINLINE void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc);
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void record_access_full(ThreadState* ts, uint64_t addr, uint64_t size,
+                                                                         bool write, uint64_t pc);
 
 // Reads and writes by the program, honouring the ignore annotations. The
 // fast path: an access its thread already made in the current sync-free

@@ -25,8 +25,9 @@ namespace raceaccel::rt {
 
 // The region filter's state that the inline fast path reads (runtime.hpp,
 // record_access), in the thread's static TLS rather than in its
-// ThreadState: the fast path reaches it with one %fs-relative load after
-// the GOT's offset, where through t_thread it took a load of the pointer
+// ThreadState: the fast path reaches it with one %fs-relative load (after
+// the GOT's offset in the runtime; at a link-time offset in a program
+// linked with the callbacks, hot_path.hpp), where through t_thread it took a load of the pointer
 // and then one of each field — one more step on the chain of dependent
 // loads that every access waits for. Only the thread itself reads or writes
 // it: every writer (ThreadState::new_region, leave_young_table,
@@ -57,7 +58,7 @@ struct RegionView {
   // count_decided), here so that the fast path needs nothing but this view.
   uint64_t decided = 0;
 };
-extern __thread RegionView t_region __attribute__((tls_model("initial-exec")));
+extern __thread RegionView t_region RACEACCEL_FAST_PATH_TLS;
 inline void count_decided(uint64_t n) { t_region.decided += n; }
 // The calling thread's count since it last took it (its own drains, its
 // exit). Another thread cannot read it: the exit's drain of a thread still
@@ -290,10 +291,10 @@ struct ThreadState {
   }
 };
 
-// The calling thread's state; nullptr before its first event. Initial-exec
-// TLS: one %fs-relative load, no TLS wrapper call. A covered access does
-// not read it (the fast path reads t_region); its slow paths do.
-extern __thread ThreadState* t_thread __attribute__((tls_model("initial-exec")));
+// The calling thread's state; nullptr before its first event. Static TLS
+// (hot_path.hpp): no TLS wrapper call. A covered access does not read it
+// (the fast path reads t_region); its slow paths do.
+extern __thread ThreadState* t_thread RACEACCEL_FAST_PATH_TLS;
 // Nonzero while the thread's events are not traced: interceptors then only
 // forward to the real functions. kRuntimeCode: the thread runs runtime code
 // (the runtime's own allocations, locks and threads, and foreign code it
@@ -303,7 +304,7 @@ extern __thread ThreadState* t_thread __attribute__((tls_model("initial-exec")))
 // program would (docs/runtime.md, "Signals").
 inline constexpr uint8_t kRuntimeCode = 1;
 inline constexpr uint8_t kUntracedHandler = 2;
-extern __thread uint8_t t_in_runtime __attribute__((tls_model("initial-exec")));
+extern __thread uint8_t t_in_runtime RACEACCEL_FAST_PATH_TLS;
 inline bool in_runtime_code() { return (t_in_runtime & kRuntimeCode) != 0; }
 // Set when a signal arrived while the thread ran runtime code: its handler
 // was deferred and runs when the thread leaves the runtime

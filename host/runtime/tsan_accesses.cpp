@@ -1,20 +1,20 @@
 // The compiler's memory-access callbacks (-fsanitize=thread): plain,
 // unaligned, volatile and compound accesses of 1..16 bytes, the _pc
-// variants, ranges, vptr accesses, memcpy/memmove/memset (function entry and
-// exit: tsan_call_stack.cpp). Each appends to the thread's buffer; none
+// variants, ranges and vptr accesses (memcpy/memmove/memset:
+// tsan_intrinsics.cpp; function entry and exit: tsan_call_stack.cpp). Each
+// decides a covered access inline or appends it to the thread's buffer; none
 // takes a lock. Built without a frame pointer (CMakeLists.txt): the fast path
-// then saves no register at all.
+// then saves no register at all. Built twice: into the runtime, and into
+// libraceaccel_rt_fast.a for the program itself (hot_path.hpp), so this file
+// uses nothing of the runtime but the fast path and its slow-path calls.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "runtime/exported.hpp"
-#include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
 
 using raceaccel::rt::record_access;
-
-#define RACEACCEL_ADDR(p) reinterpret_cast<uint64_t>(p)
 
 // clang-format off
 #define RACEACCEL_ACCESS_CALLBACKS(n)                                                                           \
@@ -68,33 +68,4 @@ RACEACCEL_EXPORT void __tsan_vptr_update(void** vptr, void* new_value) {
 }
 RACEACCEL_EXPORT void __tsan_vptr_read(void** vptr) {
   record_access(RACEACCEL_ADDR(vptr), sizeof(void*), false, RACEACCEL_CALLER);
-}
-
-// Memory intrinsics (clang >= 16): the runtime performs the operation.
-RACEACCEL_EXPORT void* __tsan_memcpy(void* dst, const void* src, size_t n) {
-  record_access(RACEACCEL_ADDR(src), n, false, RACEACCEL_CALLER);
-  record_access(RACEACCEL_ADDR(dst), n, true, RACEACCEL_CALLER);
-  return RACEACCEL_REAL(memcpy)(dst, src, n);
-}
-RACEACCEL_EXPORT void* __tsan_memmove(void* dst, const void* src, size_t n) {
-  record_access(RACEACCEL_ADDR(src), n, false, RACEACCEL_CALLER);
-  record_access(RACEACCEL_ADDR(dst), n, true, RACEACCEL_CALLER);
-  return RACEACCEL_REAL(memmove)(dst, src, n);
-}
-RACEACCEL_EXPORT void* __tsan_memset(void* dst, int c, size_t n) {
-  record_access(RACEACCEL_ADDR(dst), n, true, RACEACCEL_CALLER);
-  return RACEACCEL_REAL(memset)(dst, c, n);
-}
-
-RACEACCEL_EXPORT void __tsan_init() { raceaccel::rt::runtime(); }
-
-// Code the compiler was told not to instrument (disable_sanitizer_instrumentation).
-RACEACCEL_EXPORT void __tsan_ignore_thread_begin() {
-  if (auto* ts = raceaccel::rt::traced_thread()) ts->ignore_begin(true, true);
-}
-RACEACCEL_EXPORT void __tsan_ignore_thread_end() {
-  if (auto* ts = raceaccel::rt::traced_thread()) {
-    if (ts->ignore_reads != 0) --ts->ignore_reads;
-    if (ts->ignore_writes != 0) --ts->ignore_writes;
-  }
 }

@@ -7,8 +7,6 @@
 #include "runtime/exported.hpp"
 #include "runtime/runtime.hpp"
 
-#define RACEACCEL_ADDR(p) reinterpret_cast<uint64_t>(p)
-
 // Shadow call stack: entering a function descends in the call-site trie
 // (through a per-thread cache), leaving it returns to the saved node.
 //

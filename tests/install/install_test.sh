@@ -53,7 +53,7 @@ expect_status 0 "$work/install.log" "$cmake" --install "$build" --prefix "$prefi
   echo "install_test: cmake --install failed, nothing more to check"
   exit 1
 }
-for f in bin/raceaccel bin/raceaccel-cc bin/raceaccel-c++ "$libdir/libraceaccel_rt.so" \
+for f in bin/raceaccel bin/raceaccel-cc bin/raceaccel-c++ "$libdir/libraceaccel_rt.so" "$libdir/libraceaccel_rt_fast.a" \
   "$libdir/libraceaccel_core.a" "$libdir/cmake/raceaccel/raceaccel-config.cmake" \
   "$libdir/cmake/raceaccel/raceaccel-config-version.cmake" "$libdir/cmake/raceaccel/raceaccel-targets.cmake" \
   "$libdir/pkgconfig/raceaccel.pc" "$libdir/pkgconfig/raceaccel-device.pc" \
@@ -158,6 +158,8 @@ mkdir -p "$programs"
 if expect_status 0 "$work/bank-build.log" "$prefix/bin/raceaccel-cc" -O1 "$src/examples/programs/bank.c" -o "$programs/bank"; then
   runpath=$(readelf -d "$programs/bank" | grep -E 'RUNPATH|RPATH')
   case "$runpath" in *"$prefix/$libdir"*) ;; *) fail "bank's run path is not the installed runtime's: $runpath" ;; esac
+  # The access callbacks are linked into the executable (libraceaccel_rt_fast.a).
+  nm "$programs/bank" | grep -q " T __tsan_write4$" || fail "bank does not define __tsan_write4 (the callbacks' archive)"
   expect_status 66 "$work/bank.out" "$programs/bank" &&
     { grep -q "WARNING: raceaccel: data race" "$work/bank.out" || fail "bank: no race report: $(cat "$work/bank.out")"; }
   # bank.c's one race is in the interest pass (docs: examples/README.md).

@@ -169,3 +169,54 @@ TEST(RegionFilter, RepeatedAtomicLoadsKeepTheirAcquires) {
   EXPECT_GT(repeats, 0u);  // the fast path did decide loads
   std::remove(trace.c_str());
 }
+
+// raceaccel-cc links the access callbacks into the executable
+// (libraceaccel_rt_fast.a, host/runtime/hot_path.hpp): the program's copy of
+// the fast path's TLS and forget epoch must be the one the runtime uses, or
+// the program's fast path would read a view the runtime never sets (every
+// access then takes the runtime's slow path: no verdict changes, so the
+// differential tests cannot see it; the dynamic linker's bindings can).
+// Without the archive (RACEACCEL_STATIC_CALLBACKS=0) the program calls the
+// runtime's callbacks. Both decide the same accesses and find the golden
+// racy bytes.
+TEST(RegionFilter, CallbacksLinkedIntoTheProgramShareTheRuntimesState) {
+  const auto bindings = [](const std::string& name) {
+    const ProcessResult r =
+        run_process({program(name), "1", "1"}, {"LD_DEBUG=bindings", "RACEACCEL_OPTIONS=verbosity=1"});
+    EXPECT_EQ(r.status, 0) << name;
+    return r.err;
+  };
+  const std::string linked = bindings("region_mix");
+  for (const char* symbol : {"_ZN9raceaccel2rt8t_regionE", "_ZN9raceaccel2rt8t_threadE",
+                             "_ZN9raceaccel2rt12t_in_runtimeE", "_ZN9raceaccel2rt14g_forget_epochE"}) {
+    const std::string binding = "libraceaccel_rt.so [0] to " + program("region_mix") + " [0]: normal symbol `" + symbol;
+    EXPECT_NE(linked.find(binding), std::string::npos) << "the runtime's " << symbol << " is not the program's";
+  }
+  EXPECT_EQ(linked.find("libraceaccel_rt.so [0]: normal symbol `__tsan_write"), std::string::npos)
+      << "region_mix calls the runtime's callbacks";
+  const std::string unlinked = bindings("region_mix_runtime_callbacks");
+  EXPECT_NE(unlinked.find("libraceaccel_rt.so [0]: normal symbol `__tsan_write"), std::string::npos)
+      << "region_mix_runtime_callbacks does not call the runtime's callbacks";
+
+  const auto decided = [](const std::string& name) {
+    uint64_t total = 0;
+    for (int seed = 1; seed <= 6; ++seed) {
+      const ProcessResult r =
+          run_process({program(name), std::to_string(seed), "1"}, {"RACEACCEL_OPTIONS=verbosity=1"});
+      EXPECT_EQ(r.status, 0) << name << " seed " << seed << "\n" << r.err;
+      total += filtered_accesses(r.err);
+    }
+    return total;
+  };
+  // Within 1 %, as in YoungTableDecidesWhatTheWholeTableDecides: the heap's
+  // placement differs from run to run.
+  const uint64_t in_program = decided("region_mix");
+  const uint64_t in_runtime = decided("region_mix_runtime_callbacks");
+  ASSERT_GT(in_runtime, 1000u);
+  EXPECT_GE(in_program * 100, in_runtime * 99) << in_program << " decided, " << in_runtime << " by the runtime's";
+  EXPECT_LE(in_program * 100, in_runtime * 101) << in_program << " decided, " << in_runtime << " by the runtime's";
+
+  const Totals t = run_seeds("region_mix_runtime_callbacks", 4, 1, 40);
+  EXPECT_GT(t.racy_runs, 0u);
+  EXPECT_GT(t.filtered, 0u);
+}

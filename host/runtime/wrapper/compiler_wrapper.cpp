@@ -141,6 +141,20 @@ std::string self_directory() {
 
 // The first of the installed and the build-tree locations that exists; the
 // installed one when neither does (its path is then in the error message).
+// Whether a link makes an executable (not a shared object, not a
+// relocatable object).
+bool links_executable(const std::vector<Arg>& args) {
+  for (const Arg& a : args) {
+    if (a.value) continue;
+    const std::string_view t = a.text;
+    if (t == "-shared" || t == "-r" || t == "-Wl,-shared" || t == "-Wl,-r" || t == "-Wl,--relocatable" ||
+        t == "-Wl,-Bshareable") {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string find_runtime(const fs::path& self_dir) {
   const fs::path installed = (self_dir / RACEACCEL_RUNTIME_RELATIVE_DIR / "libraceaccel_rt.so").lexically_normal();
   const fs::path build_tree = (self_dir / ".." / "lib" / "libraceaccel_rt.so").lexically_normal();
@@ -201,8 +215,19 @@ int main(int argc, char** argv) {
                  runtime.c_str());
     return kWrapperError;
   }
-  const std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string(),
-                                               "-Wl,--push-state,--no-as-needed", runtime, "-Wl,--pop-state"};
+  std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string()};
+  // An executable also gets the access callbacks linked in, ahead of the
+  // runtime (hot_path.hpp): called directly, their TLS at fixed offsets. Not
+  // a shared object or a relocatable link (the archive's TLS is local-exec),
+  // and not when RACEACCEL_STATIC_CALLBACKS=0 (the runtime's own callbacks
+  // then, as for a program linked without the wrapper).
+  const std::string fast_archive = (fs::path(runtime).parent_path() / "libraceaccel_rt_fast.a").string();
+  const char* static_callbacks = getenv("RACEACCEL_STATIC_CALLBACKS");
+  if (links_executable(args) && fs::exists(fast_archive) &&
+      (static_callbacks == nullptr || std::string_view(static_callbacks) != "0")) {
+    link_flags.push_back(fast_archive);
+  }
+  link_flags.insert(link_flags.end(), {"-Wl,--push-state,--no-as-needed", runtime, "-Wl,--pop-state"});
 
   if (!link) {  // compile only
     cmd.insert(cmd.end(), instrument.begin(), instrument.end());

@@ -1,0 +1,15 @@
+// The state the access callbacks' fast path shares with the runtime
+// (hot_path.hpp, RACEACCEL_SHARED_WITH_PROGRAM). Built into the runtime and
+// into libraceaccel_rt_fast.a: in a program linked with the archive, the
+// program's definitions are the ones every reference binds to.
+#include "runtime/region_filter.hpp"
+#include "runtime/thread_state.hpp"
+
+namespace raceaccel::rt {
+
+__thread ThreadState* t_thread RACEACCEL_FAST_PATH_TLS = nullptr;
+__thread uint8_t t_in_runtime RACEACCEL_FAST_PATH_TLS = 0;
+__thread RegionView t_region RACEACCEL_FAST_PATH_TLS;
+ForgetEpoch g_forget_epoch RACEACCEL_SHARED_WITH_PROGRAM;
+
+}  // namespace raceaccel::rt
