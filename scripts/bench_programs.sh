@@ -14,12 +14,18 @@
 #   changed with <NAME>_ARGS, e.g. matmul_ARGS="1200 4" (defaults: default_args below).
 #   ABLATIONS="key=value ..." adds one raceaccel row per word,
 #   the same binary run with RACEACCEL_OPTIONS=<word> (a switch of
-#   docs/runtime.md turned off), interleaved with the other runs.
-#   RUNTIMES="name=DIR ..." adds one raceaccel row per word, the same binary
-#   run against the runtime library in DIR (its libraceaccel_rt.so, through
-#   LD_LIBRARY_PATH, which the binaries' RUNPATH yields to): a change's
-#   before and after measured in one run, e.g. RUNTIMES="before=/tmp/lib0"
-#   with the library of the commit before the change copied there.
+#   docs/runtime.md turned off), interleaved with the other runs. The word
+#   static_callbacks=0 instead adds the row raceaccel_rcb: the kernel linked
+#   without the access callbacks' archive (RACEACCEL_STATIC_CALLBACKS=0, the
+#   runtime's own callbacks; docs/runtime.md, "The hot path").
+#   RUNTIMES="name=DIR ..." adds one row per word, raceaccel_rcb@name: the
+#   kernel linked without the archive (so that a runtime from before it can
+#   run it too) run against the runtime library in DIR (its
+#   libraceaccel_rt.so, through LD_LIBRARY_PATH, which the binaries' RUNPATH
+#   yields to): a change's before and after measured in one run, e.g.
+#   RUNTIMES="before=/tmp/lib0" ABLATIONS=static_callbacks=0 with the library
+#   of the commit before the change copied there (the raceaccel_rcb row is
+#   then the same binary against this build's library).
 set -eu
 build=${1:-build}
 runs=${2:-5}
@@ -41,16 +47,26 @@ else
 fi
 # A variant is a build plus, for the ablation rows, one RACEACCEL_OPTIONS word.
 variants=$builds
-for a in $ablations; do variants="$variants raceaccel:$a"; done
 runtimes=${RUNTIMES:-}
 case $builds in *raceaccel*) ;; *) runtimes= ;; esac
+rcb_build=
+[ -n "$runtimes" ] && rcb_build=raceaccel_rcb
+for a in $ablations; do
+  if [ "$a" = static_callbacks=0 ]; then
+    rcb_build=raceaccel_rcb
+    variants="$variants raceaccel_rcb"
+  else
+    variants="$variants raceaccel:$a"
+  fi
+done
+builds="$builds $rcb_build"
 for r in $runtimes; do
   dir=${r#*=}
   if [ "$dir" = "$r" ] || [ ! -f "$dir/libraceaccel_rt.so" ]; then
     echo "bench_programs.sh: RUNTIMES word '$r' is not name=DIR with DIR/libraceaccel_rt.so" >&2
     exit 2
   fi
-  variants="$variants raceaccel@${r%%=*}"
+  variants="$variants raceaccel_rcb@${r%%=*}"
 done
 # The library directory of a raceaccel@name variant.
 runtime_dir() { for r in $runtimes; do [ "${r%%=*}" = "$1" ] && echo "${r#*=}" && return; done; }
@@ -71,6 +87,7 @@ build_kernel() { # kernel build
     native) $compiler $lang_flags -O2 -g -pthread "$file" -o "$out/$1.$2" ;;
     tsan) $compiler $lang_flags -O2 -g -fsanitize=thread -pthread "$file" -o "$out/$1.$2" ;;
     raceaccel) $wrapper $lang_flags -O2 -g -pthread "$file" -o "$out/$1.$2" ;;
+    raceaccel_rcb) RACEACCEL_STATIC_CALLBACKS=0 $wrapper $lang_flags -O2 -g -pthread "$file" -o "$out/$1.$2" ;;
   esac
 }
 
@@ -140,6 +157,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 echo "machine: $(nproc) cores, $(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg); $("$cc" --version | head -1)"
 echo "median of $runs interleaved runs; CPU = user + system; RSS = peak resident set; ratios = raceaccel / TSan"
+[ -n "$rcb_build" ] && echo "raceaccel_rcb: linked without the access callbacks' archive (RACEACCEL_STATIC_CALLBACKS=0)"
 printf '| kernel (args) | variant | wall | CPU | peak RSS | CPU / TSan | RSS / TSan |\n'
 printf '|---|---|---|---|---|---|---|\n'
 : >"$out/ratios"
