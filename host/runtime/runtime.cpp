@@ -154,6 +154,14 @@ void open_pending_device() {
   if (!result.error.empty()) startup_failure(result.error, result.status);
 }
 
+uint32_t enter_uncached_call_site(ThreadState* ts, uint64_t pc, ThreadState::TrieCacheEntry& c) {
+  if (RACEACCEL_UNLIKELY(t_in_runtime != 0)) return ts->node;
+  RuntimeScope scope;
+  const uint32_t child = runtime_if_started()->stacks().child(ts->node, pc);
+  c = {pc, ts->node, child};
+  return child;
+}
+
 ThreadState* attach_slow(bool may_start) {
   if (t_thread_done || t_in_runtime) return nullptr;
   Runtime* rt = may_start ? runtime() : runtime_if_started();

@@ -68,7 +68,7 @@ Runtime* runtime_if_started();
 // The calling thread's state when its events are to be traced; nullptr
 // inside the runtime, on a thread being torn down, or (for the _if_started
 // variant) before start-up.
-ThreadState* attach_slow(bool may_start);
+RACEACCEL_SHARED_WITH_PROGRAM ThreadState* attach_slow(bool may_start);
 inline ThreadState* traced_thread() {
   if (RACEACCEL_UNLIKELY(t_in_runtime)) return nullptr;
   ThreadState* ts = t_thread;
@@ -87,6 +87,12 @@ void note_program_status(int status);
 [[noreturn]] void exit_process(int status);
 // Drops shadow-stack frames of functions a longjmp to stack pointer sp leaves.
 void unwind_shadow_stack(uint64_t sp);
+// __tsan_func_entry's slow path (tsan_call_stack.cpp): the call-site trie's
+// child of ts->node at pc, which the thread's cache entry c did not hold
+// (c then holds it), or ts->node itself in a signal handler that
+// interrupted the runtime (possibly inside the trie's lock).
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM uint32_t enter_uncached_call_site(ThreadState* ts, uint64_t pc,
+                                                                                   ThreadState::TrieCacheEntry& c);
 // backend=verilator|xrt: opens the device (after static initialization);
 // a failure ends the process with the backend's message and status.
 void open_pending_device();

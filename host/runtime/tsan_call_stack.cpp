@@ -1,7 +1,10 @@
 // The compiler's call-stack callbacks (-fsanitize=thread): function entry
 // and exit maintain the thread's shadow call stack. Built with a frame
 // pointer, which caller_sp() reads (the access callbacks, in
-// tsan_accesses.cpp, are built without one).
+// tsan_accesses.cpp, are built without one). Built twice, as the access
+// callbacks are (hot_path.hpp): into the runtime and into the program, so
+// this file uses nothing of the runtime but ThreadState, the shared TLS and
+// the exported slow paths (attach_slow, enter_uncached_call_site).
 #include <cstdint>
 
 #include "runtime/exported.hpp"
@@ -57,18 +60,8 @@ RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_entry(void* caller_p
   }
   const size_t slot = ((pc * 0x9E3779B97F4A7C15ull) ^ (uint64_t{ts->node} * 0xC2B2AE3D27D4EB4Full)) >> 56;
   ThreadState::TrieCacheEntry& c = ts->trie_cache[slot % kCacheSlots];
-  uint32_t child;
-  if (c.child != 0 && c.pc == pc && c.parent == ts->node) {
-    child = c.child;
-  } else if (__builtin_expect(t_in_runtime != 0, 0)) {
-    // A signal handler that interrupted the runtime (possibly inside the
-    // trie's lock): stay at the caller's node.
-    child = ts->node;
-  } else {
-    RuntimeScope scope;
-    child = runtime_if_started()->stacks().child(ts->node, pc);
-    c = {pc, ts->node, child};
-  }
+  const uint32_t child =
+      c.child != 0 && c.pc == pc && c.parent == ts->node ? c.child : enter_uncached_call_site(ts, pc, c);
   ts->frame_sp[ts->depth] = sp;
   ts->stack[ts->depth++] = ts->node;
   ts->node = child;

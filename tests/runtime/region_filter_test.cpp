@@ -192,11 +192,13 @@ TEST(RegionFilter, CallbacksLinkedIntoTheProgramShareTheRuntimesState) {
     const std::string binding = "libraceaccel_rt.so [0] to " + program("region_mix") + " [0]: normal symbol `" + symbol;
     EXPECT_NE(linked.find(binding), std::string::npos) << "the runtime's " << symbol << " is not the program's";
   }
-  EXPECT_EQ(linked.find("libraceaccel_rt.so [0]: normal symbol `__tsan_write"), std::string::npos)
-      << "region_mix calls the runtime's callbacks";
   const std::string unlinked = bindings("region_mix_runtime_callbacks");
-  EXPECT_NE(unlinked.find("libraceaccel_rt.so [0]: normal symbol `__tsan_write"), std::string::npos)
-      << "region_mix_runtime_callbacks does not call the runtime's callbacks";
+  for (const char* callback : {"__tsan_write", "__tsan_func_entry", "__tsan_func_exit"}) {
+    const std::string to_runtime = std::string("libraceaccel_rt.so [0]: normal symbol `") + callback;
+    EXPECT_EQ(linked.find(to_runtime), std::string::npos) << "region_mix calls the runtime's " << callback;
+    EXPECT_NE(unlinked.find(to_runtime), std::string::npos)
+        << "region_mix_runtime_callbacks does not call the runtime's " << callback;
+  }
 
   const auto decided = [](const std::string& name) {
     uint64_t total = 0;
