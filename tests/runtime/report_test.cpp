@@ -483,6 +483,25 @@ TEST(RuntimeReports, SeparateCompileAndLinkSteps) {
   EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u);
 }
 
+// The worker in a shared library built by the wrapper (no callbacks'
+// archive in a -shared link: its TLS is local-exec), the main program
+// linked with the archive. The library's accesses are checked through the
+// program's callbacks (the program exports them) and reported with the
+// library's source lines.
+TEST(RuntimeReports, InstrumentedSharedLibraryUsesTheProgramsCallbacks) {
+  const ProcessResult r = run_process({program("split_shared")}, {"LD_DEBUG=bindings"});
+  EXPECT_EQ(r.status, 66);
+  expect_in_order(r.err, {"Write of size 8 at 0x[0-9a-f]+ by main thread:\n", "    #0 main [^\n]*split_main\\.c:17 ",
+                          "Previous write of size 8 at 0x[0-9a-f]+ by thread T1:\n",
+                          "    #0 split_worker [^\n]*split_worker\\.c:9 ", "Location is global 'split_counter'"});
+  EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u);
+  for (const char* callback : {"__tsan_func_entry", "__tsan_write8"}) {
+    const std::string binding =
+        "libsplit_worker.so [0] to " + program("split_shared") + " [0]: normal symbol `" + callback + "'";
+    EXPECT_NE(r.err.find(binding), std::string::npos) << "the library's " << callback << " is not the program's";
+  }
+}
+
 // Randomized differential test of the live checking path: for several seeds
 // the runtime (FastTrack, in process) must report exactly the site pairs the
 // golden DJIT+ detector finds when it replays the recorded stream. The

@@ -139,8 +139,6 @@ std::string self_directory() {
   return fs::path(buf).parent_path().string();
 }
 
-// The first of the installed and the build-tree locations that exists; the
-// installed one when neither does (its path is then in the error message).
 // Whether a link makes an executable (not a shared object, not a
 // relocatable object).
 bool links_executable(const std::vector<Arg>& args) {
@@ -155,6 +153,8 @@ bool links_executable(const std::vector<Arg>& args) {
   return true;
 }
 
+// The first of the installed and the build-tree locations that exists; the
+// installed one when neither does (its path is then in the error message).
 std::string find_runtime(const fs::path& self_dir) {
   const fs::path installed = (self_dir / RACEACCEL_RUNTIME_RELATIVE_DIR / "libraceaccel_rt.so").lexically_normal();
   const fs::path build_tree = (self_dir / ".." / "lib" / "libraceaccel_rt.so").lexically_normal();
