@@ -4,7 +4,8 @@
 #
 #   bin/                      raceaccel (the CLI), raceaccel-cc, raceaccel-c++
 #   lib/                      libraceaccel_rt.so (the instrumentation runtime),
-#                             the library's static archives
+#                             libraceaccel_rt_fast.a (the callbacks the wrappers
+#                             link into executables), the library's static archives
 #   lib/raceaccel/            the Verilator backend's archives (the simulated
 #                             kernel and its bus models: implementation only)
 #   lib/cmake/raceaccel/      raceaccel-config.cmake: find_package(raceaccel)
