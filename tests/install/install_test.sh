@@ -165,6 +165,11 @@ if expect_status 0 "$work/bank-build.log" "$prefix/bin/raceaccel-cc" -O1 "$src/e
   # bank.c's one race is in the interest pass (docs: examples/README.md).
   grep -q "bank.c" "$work/bank.out" || fail "bank: the report names no line of bank.c"
 fi
+# A fully static link cannot take the runtime (a shared object): the
+# wrapper says so with its own status rather than the linker's error.
+expect_status 2 "$work/static-build.log" "$prefix/bin/raceaccel-cc" -static "$src/examples/programs/bank.c" \
+  -o "$programs/bank-static" &&
+  { grep -q "raceaccel-cc: -static is not supported" "$work/static-build.log" || fail "-static: $(cat "$work/static-build.log")"; }
 cat >"$programs/counter.cpp" <<'END'
 #include <thread>
 int counter;

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -139,18 +140,22 @@ std::string self_directory() {
   return fs::path(buf).parent_path().string();
 }
 
+// Whether any argument (not an option's value) is one of `options`.
+bool has_option(const std::vector<Arg>& args, std::initializer_list<std::string_view> options) {
+  for (const Arg& a : args) {
+    if (a.value) continue;
+    for (const std::string_view o : options) {
+      if (a.text == o) return true;
+    }
+  }
+  return false;
+}
+// A fully static link, which cannot take the runtime (a shared object).
+bool links_statically(const std::vector<Arg>& args) { return has_option(args, {"-static", "-static-pie"}); }
 // Whether a link makes an executable (not a shared object, not a
 // relocatable object).
 bool links_executable(const std::vector<Arg>& args) {
-  for (const Arg& a : args) {
-    if (a.value) continue;
-    const std::string_view t = a.text;
-    if (t == "-shared" || t == "-r" || t == "-Wl,-shared" || t == "-Wl,-r" || t == "-Wl,--relocatable" ||
-        t == "-Wl,-Bshareable") {
-      return false;
-    }
-  }
-  return true;
+  return !has_option(args, {"-shared", "-r", "-Wl,-shared", "-Wl,-r", "-Wl,--relocatable", "-Wl,-Bshareable"});
 }
 
 // The first of the installed and the build-tree locations that exists; the
@@ -209,6 +214,12 @@ int main(int argc, char** argv) {
   if (info_only || !any_input) {
     for (const Arg& a : args) cmd.push_back(a.text);
     return run(cmd);
+  }
+  if (link && links_statically(args)) {
+    std::fprintf(stderr,
+                 "raceaccel-cc: -static is not supported: the runtime is a shared library "
+                 "(link dynamically; -static-libgcc and -static-libstdc++ are fine)\n");
+    return kWrapperError;
   }
   if (!fs::exists(runtime) && link) {
     std::fprintf(stderr, "raceaccel-cc: the runtime %s is missing (in a build tree, build the raceaccel_rt target)\n",
