@@ -450,8 +450,9 @@ module rac_check_engine #(
   // S0's command takes into S1 (when its reads are its own) is the
   // registered read, then the write of the last edge, then the write of
   // this cycle.
-  logic [Ways*TagW-1:0]  in_tag, in_tag_last;
-  logic [Ways-1:0]       in_valid, in_dirty, in_valid_last;
+  logic [Ways*TagW-1:0]  in_tag;
+  logic [Ways-1:0]       in_valid, in_dirty;
+  logic [Ways-1:0]       s0_hitv;  // S0's command's hits, for s1_hitv_q (below)
   logic [Ways*LineW-1:0] in_line;
   logic [RowW-1:0]       in_row, in_obj;
   logic [RvcWays*RowW-1:0]  in_rvc;
@@ -482,8 +483,8 @@ module rac_check_engine #(
     .tag_o        (in_tag),
     .valid_o      (in_valid),
     .dirty_o      (in_dirty),
-    .tag_last_o   (in_tag_last),
-    .valid_last_o (in_valid_last),
+    .hit_tag_i    (tag_of(s0_gran_q)),
+    .hit_last_o   (s0_hitv),
     .line_o       (in_line),
     .row_o        (in_row),
     .obj_o        (in_obj),
@@ -614,16 +615,15 @@ module rac_check_engine #(
     end
   end
 
-  // S0's command's hits, for s1_hitv_q: compared on S0's view before this
-  // cycle's write (the store's *_last_o), which is S0's view of the tags
-  // whenever S1 takes the command: only an install changes a tag or a valid
-  // bit (a commit rewrites its own way's), and S1 takes nothing while it
-  // installs. So no write enable (S3's rules, the record registers' ready
-  // inputs) is in front of the compare (S0HitsFromLastView checks it).
-  logic [Ways-1:0] s0_hitv;
-  for (genvar w = 0; w < Ways; w++) begin : g_s0_hit
-    assign s0_hitv[w] = in_valid_last[w] && in_tag_last[w*TagW +: TagW] == tag_of(s0_gran_q);
-  end
+  // S0's command's hits, for s1_hitv_q (s0_hitv, the store's hit_last_o):
+  // compared on S0's view before this cycle's write, which is S0's view of
+  // the tags whenever S1 takes the command: only an install changes a tag or
+  // a valid bit (a commit rewrites its own way's), and S1 takes nothing
+  // while it installs. So no write enable (S3's rules, the record
+  // registers' ready inputs) is in front of the compare (S0HitsFromLastView
+  // checks it); the store compares the registered read and the last edge's
+  // write separately and chooses by registers, so neither is the bypass
+  // patch.
 
   logic s1_is_lookup, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
   assign s1_is_lookup = is_lookup_op(s1_op_q);
