@@ -982,10 +982,13 @@ module rac_check_engine #(
   vc_join_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_sync_join (
     .a_i(s2_row_q), .b_i(s2_obj_q), .join_o(join_row_obj)
   );
+  // The tick increments every lane and keeps the own one's: the lane select
+  // (s2_own_clk) is then not in front of the adder, whose carry chain feeds
+  // S1's row copy through the patch (the write lands there this edge).
   always_comb begin
     ticked_row = s2_row_q;
     for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
-      if (l[SlotW-1:0] == s2_slot_q) ticked_row[l*ClkW +: ClkW] = s2_own_clk + 1'b1;
+      if (l[SlotW-1:0] == s2_slot_q) ticked_row[l*ClkW +: ClkW] = s2_row_q[l*ClkW +: ClkW] + 1'b1;
     end
   end
   always_comb begin
@@ -1017,14 +1020,12 @@ module rac_check_engine #(
     .held_i({s2_dirty_q, s2_line_q}), .key_i(s2_gran_q),
     .wr_en_i(wr_en), .wr_key_i(wr_gran), .wr_data_i({wr_dirty, wr_line}), .patched_o(s2_line_now)
   );
-  rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s2_row (
-    .held_i(s2_row_q), .key_i(s2_slot_q),
-    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s2_row_now)
-  );
-  rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s2_obj (
-    .held_i(s2_obj_q), .key_i(obj_of(s2_gran_q)),
-    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s2_obj_now)
-  );
+  // S2's row and sync object: only S2 writes the rows and the objects, and
+  // only as its command leaves (row_wr_en, obj_wr_en need s2_advance), so
+  // a waiting S2 holds its copies unpatched and its own write is not in
+  // front of them (S1's copies, which S2 takes, do take it: u_s1_row).
+  assign s2_row_now = s2_row_q;
+  assign s2_obj_now = s2_obj_q;
   for (genvar w = 0; w < RvcWays; w++) begin : g_s2_pool_way
     assign s2_pool_held[w*PoolDataW +: PoolDataW] = {s2_rvc_tag_q[w*PTagW +: PTagW], s2_rvc_q[w*RowW +: RowW]};
     assign {s2_rvc_tag_now[w*PTagW +: PTagW], s2_rvc_now[w*RowW +: RowW]} = s2_pool_now[w*PoolDataW +: PoolDataW];
