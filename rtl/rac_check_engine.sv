@@ -303,6 +303,7 @@ module rac_check_engine #(
   logic             wr_dirty;
   logic [LineW-1:0] wr_line;
   logic             row_wr_en;
+  logic             row_wr_due, obj_wr_due;  // S2 holds a row (object) write: it lands as S2 moves on
   logic [SlotW-1:0] row_wr_slot;
   logic [RowW-1:0]  row_wr_data;
   logic             obj_wr_en;
@@ -572,13 +573,19 @@ module rac_check_engine #(
     .held_i(s1_ways_held), .key_i(s1_set_q),
     .wr_en_i(wr_ways), .wr_key_i(wr_set), .wr_data_i(wr_way_data), .patched_o(s1_ways_now)
   );
+  // S1's row and sync object take S2's write as soon as S2 holds it, not
+  // when it lands (row_wr_due, obj_wr_due: registers, not s2_advance and
+  // its ready chain): S2's write data and index are functions of S2's
+  // registers, which do not change while S2 waits (only S2 writes rows and
+  // objects), and S1's command moves on only with or after S2's
+  // (S1MovesBehindS2), so what S1 passes on is the same.
   rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s1_row (
     .held_i(s1_row_q), .key_i(s1_slot_q),
-    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s1_row_now)
+    .wr_en_i(row_wr_due), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s1_row_now)
   );
   rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s1_obj (
     .held_i(s1_obj_q), .key_i(obj_of(s1_gran_q)),
-    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
+    .wr_en_i(obj_wr_due), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
   );
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s1_pool (
     .held_i(s1_pool_held), .key_i(rvc_of_set(s1_set_q)),
@@ -997,6 +1004,8 @@ module rac_check_engine #(
       OpRelease: row_wr_data = ticked_row;
       default:   row_wr_data = s2_crow_q;  // OpSetRow
     endcase
+    row_wr_due  = s2_valid_q && writes_row(s2_op_q);
+    obj_wr_due  = s2_valid_q && writes_obj(s2_op_q);
     row_wr_en   = s2_advance && writes_row(s2_op_q);
     row_wr_slot = s2_slot_q;
     obj_wr_en   = s2_advance && writes_obj(s2_op_q);
@@ -1807,6 +1816,7 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(LineRSlotBits, rac_line_layout_pkg::LineByteRSlotBits(SlotW, ClkW, ReadVcs) == SlotW)
   `RAC_STATIC_ASSERT(LineRClockBits, rac_line_layout_pkg::LineByteRClockBits(SlotW, ClkW, ReadVcs) == ClkW)
   // The host falls back to software before a clock would outgrow ClkW.
+  `RAC_ASSERT(S1MovesBehindS2, !(s1_advance && s2_valid_q && !s2_advance), clk_i, rst_i)
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // An imported line with shared bytes always holds its clock in the pool
   // (EVERYTHING), so the next command on it can never find it LASTWRITE.
