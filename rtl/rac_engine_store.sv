@@ -281,4 +281,29 @@ module rac_engine_store #(
   end
   `RAC_ASSERT(HitLastIsLastView, hit_last_o == hit_last_ref, clk_i, rst_i)
 
+`ifdef VERILATOR
+  // A valid pool entry's clock is the clock last written with its tag (they
+  // share the enable; the sweep clears only the tags): a simulation-only
+  // copy of the clock RAMs, written by the same port, read at the same
+  // index, must give the same clock whenever the registered tag read is
+  // valid. A clock RAM written when the port is not enabled (at whatever
+  // pool set the port shows) fails it once the entry it overwrote is read.
+  logic swept_q;  // the sweep ended before the last edge: every read since is of swept tags
+  always_ff @(posedge clk_i) begin
+    if (rst_i) swept_q <= 1'b0;
+    else swept_q <= !init_q;
+  end
+  for (genvar w = 0; w < PoolWays; w++) begin : g_pool_shadow
+    logic [RowW-1:0] shadow_mem [PoolSets];
+    logic [RowW-1:0] rd_shadow_q;
+    always_ff @(posedge clk_i) begin
+      if (rvc_wr_en_i[w]) shadow_mem[rvc_wr_pset_i] <= rvc_wr_vc_i[w*RowW +: RowW];
+      rd_shadow_q <= shadow_mem[rd_pset_i];
+    end
+    `RAC_ASSERT(PoolClockIsLastWritten,
+                !(swept_q && rd_pool_q[w*PoolDataW + RowW + PTagW - 1] && rd_pool_q[w*PoolDataW +: RowW] != rd_shadow_q),
+                clk_i, rst_i)
+  end
+`endif
+
 endmodule
