@@ -303,6 +303,7 @@ module rac_check_engine #(
   logic             wr_dirty;
   logic [LineW-1:0] wr_line;
   logic             row_wr_en;
+  logic             row_wr_due, obj_wr_due;  // S2 holds a row (object) write: it lands as S2 moves on
   logic [SlotW-1:0] row_wr_slot;
   logic [RowW-1:0]  row_wr_data;
   logic             obj_wr_en;
@@ -450,8 +451,9 @@ module rac_check_engine #(
   // S0's command takes into S1 (when its reads are its own) is the
   // registered read, then the write of the last edge, then the write of
   // this cycle.
-  logic [Ways*TagW-1:0]  in_tag, in_tag_last;
-  logic [Ways-1:0]       in_valid, in_dirty, in_valid_last;
+  logic [Ways*TagW-1:0]  in_tag;
+  logic [Ways-1:0]       in_valid, in_dirty;
+  logic [Ways-1:0]       s0_hitv;  // S0's command's hits, for s1_hitv_q (below)
   logic [Ways*LineW-1:0] in_line;
   logic [RowW-1:0]       in_row, in_obj;
   logic [RvcWays*RowW-1:0]  in_rvc;
@@ -482,8 +484,8 @@ module rac_check_engine #(
     .tag_o        (in_tag),
     .valid_o      (in_valid),
     .dirty_o      (in_dirty),
-    .tag_last_o   (in_tag_last),
-    .valid_last_o (in_valid_last),
+    .hit_tag_i    (tag_of(s0_gran_q)),
+    .hit_last_o   (s0_hitv),
     .line_o       (in_line),
     .row_o        (in_row),
     .obj_o        (in_obj),
@@ -571,13 +573,19 @@ module rac_check_engine #(
     .held_i(s1_ways_held), .key_i(s1_set_q),
     .wr_en_i(wr_ways), .wr_key_i(wr_set), .wr_data_i(wr_way_data), .patched_o(s1_ways_now)
   );
+  // S1's row and sync object take S2's write as soon as S2 holds it, not
+  // when it lands (row_wr_due, obj_wr_due: registers, not s2_advance and
+  // its ready chain): S2's write data and index are functions of S2's
+  // registers, which do not change while S2 waits (only S2 writes rows and
+  // objects), and S1's command moves on only with or after S2's
+  // (S1MovesBehindS2), so what S1 passes on is the same.
   rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s1_row (
     .held_i(s1_row_q), .key_i(s1_slot_q),
-    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s1_row_now)
+    .wr_en_i(row_wr_due), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s1_row_now)
   );
   rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s1_obj (
     .held_i(s1_obj_q), .key_i(obj_of(s1_gran_q)),
-    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
+    .wr_en_i(obj_wr_due), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s1_obj_now)
   );
   rac_patch_comb #(.KeyW(RvcW), .DataW(PoolDataW), .Lanes(RvcWays)) u_s1_pool (
     .held_i(s1_pool_held), .key_i(rvc_of_set(s1_set_q)),
@@ -614,16 +622,15 @@ module rac_check_engine #(
     end
   end
 
-  // S0's command's hits, for s1_hitv_q: compared on S0's view before this
-  // cycle's write (the store's *_last_o), which is S0's view of the tags
-  // whenever S1 takes the command: only an install changes a tag or a valid
-  // bit (a commit rewrites its own way's), and S1 takes nothing while it
-  // installs. So no write enable (S3's rules, the record registers' ready
-  // inputs) is in front of the compare (S0HitsFromLastView checks it).
-  logic [Ways-1:0] s0_hitv;
-  for (genvar w = 0; w < Ways; w++) begin : g_s0_hit
-    assign s0_hitv[w] = in_valid_last[w] && in_tag_last[w*TagW +: TagW] == tag_of(s0_gran_q);
-  end
+  // S0's command's hits, for s1_hitv_q (s0_hitv, the store's hit_last_o):
+  // compared on S0's view before this cycle's write, which is S0's view of
+  // the tags whenever S1 takes the command: only an install changes a tag or
+  // a valid bit (a commit rewrites its own way's), and S1 takes nothing
+  // while it installs. So no write enable (S3's rules, the record
+  // registers' ready inputs) is in front of the compare (S0HitsFromLastView
+  // checks it); the store compares the registered read and the last edge's
+  // write separately and chooses by registers, so neither is the bypass
+  // patch.
 
   logic s1_is_lookup, s2_ready, s1_advance, s2_valid_q, s3_valid_q;
   assign s1_is_lookup = is_lookup_op(s1_op_q);
@@ -982,10 +989,13 @@ module rac_check_engine #(
   vc_join_comb #(.NumLanes(NumSlots), .ClkW(ClkW)) u_sync_join (
     .a_i(s2_row_q), .b_i(s2_obj_q), .join_o(join_row_obj)
   );
+  // The tick increments every lane and keeps the own one's: the lane select
+  // (s2_own_clk) is then not in front of the adder, whose carry chain feeds
+  // S1's row copy through the patch (the write lands there this edge).
   always_comb begin
     ticked_row = s2_row_q;
     for (int l = 0; l < NumSlots; l++) begin  // constant offsets: a mux per lane, no index arithmetic
-      if (l[SlotW-1:0] == s2_slot_q) ticked_row[l*ClkW +: ClkW] = s2_own_clk + 1'b1;
+      if (l[SlotW-1:0] == s2_slot_q) ticked_row[l*ClkW +: ClkW] = s2_row_q[l*ClkW +: ClkW] + 1'b1;
     end
   end
   always_comb begin
@@ -994,6 +1004,8 @@ module rac_check_engine #(
       OpRelease: row_wr_data = ticked_row;
       default:   row_wr_data = s2_crow_q;  // OpSetRow
     endcase
+    row_wr_due  = s2_valid_q && writes_row(s2_op_q);
+    obj_wr_due  = s2_valid_q && writes_obj(s2_op_q);
     row_wr_en   = s2_advance && writes_row(s2_op_q);
     row_wr_slot = s2_slot_q;
     obj_wr_en   = s2_advance && writes_obj(s2_op_q);
@@ -1017,14 +1029,12 @@ module rac_check_engine #(
     .held_i({s2_dirty_q, s2_line_q}), .key_i(s2_gran_q),
     .wr_en_i(wr_en), .wr_key_i(wr_gran), .wr_data_i({wr_dirty, wr_line}), .patched_o(s2_line_now)
   );
-  rac_patch_comb #(.KeyW(SlotW), .DataW(RowW)) u_s2_row (
-    .held_i(s2_row_q), .key_i(s2_slot_q),
-    .wr_en_i(row_wr_en), .wr_key_i(row_wr_slot), .wr_data_i(row_wr_data), .patched_o(s2_row_now)
-  );
-  rac_patch_comb #(.KeyW(ObjW), .DataW(RowW)) u_s2_obj (
-    .held_i(s2_obj_q), .key_i(obj_of(s2_gran_q)),
-    .wr_en_i(obj_wr_en), .wr_key_i(obj_wr_idx), .wr_data_i(obj_wr_data), .patched_o(s2_obj_now)
-  );
+  // S2's row and sync object: only S2 writes the rows and the objects, and
+  // only as its command leaves (row_wr_en, obj_wr_en need s2_advance), so
+  // a waiting S2 holds its copies unpatched and its own write is not in
+  // front of them (S1's copies, which S2 takes, do take it: u_s1_row).
+  assign s2_row_now = s2_row_q;
+  assign s2_obj_now = s2_obj_q;
   for (genvar w = 0; w < RvcWays; w++) begin : g_s2_pool_way
     assign s2_pool_held[w*PoolDataW +: PoolDataW] = {s2_rvc_tag_q[w*PTagW +: PTagW], s2_rvc_q[w*RowW +: RowW]};
     assign {s2_rvc_tag_now[w*PTagW +: PTagW], s2_rvc_now[w*RowW +: RowW]} = s2_pool_now[w*PoolDataW +: PoolDataW];
@@ -1806,6 +1816,7 @@ module rac_check_engine #(
   `RAC_STATIC_ASSERT(LineRSlotBits, rac_line_layout_pkg::LineByteRSlotBits(SlotW, ClkW, ReadVcs) == SlotW)
   `RAC_STATIC_ASSERT(LineRClockBits, rac_line_layout_pkg::LineByteRClockBits(SlotW, ClkW, ReadVcs) == ClkW)
   // The host falls back to software before a clock would outgrow ClkW.
+  `RAC_ASSERT(S1MovesBehindS2, !(s1_advance && s2_valid_q && !s2_advance), clk_i, rst_i)
   `RAC_ASSERT(ReleaseTickFits, !(row_wr_en && s2_op_q == OpRelease && s2_own_clk == '1), clk_i, rst_i)
   // An imported line with shared bytes always holds its clock in the pool
   // (EVERYTHING), so the next command on it can never find it LASTWRITE.

@@ -16,6 +16,8 @@
 // cleared by the sweep one set (and one pool set) per cycle, so there is no
 // resettable flop array of Sets bits. Rows and sync objects are RAMs without
 // reset: the host writes each before its first use.
+`include "rac_assert.svh"
+
 module rac_engine_store #(
   parameter int unsigned NumSlots = 8,
   parameter int unsigned ClkW     = 16,
@@ -52,8 +54,13 @@ module rac_engine_store #(
   output logic [Ways*TagW-1:0]       tag_o,
   output logic [Ways-1:0]            valid_o,
   output logic [Ways-1:0]            dirty_o,
-  output logic [Ways*TagW-1:0]       tag_last_o,    // tag_o and valid_o before this cycle's write: the
-  output logic [Ways-1:0]            valid_last_o,  // same unless it installs a fill (only S1 installs)
+  // The ways whose tag, before this cycle's write, is valid and equals
+  // hit_tag_i: S0's hits as tag_o and valid_o give them unless this cycle
+  // installs a fill (only S1 installs). Compared on the registered read and
+  // on the bypass word separately, then chosen by registers, so the
+  // forwarding patch is not in front of the compare.
+  input  logic [TagW-1:0]            hit_tag_i,
+  output logic [Ways-1:0]            hit_last_o,
   output logic [Ways*LineW-1:0]      line_o,
   output logic [RowW-1:0]            row_o,
   output logic [RowW-1:0]            obj_o,
@@ -135,8 +142,10 @@ module rac_engine_store #(
   end
   logic [Ways*WayDataW-1:0] way_view;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [Ways*WayDataW-1:0] way_last;  // (its tags and valid bits are used)
+  logic [Ways*WayDataW-1:0] way_last;  // (the assertion below only)
+  logic [WayDataW-1:0]      way_byp;   // the last edge's write (its tag and valid bit are used)
   /* verilator lint_on UNUSEDSIGNAL */
+  logic [Ways-1:0]          way_byp_lanes;
   rac_read_fwd #(.KeyW(SetW), .DataW(WayDataW), .Lanes(Ways), .OneWord(1)) u_way_fwd (
     .clk_i    (clk_i),
     .rst_i    (rst_i),
@@ -146,15 +155,24 @@ module rac_engine_store #(
     .wr_key_i (wr_set_i),
     .wr_data_i({1'b1, wr_dirty_i, wr_tag_i, wr_line_i}),
     .data_o   (way_view),
-    .last_o   (way_last)
+    .last_o   (way_last),
+    .byp_lanes_o(way_byp_lanes),
+    .byp_data_o (way_byp)
   );
+  // hit_last_o: one compare of the bypass word, one per way of the
+  // registered read, then the choice as AND-OR (not a mux: Yosys's
+  // opt_share would merge two compares feeding a mux back into one compare
+  // behind the patch).
+  logic byp_hit;
+  assign byp_hit = way_byp[LineW + TagW + 1] && way_byp[LineW +: TagW] == hit_tag_i;
   for (genvar w = 0; w < Ways; w++) begin : g_way_view
+    logic rd_hit;
     assign line_o[w*LineW +: LineW] = way_view[w*WayDataW +: LineW];
     assign tag_o[w*TagW +: TagW]    = way_view[w*WayDataW + LineW +: TagW];
     assign dirty_o[w]               = way_view[w*WayDataW + LineW + TagW];
     assign valid_o[w]               = way_view[w*WayDataW + LineW + TagW + 1];
-    assign tag_last_o[w*TagW +: TagW] = way_last[w*WayDataW + LineW +: TagW];
-    assign valid_last_o[w]            = way_last[w*WayDataW + LineW + TagW + 1];
+    assign rd_hit = rd_way_q[w*WayDataW + LineW + TagW + 1] && rd_way_q[w*WayDataW + LineW +: TagW] == hit_tag_i;
+    assign hit_last_o[w] = (way_byp_lanes[w] & byp_hit) | (~way_byp_lanes[w] & rd_hit);
   end
 
   // ---------------------------------------------------------------------------
@@ -163,7 +181,8 @@ module rac_engine_store #(
   logic [RowW-1:0] clk_mem [NumSlots];
   logic [RowW-1:0] rd_row_q;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [RowW-1:0] row_last;  // (unused: rows change by S2's writes)
+  logic [RowW-1:0] row_last, row_byp;  // (unused: rows change by S2's writes)
+  logic            row_byp_lanes;
   /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (row_wr_en_i) clk_mem[row_wr_slot_i] <= row_wr_data_i;
@@ -178,7 +197,9 @@ module rac_engine_store #(
     .wr_key_i (row_wr_slot_i),
     .wr_data_i(row_wr_data_i),
     .data_o   (row_o),
-    .last_o   (row_last)
+    .last_o   (row_last),
+    .byp_lanes_o(row_byp_lanes),
+    .byp_data_o (row_byp)
   );
 
   // ---------------------------------------------------------------------------
@@ -187,7 +208,8 @@ module rac_engine_store #(
   logic [RowW-1:0] obj_mem [Objects];
   logic [RowW-1:0] rd_obj_q;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [RowW-1:0] obj_last;  // (unused)
+  logic [RowW-1:0] obj_last, obj_byp;  // (unused)
+  logic            obj_byp_lanes;
   /* verilator lint_on UNUSEDSIGNAL */
   always_ff @(posedge clk_i) begin
     if (obj_wr_en_i) obj_mem[obj_wr_idx_i] <= obj_wr_data_i;
@@ -202,7 +224,9 @@ module rac_engine_store #(
     .wr_key_i (obj_wr_idx_i),
     .wr_data_i(obj_wr_data_i),
     .data_o   (obj_o),
-    .last_o   (obj_last)
+    .last_o   (obj_last),
+    .byp_lanes_o(obj_byp_lanes),
+    .byp_data_o (obj_byp)
   );
 
   // ---------------------------------------------------------------------------
@@ -211,7 +235,8 @@ module rac_engine_store #(
   // ---------------------------------------------------------------------------
   logic [PoolWays*PoolDataW-1:0] rd_pool_q, pool_wr_data, pool_view;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [PoolWays*PoolDataW-1:0] pool_last;  // (unused)
+  logic [PoolWays*PoolDataW-1:0] pool_last, pool_byp;  // (unused)
+  logic [PoolWays-1:0]           pool_byp_lanes;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PSetW-1:0] rvc_tag_wr_pset;  // the pool tag RAMs' one write port, as the cache's above
   assign rvc_tag_wr_pset = init_q ? init_idx_q[PSetW-1:0] : rvc_wr_pset_i;
@@ -241,7 +266,44 @@ module rac_engine_store #(
     .wr_key_i (rvc_wr_pset_i),
     .wr_data_i(pool_wr_data),
     .data_o   (pool_view),
-    .last_o   (pool_last)
+    .last_o   (pool_last),
+    .byp_lanes_o(pool_byp_lanes),
+    .byp_data_o (pool_byp)
   );
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+  // hit_last_o is the compare on the view before this cycle's write.
+  logic [Ways-1:0] hit_last_ref;
+  for (genvar w = 0; w < Ways; w++) begin : g_hit_last_ref
+    assign hit_last_ref[w] = way_last[w*WayDataW + LineW + TagW + 1] && way_last[w*WayDataW + LineW +: TagW] == hit_tag_i;
+  end
+  `RAC_ASSERT(HitLastIsLastView, hit_last_o == hit_last_ref, clk_i, rst_i)
+
+`ifdef VERILATOR
+  // A valid pool entry's clock is the clock last written with its tag (they
+  // share the enable; the sweep clears only the tags): a simulation-only
+  // copy of the clock RAMs, written by the same port, read at the same
+  // index, must give the same clock whenever the registered tag read is
+  // valid. A clock RAM written when the port is not enabled (at whatever
+  // pool set the port shows) fails it once the entry it overwrote is read.
+  logic swept_q;  // the sweep ended before the last edge: every read since is of swept tags
+  always_ff @(posedge clk_i) begin
+    if (rst_i) swept_q <= 1'b0;
+    else swept_q <= !init_q;
+  end
+  for (genvar w = 0; w < PoolWays; w++) begin : g_pool_shadow
+    logic [RowW-1:0] shadow_mem [PoolSets];
+    logic [RowW-1:0] rd_shadow_q;
+    always_ff @(posedge clk_i) begin
+      if (rvc_wr_en_i[w]) shadow_mem[rvc_wr_pset_i] <= rvc_wr_vc_i[w*RowW +: RowW];
+      rd_shadow_q <= shadow_mem[rd_pset_i];
+    end
+    `RAC_ASSERT(PoolClockIsLastWritten,
+                !(swept_q && rd_pool_q[w*PoolDataW + RowW + PTagW - 1] && rd_pool_q[w*PoolDataW +: RowW] != rd_shadow_q),
+                clk_i, rst_i)
+  end
+`endif
 
 endmodule

@@ -22,7 +22,13 @@ module rac_read_fwd #(
   input  logic [KeyW-1:0]        wr_key_i,
   input  logic [WrDataW-1:0]     wr_data_i,
   output logic [Lanes*DataW-1:0] data_o,
-  output logic [Lanes*DataW-1:0] last_o      // with the write of the last edge only
+  output logic [Lanes*DataW-1:0] last_o,     // with the write of the last edge only
+  // How last_o is made, for a compare that must not wait on the patch (the
+  // engine's hit vector compares rd_data_i and byp_data_o separately, then
+  // chooses): the lanes the last edge's write replaces in last_o (a function
+  // of registers and rd_key_i), and that write's data.
+  output logic [Lanes-1:0]       byp_lanes_o,
+  output logic [WrDataW-1:0]     byp_data_o
 );
 
   // The bypass register: the write made at the last edge.
@@ -57,5 +63,7 @@ module rac_read_fwd #(
     .patched_o(data_o)
   );
   assign last_o = after_last;
+  assign byp_lanes_o = byp_en_q & {Lanes{byp_key_q == rd_key_i}};
+  assign byp_data_o  = byp_data_q;
 
 endmodule

@@ -14,7 +14,7 @@ the first test that fails kills the mutant. A mutant that does not build
   mutants.py list [--module M ...]
       every mutant, one per line: id, operator, line, old -> new
   mutants.py run --work DIR [--module M ...] [--sample N] [--seed S]
-                 [--min-killed PCT] [--jobs-timeout SEC]
+                 [--min-killed PCT] [--jobs-timeout SEC] [--only ID ...]
       the campaign: results in DIR/results.tsv and a summary on stdout;
       --sample N takes N mutants per module, chosen with the seed (the
       sampled subset that `make test` runs); exit 1 when fewer than
@@ -40,7 +40,9 @@ SRC = os.path.abspath(os.path.join(HERE, "..", ".."))
 # Tests run in this order; the first failure kills the mutant, so the
 # cheap ones come first.
 VC_TB = (["vc_units_test_n8w8s1", "vc_units_test_n5w3s3"], ["vc_units_test_n8w8s1", "vc_units_test_n5w3s3"])
-ENGINE = (["engine_recycling_tests"], ["engine_recycling_tests"])
+# The engine: the 4-slot model against DJIT+, then (only for a mutant that
+# survives it: one model build each) the pool-ways model's way choice.
+ENGINE = (["engine_recycling_tests", "engine_pool_tests"], ["engine_recycling_tests", "engine_pool_tests"])
 PLANS = {
     "rac_cmd_reader": (["rac_cmd_reader_test_f8b3", "rac_cmd_reader_test_f32b16"],
                        ["rac_cmd_reader_test_f8b3", "rac_cmd_reader_test_f32b16"], ["reader"]),
@@ -287,6 +289,8 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--min-killed", type=float, default=0.0)
     ap.add_argument("--test-timeout", type=int, default=300)
+    ap.add_argument("--only", action="append", default=[],
+                    help="just this mutant (its id as `list` prints it, e.g. rac_engine_store:252:cond1:1); repeatable")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip running the tests on the unmutated RTL first (when they run elsewhere anyway)")
     args = ap.parse_args()
@@ -297,6 +301,8 @@ def main():
         if args.sample:
             ms = random.Random(f"{args.seed}:{mod}").sample(ms, min(args.sample, len(ms)))
         for m in ms:
+            if args.only and m[0] not in args.only:
+                continue
             reason = EQUIVALENT.get((mod, m[3].strip(), m[4].strip()))
             if reason is None:
                 chosen.append((mod, m))
