@@ -160,24 +160,12 @@ TEST(EngineDifferential, NarrowClocksOverflowToSoftware) {
 }
 
 // The small handwritten cases: each one path of the engine.
-// Runs a handwritten trace on one model and on DJIT+.
-struct DirectedRun {
-  std::vector<Key> golden, engine;
-  size_t races = 0;
-  EngineStats stats;
-};
-
+// Runs a handwritten trace on one model, without back-pressure, and on DJIT+.
+using DirectedRun = GoldenRun;
 template <typename Model>
 DirectedRun run_events(EngineConfig c, const std::vector<Event>& events) {
   c.stall_percent = 0;
-  EngineChecker<Model> engine(c);
-  DjitDetector golden;
-  for (uint64_t i = 0; i < events.size(); ++i) {
-    golden.process(events[i], i);
-    engine.process(events[i], i);
-  }
-  engine.finish();
-  return {keys(golden.races()), keys(engine.races()), engine.races().size(), engine.stats()};
+  return run_against_djit<Model>(c, events);
 }
 
 // Concurrent reads of a word, then a partial re-read and a write of the

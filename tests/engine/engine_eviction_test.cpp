@@ -10,31 +10,19 @@
 #include <vector>
 
 #include "Vengine_tinycache.h"
-#include "detect/djit.hpp"
 #include "engine_checker.hpp"
 #include "engine_models.hpp"
 
 namespace raceaccel::sim {
 namespace {
 
-struct EvictionRun {
-  std::vector<Key> golden, engine;
-  EngineStats stats;
-};
-
+using EvictionRun = GoldenRun;
 EvictionRun run_events(const std::vector<Event>& events, unsigned stall_percent, uint64_t seed) {
   EngineConfig c = tinycache_model();
   c.stall_percent = stall_percent;
   c.seed = seed;
   c.trace_tag = "eviction";
-  EngineChecker<Vengine_tinycache> engine(c);
-  DjitDetector golden;
-  for (uint64_t i = 0; i < events.size(); ++i) {
-    golden.process(events[i], i);
-    engine.process(events[i], i);
-  }
-  engine.finish();
-  return {keys(golden.races()), keys(engine.races()), engine.stats()};
+  return run_against_djit<Vengine_tinycache>(c, events);
 }
 
 // With two sets the set of a granule is the parity of its 61 bits:

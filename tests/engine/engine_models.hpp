@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "detect/djit.hpp"
 #include "detect/race.hpp"
 #include "engine_checker.hpp"
 
@@ -45,6 +46,26 @@ inline std::vector<Key> keys(const std::vector<Race>& races) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The engine (model Model, configuration c) and the golden DJIT+ detector
+// on the same events: their race keys, the engine's count of race records
+// and its statistics.
+struct GoldenRun {
+  std::vector<Key> golden, engine;
+  size_t races = 0;
+  EngineStats stats;
+};
+template <typename Model>
+GoldenRun run_against_djit(const EngineConfig& c, const std::vector<Event>& events) {
+  EngineChecker<Model> engine(c);
+  DjitDetector golden;
+  for (uint64_t i = 0; i < events.size(); ++i) {
+    golden.process(events[i], i);
+    engine.process(events[i], i);
+  }
+  engine.finish();
+  return {keys(golden.races()), keys(engine.races()), engine.races().size(), engine.stats()};
 }
 
 }  // namespace raceaccel::sim

@@ -21,7 +21,6 @@
 
 #include "Vengine_fewslots.h"
 #include "Vengine_poolways.h"
-#include "detect/djit.hpp"
 #include "engine_checker.hpp"
 #include "engine_models.hpp"
 #include "engine_transport.hpp"
@@ -153,19 +152,13 @@ TEST(EnginePoolEviction, SharedLinesEvictedAmongOtherClocksMatchDjit) {
     c.seed = seed;
     c.stall_percent = static_cast<unsigned>(10 * seed);
     c.trace_tag = "pool_eviction";
-    EngineChecker<Vengine_fewslots> engine(c);
-    DjitDetector golden;
-    for (uint64_t i = 0; i < events.size(); ++i) {
-      golden.process(events[i], i);
-      engine.process(events[i], i);
-    }
-    engine.finish();
-    EXPECT_EQ(keys(golden.races()), keys(engine.races())) << "seed " << seed;
-    const EngineStats st = engine.stats();
+    const GoldenRun run = run_against_djit<Vengine_fewslots>(c, events);
+    EXPECT_EQ(run.golden, run.engine) << "seed " << seed;
+    const EngineStats& st = run.stats;
     spills += st.read_vc_spills;
     writebacks += st.writebacks;
     std::printf("  seed %llu: %zu races, %llu read-clock spills, %llu misses, %llu write-backs\n",
-                static_cast<unsigned long long>(seed), golden.races().size(),
+                static_cast<unsigned long long>(seed), run.golden.size(),
                 static_cast<unsigned long long>(st.read_vc_spills), static_cast<unsigned long long>(st.misses),
                 static_cast<unsigned long long>(st.writebacks));
   }
