@@ -23,7 +23,7 @@ mkdir -p "$work"
 # name # file # sed expression # proof   ('#' separates: '|' occurs in RTL)
 engine_mutants='
 never_reports_a_race#rac_check_engine.sv#s/assign any_raced = |raced \&\& !escalate;/assign any_raced = 1'"'"'b0;/#engine
-release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_own_clk + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_own_clk;/#engine
+release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_row_q\[l\*ClkW +: ClkW\] + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_row_q[l*ClkW +: ClkW];/#engine
 '
 # The FastTrack reference of one granule (run_engine_ref_bmc.sh), in three
 # groups so that each ctest stays within a few minutes: race verdicts and
@@ -40,7 +40,7 @@ epoch_check_off_by_one#vc_epoch_leq_comb.sv#s/assign leq_o = epoch_clk_i <= lane
 '
 ref_sync_mutants='
 acquire_does_not_join#rac_check_engine.sv#s/OpAcquire: row_wr_data = join_row_obj;/OpAcquire: row_wr_data = s2_row_q;/#ref
-release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_own_clk + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_own_clk;/#ref
+release_does_not_tick#rac_check_engine.sv#s/ticked_row\[l\*ClkW +: ClkW\] = s2_row_q\[l\*ClkW +: ClkW\] + 1'"'"'b1;/ticked_row[l*ClkW +: ClkW] = s2_row_q[l*ClkW +: ClkW];/#ref
 load_object_ignored#rac_check_engine.sv#s/writes_obj = op == OpRelease || op == OpLoadObj;/writes_obj = op == OpRelease;/#ref
 set_row_ignored#rac_check_engine.sv#s/writes_row = op == OpSetRow || op == OpAcquire || op == OpRelease;/writes_row = op == OpAcquire || op == OpRelease;/#ref
 '
