@@ -21,7 +21,13 @@ uint64_t target_sp(const struct __jmp_buf_tag* env) {
   return ((mangled >> 17) | (mangled << 47)) ^ guard;
 }
 
-void before_jump(const struct __jmp_buf_tag* env) { raceaccel::rt::unwind_shadow_stack(target_sp(env)); }
+// Drops the shadow-stack frames the jump leaves.
+void before_jump(const struct __jmp_buf_tag* env) {
+  if (raceaccel::rt::ThreadState* ts = raceaccel::rt::t_thread) {
+    ts->stack_floor = 0;  // a jump out of a signal handler leaves it
+    ts->drop_stale_frames(target_sp(env), false);
+  }
+}
 
 }  // namespace
 

@@ -133,8 +133,8 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
   if (key == "region_young") {
     // At most the young table's entries.
-    static_assert(kYoungSlots == 64, "the message names the bound");
-    if (!parse_uint(value, kYoungSlots, n)) return "must be a number of lines in 0..64 (0: off)";
+    if (!parse_uint(value, kYoungSlots, n))
+      return "must be a number of lines in 0.." + std::to_string(kYoungSlots) + " (0: off)";
     o.region_young = static_cast<uint32_t>(n);
     return {};
   }

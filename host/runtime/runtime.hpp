@@ -85,8 +85,6 @@ void note_program_status(int status);
 // Ends the process at once with status (the system call: the runtime's own
 // exits must not run the _exit interceptor, which reports).
 [[noreturn]] void exit_process(int status);
-// Drops shadow-stack frames of functions a longjmp to stack pointer sp leaves.
-void unwind_shadow_stack(uint64_t sp);
 // __tsan_func_entry's slow path (tsan_call_stack.cpp): the call-site trie's
 // child of ts->node at pc, which the thread's cache entry c did not hold
 // (c then holds it), or ts->node itself in a signal handler that

@@ -233,6 +233,16 @@ struct ThreadState {
   // The two runs last started or extended, latest first (~0: none since the
   // drain): a loop's streams of accesses (record_unfiltered).
   uint32_t recent_runs[2] = {~0u, ~0u};
+  // Pops shadow-stack frames whose recorded stack pointer is below sp (or at
+  // it, when at_too): functions that returned without telling
+  // (tsan_call_stack.cpp, intercept_longjmp.cpp).
+  void drop_stale_frames(uint64_t sp, bool at_too) {
+    while (depth > stack_floor && depth <= kMaxShadowDepth) {
+      const uint64_t top = frame_sp[depth - 1];
+      if (top > sp || (top == sp && !at_too)) break;
+      node = stack[--depth];
+    }
+  }
   void note_recent_run(uint32_t run) {
     if (recent_runs[0] != run) {
       recent_runs[1] = recent_runs[0];

@@ -16,32 +16,16 @@
 // Each frame also keeps the stack pointer of its function. longjmp,
 // siglongjmp and exceptions the compiler did not see can leave frames whose
 // function is gone; such frames lie deeper in the machine stack than the
-// function now entering (or leaving), so they are dropped here, and by the
-// longjmp interceptors at once (raceaccel::rt::unwind_shadow_stack).
+// function now entering (or leaving), so they are dropped here
+// (ThreadState::drop_stale_frames), and by the longjmp interceptors at once
+// (intercept_longjmp.cpp).
 namespace raceaccel::rt {
 namespace {
 // The instrumented caller's stack pointer at its call of the callback: the
 // callback's frame (it keeps a frame pointer) plus the saved frame pointer
 // and return address.
 inline uint64_t caller_sp() { return reinterpret_cast<uint64_t>(__builtin_frame_address(0)) + 16; }
-
-// Pops frames whose recorded stack pointer is below sp (or at it, when
-// at_too): functions that returned without telling.
-inline void drop_stale_frames(ThreadState* ts, uint64_t sp, bool at_too) {
-  while (ts->depth > ts->stack_floor && ts->depth <= kMaxShadowDepth) {
-    const uint64_t top = ts->frame_sp[ts->depth - 1];
-    if (top > sp || (top == sp && !at_too)) break;
-    ts->node = ts->stack[--ts->depth];
-  }
-}
 }  // namespace
-
-void unwind_shadow_stack(uint64_t sp) {
-  if (ThreadState* ts = t_thread) {
-    ts->stack_floor = 0;  // a jump out of a signal handler leaves it
-    drop_stale_frames(ts, sp, false);
-  }
-}
 }  // namespace raceaccel::rt
 
 RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_entry(void* caller_pc) {
@@ -53,7 +37,7 @@ RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_entry(void* caller_p
   }
   const uint64_t pc = RACEACCEL_ADDR(caller_pc);
   const uint64_t sp = caller_sp();
-  drop_stale_frames(ts, sp, true);
+  ts->drop_stale_frames(sp, true);
   if (__builtin_expect(ts->depth >= kMaxShadowDepth, 0)) {  // deep recursion: frames beyond are not kept
     ++ts->depth;
     return;
@@ -71,7 +55,7 @@ RACEACCEL_EXPORT __attribute__((noinline)) void __tsan_func_exit() {
   using namespace raceaccel::rt;
   ThreadState* ts = t_thread;
   if (ts == nullptr || ts->depth == 0) return;
-  drop_stale_frames(ts, caller_sp(), false);
+  ts->drop_stale_frames(caller_sp(), false);
   if (ts->depth == ts->stack_floor) return;
   if (--ts->depth < kMaxShadowDepth) ts->node = ts->stack[ts->depth];
 }
