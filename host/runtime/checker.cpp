@@ -93,6 +93,7 @@ void Checker::unlink(ThreadState* ts) {
   unlinked_counts_.events += ts->counts.events;
   unlinked_counts_.filtered += ts->counts.filtered;
   unlinked_counts_.absorbed += ts->counts.absorbed;
+  unlinked_counts_.streamed += ts->counts.streamed;
   if (ts->prev != nullptr)
     ts->prev->next = ts->next;
   else
@@ -351,16 +352,20 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
   if (owner) {
     // Per thread in parallel checking: a shared counter's cache line would
     // travel between the threads at every synchronization event.
+    const uint64_t streamed = take_own_streamed();
     if (parallel()) {
       ts->counts.filtered += take_own_decided();  // an owner's drain runs on ts's thread
-      ts->counts.absorbed += ts->take_absorbed(true);
+      ts->counts.absorbed += ts->take_absorbed(true) + streamed;
+      ts->counts.streamed += streamed;
     } else {
       stats_.filtered += take_own_decided();
-      stats_.absorbed += ts->take_absorbed(true);
+      stats_.absorbed += ts->take_absorbed(true) + streamed;
+      stats_.streamed += streamed;
     }
     ts->consumed = 0;
     ts->merge_floor = 0;
     ts->recent_runs[0] = ts->recent_runs[1] = ~0u;
+    close_streams();
     ts->patterns_used = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {
@@ -487,7 +492,12 @@ void Checker::drain_all_and_stop() {
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) {
       std::lock_guard<OwnerLock> drain_lock(ts->drain_mu);
       drain_locked(ts, false);
-      if (ts == t_thread) stats_.filtered += take_own_decided();  // once: a later unlink adds only what came after
+      if (ts == t_thread) {  // once: a later unlink adds only what came after
+        stats_.filtered += take_own_decided();
+        const uint64_t streamed = take_own_streamed();
+        stats_.absorbed += streamed;
+        stats_.streamed += streamed;
+      }
       stats_.absorbed += ts->take_absorbed(false);
     }
   }
@@ -556,6 +566,7 @@ CheckerStats Checker::stats() {
   s.accesses = stats_.accesses;
   s.filtered = stats_.filtered;
   s.absorbed = stats_.absorbed;
+  s.streamed = stats_.streamed;
   s.drains = stats_.drains;
   s.races = stats_.races;
   if (sampler_) s.dropped = sampler_->dropped();
@@ -569,12 +580,14 @@ CheckerStats Checker::stats() {
       sum.events += ts->counts.events;
       sum.filtered += ts->counts.filtered;
       sum.absorbed += ts->counts.absorbed;
+      sum.streamed += ts->counts.streamed;
     }
     s.drains += sum.drains;
     s.accesses += sum.accesses;
     s.events += sum.accesses + sum.events;
     s.filtered += sum.filtered;
     s.absorbed += sum.absorbed;
+    s.streamed += sum.streamed;
   }
   InternalLock lock(report_mu_);
   s.sites = sites_.size();

@@ -44,6 +44,7 @@ struct CheckerStats {
   uint64_t accesses = 0;  // of which buffered reads/writes
   uint64_t filtered = 0;  // reads/writes decided by the sync-free region filter (never buffered)
   uint64_t absorbed = 0;  // reads/writes coalesced into an open run (no entry of their own)
+  uint64_t streamed = 0;  // of which the callbacks added to an armed run themselves (extend_stream)
   uint64_t drains = 0;    // buffer drains
   uint64_t races = 0;     // per-byte races found
   uint64_t sites = 0;     // access sites interned (pattern sites included)
@@ -313,7 +314,7 @@ class Checker {
   // Serial checking's, and what parallel checking counts rarely (races,
   // filtered accesses of the exit drain).
   struct Counters {
-    std::atomic<uint64_t> events{0}, accesses{0}, filtered{0}, absorbed{0}, drains{0}, races{0};
+    std::atomic<uint64_t> events{0}, accesses{0}, filtered{0}, absorbed{0}, streamed{0}, drains{0}, races{0};
   };
   Counters stats_;
   // Parallel: the rest are counted by each thread (ThreadState::counts,

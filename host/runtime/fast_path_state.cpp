@@ -10,6 +10,7 @@ namespace raceaccel::rt {
 __thread ThreadState* t_thread RACEACCEL_FAST_PATH_TLS = nullptr;
 __thread uint8_t t_in_runtime RACEACCEL_FAST_PATH_TLS = 0;
 __thread RegionView t_region RACEACCEL_FAST_PATH_TLS;
+__thread bool t_signals_deferred RACEACCEL_FAST_PATH_TLS = false;
 ForgetEpoch g_forget_epoch RACEACCEL_SHARED_WITH_PROGRAM;
 
 }  // namespace raceaccel::rt

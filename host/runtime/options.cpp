@@ -129,6 +129,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "halt_on_error") return parse_bool(value, o.halt_on_error) ? "" : "must be 0 or 1";
   if (key == "region_filter") return parse_bool(value, o.region_filter) ? "" : "must be 0 or 1";
   if (key == "coalesce") return parse_bool(value, o.coalesce) ? "" : "must be 0 or 1";
+  if (key == "inline_runs") return parse_bool(value, o.inline_runs) ? "" : "must be 0 or 1";
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
   if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
   if (key == "region_young") {
@@ -160,7 +161,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, region_young, coalesce, parallel, own_loads, "
+         "record, verbosity, region_filter, region_young, coalesce, inline_runs, parallel, own_loads, "
          "sample, sample_seed, sarif, suppressions)";
 }
 

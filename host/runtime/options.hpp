@@ -29,6 +29,7 @@ struct RuntimeOptions {
   int verbosity = 0;                 // 1: statistics at exit; 2: also startup line
   bool region_filter = true;         // drop accesses already made in the thread's sync-free region
   bool coalesce = true;              // contiguous accesses from one site become one range check
+  bool inline_runs = true;           // coalesce: the callbacks extend a loop's open runs without a call
   bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
   bool own_loads = true;             // parallel: loads of a clock the thread holds are buffered (tsan_atomics.cpp)
   uint32_t region_young = kYoungLinesDefault;  // the region filter's young table: lines (region_filter.hpp); 0 = off

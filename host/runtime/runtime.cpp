@@ -23,8 +23,7 @@
 namespace raceaccel::rt {
 
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
-__thread bool t_signals_deferred __attribute__((tls_model("initial-exec"))) = false;
-// t_thread, t_in_runtime, t_region: fast_path_state.cpp.
+// t_thread, t_in_runtime, t_region, t_signals_deferred: fast_path_state.cpp.
 
 namespace {
 
@@ -181,6 +180,12 @@ void emit_event(ThreadState* ts, const Event& e) {
   runtime_if_started()->checker().emit(ts, e);
 }
 
+namespace {
+inline void arm_stream_if_on(ThreadState* ts, uint32_t run) {
+  if (RACEACCEL_LIKELY(ts->inline_runs)) arm_stream(ts, run);
+}
+}  // namespace
+
 void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
   // covered_in_line counted a new line (every access with one comes here).
   if (RACEACCEL_UNLIKELY(t_region.young_left <= 0)) ts->leave_young_table();
@@ -191,30 +196,90 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
   const bool filtered = covered == size;
   const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
   // A loop's streams of accesses first, before the prologue of the general
-  // path (append_plain): the two runs the thread extended last.
+  // path (append_plain): the two runs the thread extended last. Each run
+  // started or extended here is armed for the inline fast path
+  // (extend_stream), which then extends it without this call.
   if (RACEACCEL_LIKELY(!filtered && ts->coalesce && !ts->record_filtered)) {
     RuntimeScope scope;
     // One stream whose accesses are all uncovered (a byte-wise scan): the
     // latest run, with lead 0 known to the compiler.
     if (covered == 0 && extend_recent_run(ts, ts->recent_runs[0], addr, size_kind, pc, 0)) {
       ts->count_absorbed();
-      return;
+      return arm_stream_if_on(ts, ts->recent_runs[0]);
     }
     // Then a second stream (a stencil's stores between its loads), and
     // half-covered 16-byte accesses.
     const auto lead = static_cast<uint32_t>(covered);
     if (lead != 0 && extend_recent_run(ts, ts->recent_runs[0], addr, size_kind, pc, lead)) {
       ts->count_absorbed();
-      return;
+      return arm_stream_if_on(ts, ts->recent_runs[0]);
     }
     if (const uint32_t other = ts->recent_runs[1]; extend_recent_run(ts, other, addr, size_kind, pc, lead)) {
       ts->note_recent_run(other);
       ts->count_absorbed();
-      return;
+      return arm_stream_if_on(ts, other);
     }
+    if (const uint32_t run = append_plain(ts, addr, size_kind, pc, static_cast<uint32_t>(covered)); run != kNoRun)
+      arm_stream_if_on(ts, run);
+    return;
   }
   append_plain(ts, addr, size_kind, pc, filtered ? 0 : static_cast<uint32_t>(covered));
 }
+
+void arm_stream(ThreadState* ts, uint32_t run) {
+  BufferedEvent& e = ts->buffer[run];
+  StreamTail* slot = nullptr;
+  for (StreamTail& s : t_region.streams) {
+    if (s.length == &e.length) slot = &s;
+  }
+  RunPattern* pattern = (e.pc & kPatternPc) != 0 ? &ts->patterns[e.pc & (kPatternSlots - 1)] : nullptr;
+  if (pattern != nullptr && pattern->units < kMaxRunPeriod) {
+    // A pattern still learning its period: the slow path extends it (the
+    // slot holding it, if one does, is stale).
+    if (slot != nullptr) slot->end = 0;
+    return;
+  }
+  if (slot == nullptr) {
+    slot = &t_region.streams[t_region.stream_victim];
+    t_region.stream_victim ^= 1;
+  }
+  StreamTail& s = *slot;
+  const uint32_t size = unpack_size(e.size_kind);
+  if (pattern == nullptr) {
+    s.expect[0] = {e.pc, e.lead, 0};
+    s.phase = 0;
+    s.pattern_phase = &s.own_phase;
+  } else {
+    // Per phase, the access that continues the run starts a unit at that
+    // phase (its pc and offset) and must match the fixed pattern for each of
+    // its units (run_takes).
+    const RunPattern& p = *pattern;
+    const uint32_t unit = pattern_unit(size);
+    for (uint32_t phase = 0; phase < p.period; ++phase) {
+      const uint64_t pc = p.pcs[phase];
+      const uint32_t lead = p.offsets[phase];
+      uint32_t next = phase;
+      bool takes = whole_units(size, lead) && lead < size;
+      for (uint32_t offset = lead; takes && offset < size; offset += unit) {
+        takes = p.pcs[next] == pc && p.offsets[next] == offset;
+        next = next + 1 == p.period ? 0 : next + 1;
+      }
+      s.expect[phase] = {pc, takes ? lead : kNoStreamLead, next};
+    }
+    s.phase = p.phase;
+    s.pattern_phase = &pattern->phase;
+  }
+  s.length = &e.length;
+  s.size_kind = e.size_kind;
+  s.node = e.node;
+  s.limit = e.addr + kMaxRunLength;
+  s.end = e.addr + e.length;
+}
+void stream_signals_deferred(bool extended, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
+  run_deferred_signals();
+  if (!extended) record_unfiltered(t_thread, addr, size, write, pc, covered);
+}
+
 void record_access_outside(uint64_t addr, uint64_t size, bool write, uint64_t pc) {
   if (ThreadState* ts = traced_thread()) record_access_full(ts, addr, size, write, pc);
 }
@@ -366,6 +431,7 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   ts->tid = tid;
   ts->region_filter = options_.region_filter;
   ts->coalesce = options_.coalesce;
+  ts->inline_runs = options_.inline_runs;
   ts->record_filtered = !options_.record.empty();
   // Buffered loads are checked at the next drain: only the parallel
   // checker's drain checks them without their clock work (tsan_atomics.cpp).
@@ -427,8 +493,9 @@ int Runtime::finalize(int program_status) {
     const CheckerStats s = checker_->stats();
     reporter_.message(fmt::format(
         "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
-        "accesses coalesced into runs, {} threads, {} per-byte races, {} reports\n",
-        s.events, s.accesses, s.drains, s.filtered, s.absorbed, threads_.count(), s.races, reporter_.reports()));
+        "accesses coalesced into runs ({} by the callbacks), {} threads, {} per-byte races, {} reports\n",
+        s.events, s.accesses, s.drains, s.filtered, s.absorbed, s.streamed, threads_.count(), s.races,
+        reporter_.reports()));
     if (options_.sample < 1.0) reporter_.message(sampling_statistics(options_.sample, s.accesses, s.dropped));
   }
   if (options_.verbosity >= 2) {

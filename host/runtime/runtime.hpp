@@ -150,7 +150,10 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   RuntimeScope scope;
   const uint32_t n = push_entry(ts, addr, size_kind, unpack_size(size_kind), pc);
   const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
-  if (kind != AccessKind::Read && kind != AccessKind::Write) ts->merge_floor = n + 1;
+  if (kind != AccessKind::Read && kind != AccessKind::Write) {
+    ts->merge_floor = n + 1;
+    close_streams();
+  }
 }
 // An atomic load decided without its clock work (tsan_atomics.cpp, "Loads
 // of a clock the thread holds"): buffered as an Atomic entry, checked at the
@@ -161,6 +164,7 @@ inline void append_atomic_load(ThreadState* ts, uint64_t addr, uint32_t size, Me
   const uint32_t n =
       push_entry(ts, addr, pack_size_kind(size, AccessKind::Atomic), size, pc, static_cast<uint32_t>(order));
   ts->merge_floor = n + 1;
+  close_streams();
 }
 // Coalescing (docs/runtime.md, "Coalescing"): whether run e may take the
 // next access, made at pc, whose first `lead` bytes were covered already.
@@ -242,9 +246,10 @@ RACEACCEL_ALWAYS_INLINE bool extend_recent_run(ThreadState* ts, uint32_t run, ui
   return true;
 }
 
-// Inlined into its one caller, record_unfiltered (one call on the slow path, not two).
-RACEACCEL_ALWAYS_INLINE void append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
-                                          uint32_t lead = 0) {
+// Inlined into its one caller, record_unfiltered (one call on the slow path,
+// not two). Returns the run it started or extended (kNoRun: none).
+RACEACCEL_ALWAYS_INLINE uint32_t append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
+                                              uint32_t lead = 0) {
   RuntimeScope scope;
   const uint32_t size = unpack_size(size_kind);
   if (RACEACCEL_LIKELY(ts->coalesce) && (size_kind & kRecordOnly) == 0) {
@@ -264,16 +269,17 @@ RACEACCEL_ALWAYS_INLINE void append_plain(ThreadState* ts, uint64_t addr, uint32
       ts->note_recent_run(run);
       ts->count_absorbed();
       if (RACEACCEL_UNLIKELY(ts->record_filtered)) push_entry(ts, addr, size_kind | kRecordOnly, size, pc, run + 1);
-      return;
+      return run;
     }
     const uint32_t started = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);
     ts->runs[ts->next_run++ % kRunSlots] = started;
     ts->note_recent_run(started);
-    return;
+    return started;
   }
   // Without coalescing the access is checked whole (lead: its bytes are
   // checked again, which changes no verdict).
   push_entry(ts, addr, size_kind, size, pc);
+  return kNoRun;
 }
 inline void append_access(ThreadState* ts, uint64_t addr, uint64_t size, AccessKind kind, uint64_t pc) {
   if (RACEACCEL_UNLIKELY(needs_split(size))) return append_slow(ts, addr, size, kind, pc);
@@ -353,10 +359,63 @@ RACEACCEL_ALWAYS_INLINE uint64_t covered_prefix(ThreadState* ts, uint64_t addr, 
   return covered;
 }
 
+// Extends one of the two armed streams (StreamTail, thread_state.hpp) with
+// an access whose first `lead` bytes the region already covers, as
+// extend_recent_run would extend that run; false: the slow path decides.
+// Exact as coalescing is (append_plain): the run is open (a drain, an entry
+// that ends the open runs and a new region disarm it), the access continues
+// it where it ends, with the run's size, kind and call stack, at the pc and
+// lead its pattern expects at this phase for all the access's units
+// (arm_stream precomputed that per phase), and the run stays within
+// kMaxRunLength. Runs with t_in_runtime set, as the slow path does, so that a
+// signal handler (which may extend, drain or re-arm the stream) cannot run
+// between the test and the update; a signal deferred meanwhile runs after.
+RACEACCEL_ALWAYS_INLINE bool extend_armed(StreamTail& s, uint64_t start, uint32_t size_kind, uint64_t pc, uint64_t lead,
+                                          uint64_t unit) {
+  const StreamExpect& x = s.expect[s.phase];
+  if (!(s.end == start && x.pc == pc && x.lead == lead && s.size_kind == size_kind && s.node == t_thread->node &&
+        s.limit - start >= unit))
+    return false;
+  *s.length += static_cast<uint32_t>(unit);
+  s.end = start + unit;
+  s.phase = x.next;
+  *s.pattern_phase = x.next;
+  ++t_region.streamed;
+  return true;
+}
+// Whether the access extends a stream: 1 (extended), 0 (not), with bit 1
+// set when a signal was deferred meanwhile (its handler runs in
+// stream_signals_deferred, a tail call of the fast path, which saves no
+// register for it).
+RACEACCEL_ALWAYS_INLINE uint32_t extend_stream(uint64_t start, uint32_t size, bool write, uint64_t pc, uint64_t lead) {
+  t_in_runtime = kRuntimeCode;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const uint32_t size_kind = pack_size_kind(size, write ? AccessKind::Write : AccessKind::Read);
+  const uint64_t unit = size - lead;
+  // Both: a loop that reads and writes each element has a read and a write
+  // run that end at the same byte.
+  const bool extended =
+      t_region.young_left > 0 && (extend_armed(t_region.streams[0], start, size_kind, pc, lead, unit) ||
+                                  extend_armed(t_region.streams[1], start, size_kind, pc, lead, unit));
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_in_runtime = 0;
+  return (extended ? 1u : 0u) | (t_signals_deferred ? 2u : 0u);
+}
+
+// Arms a stream slot for open run `run` (the one already holding it, else
+// the one armed longer ago): after the slow path started or extended it.
+RACEACCEL_NOINLINE void arm_stream(ThreadState* ts, uint32_t run);
+
 // The slow path of record_access: the access is checked (buffered), but
 // for its first `covered` bytes; all of them covered: only recorded.
 RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size,
                                                                         bool write, uint64_t pc, uint64_t covered);
+// After extend_stream deferred a signal: runs its handler, then (the access
+// not extended) record_unfiltered. The handler comes after the access's
+// check either way, as for a signal deferred in record_unfiltered.
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void stream_signals_deferred(bool extended, uint64_t addr,
+                                                                              uint64_t size, bool write, uint64_t pc,
+                                                                              uint64_t covered);
 
 // record_access for a thread in the runtime or not yet known (a signal
 // handler, start-up): out of line, so that the fast path calls nothing but
@@ -391,6 +450,14 @@ RACEACCEL_ALWAYS_INLINE void record_access(uint64_t addr, uint64_t size, bool wr
     if (RACEACCEL_LIKELY(covered == size)) {
       count_decided(1);
       return;
+    }
+    // An access that continues an armed stream where it ends (extend_stream).
+    if (const uint64_t start = addr + covered;
+        RACEACCEL_UNLIKELY(t_region.streams[0].end == start || t_region.streams[1].end == start)) {
+      const uint32_t streamed = extend_stream(start, static_cast<uint32_t>(size), write, pc, covered);
+      if (RACEACCEL_UNLIKELY(streamed & 2))
+        return stream_signals_deferred(streamed & 1, addr, size, write, pc, covered);
+      if (RACEACCEL_LIKELY(streamed != 0)) return;
     }
     return record_unfiltered(t_thread, addr, size, write, pc, covered);
   }

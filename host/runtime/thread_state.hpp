@@ -23,6 +23,32 @@
 
 namespace raceaccel::rt {
 
+// What the inline fast path needs to extend an open run (coalescing,
+// runtime.hpp) without calling the slow path: where the run ends, and per
+// phase of its pattern the pc and covered prefix (lead) of the access that
+// continues it. The run's state stays in the buffer (its length) and in its
+// RunPattern (the phase), which the fast path updates as extend_recent_run
+// would; every change the slow path makes to an armed run arms it again,
+// and whatever makes a run unextendable (a drain, an entry that is not a
+// plain access, a new region) disarms both (close_streams).
+inline constexpr uint32_t kNoStreamLead = ~uint32_t{0};
+struct StreamExpect {
+  uint64_t pc = 0;
+  uint32_t lead = kNoStreamLead;  // kNoStreamLead: no access continues the run at this phase
+  uint32_t next = 0;              // the phase after that access's units
+};
+struct StreamTail {
+  uint64_t end = 0;                   // the run's end (0: not armed; no access starts there)
+  uint64_t limit = 0;                 // its end after kMaxRunLength bytes
+  uint32_t* length = nullptr;         // the run's BufferedEvent::length
+  uint32_t* pattern_phase = nullptr;  // its RunPattern::phase (own_phase for a run of one pc)
+  uint32_t size_kind = 0;             // of its accesses
+  uint32_t node = 0;                  // their call stack
+  uint32_t phase = 0;                 // index into expect
+  uint32_t own_phase = 0;
+  StreamExpect expect[kMaxRunPeriod];  // by phase (one entry for a run of one pc)
+};
+
 // The region filter's state that the inline fast path reads (runtime.hpp,
 // record_access), in the thread's static TLS rather than in its
 // ThreadState: the fast path reaches it with one %fs-relative load (after
@@ -57,9 +83,28 @@ struct RegionView {
   // Accesses the filter decided since the thread's last drain (statistics,
   // count_decided), here so that the fast path needs nothing but this view.
   uint64_t decided = 0;
+  // Accesses the inline fast path added to an open run (extend_stream),
+  // since the thread's last drain (statistics, as decided).
+  uint64_t streamed = 0;
+  // Two open runs the fast path may extend without a call (runtime.hpp,
+  // extend_stream): a loop's streams of accesses, each armed by the slow
+  // path when it starts or extends the run (arm_stream, runtime.cpp).
+  StreamTail streams[2];
+  uint32_t stream_victim = 0;  // the slot the next run arms (the other was armed last)
 };
 extern __thread RegionView t_region RACEACCEL_FAST_PATH_TLS;
 inline void count_decided(uint64_t n) { t_region.decided += n; }
+// No open run may be extended inline any more (a drain, an entry that ends
+// the open runs, a new region).
+inline void close_streams() {
+  t_region.streams[0].end = 0;
+  t_region.streams[1].end = 0;
+}
+inline uint64_t take_own_streamed() {
+  const uint64_t n = t_region.streamed;
+  t_region.streamed = 0;
+  return n;
+}
 // The calling thread's count since it last took it (its own drains, its
 // exit). Another thread cannot read it: the exit's drain of a thread still
 // running leaves out what that thread decided since its last drain
@@ -166,6 +211,7 @@ struct ThreadState {
     uint64_t events = 0;    // synchronization, atomic, Alloc and Free events
     uint64_t filtered = 0;  // accesses the region filter decided (take_own_decided)
     uint64_t absorbed = 0;  // accesses coalesced into an open run (take_absorbed)
+    uint64_t streamed = 0;  // of which by the callbacks (take_own_streamed)
   };
   Counts counts;
 
@@ -196,6 +242,7 @@ struct ThreadState {
   bool region_filter = true;               // RACEACCEL_OPTIONS region_filter
   bool record_filtered = false;            // record=: filtered accesses are still buffered (kRecordOnly)
   bool coalesce = true;                    // RACEACCEL_OPTIONS coalesce
+  bool inline_runs = true;                 // RACEACCEL_OPTIONS inline_runs (arm_stream)
   // The thread's last atomic load, for repeats decided without the checker
   // (tsan_atomics.cpp, "Repeated loads"): valid while the region, the forget
   // epoch and the location's store version are the ones it saw.
@@ -319,8 +366,9 @@ inline bool in_runtime_code() { return (t_in_runtime & kRuntimeCode) != 0; }
 // Set when a signal arrived while the thread ran runtime code: its handler
 // was deferred and runs when the thread leaves the runtime
 // (intercept_signals.cpp).
-extern __thread bool t_signals_deferred __attribute__((tls_model("initial-exec")));
-void run_deferred_signals();
+// Shared with the program's callbacks (extend_stream defers signals too).
+extern __thread bool t_signals_deferred RACEACCEL_FAST_PATH_TLS;
+RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void run_deferred_signals();
 // Set on a thread whose state was torn down (after its last TLS destructor);
 // its remaining events are not traced.
 extern __thread bool t_thread_done __attribute__((tls_model("initial-exec")));
@@ -348,6 +396,7 @@ class RuntimeScope {
 
 inline void ThreadState::new_region() {
   ++t_region.generation;
+  close_streams();
   if (young_limit != 0) {
     t_region.table = young;
     t_region.mask = kYoungSlots - 1;

@@ -25,6 +25,7 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_TRUE(p.options.region_filter);
   EXPECT_EQ(p.options.region_young, 32u);
   EXPECT_TRUE(p.options.coalesce);
+  EXPECT_TRUE(p.options.inline_runs);
   EXPECT_TRUE(p.options.parallel);
   EXPECT_EQ(p.options.sample, 1.0);  // no sampling
   EXPECT_EQ(p.options.sample_seed, 0u);
@@ -33,7 +34,7 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   const auto p = parse_runtime_options(
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
-      "verbosity=2 region_filter=0 region_young=0 coalesce=false parallel=0");
+      "verbosity=2 region_filter=0 region_young=0 coalesce=false inline_runs=0 parallel=0");
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
@@ -46,6 +47,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   EXPECT_FALSE(p.options.region_filter);
   EXPECT_EQ(p.options.region_young, 0u);
   EXPECT_FALSE(p.options.coalesce);
+  EXPECT_FALSE(p.options.inline_runs);
   EXPECT_FALSE(p.options.parallel);
 }
 

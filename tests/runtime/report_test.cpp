@@ -125,8 +125,10 @@ TEST(RuntimeReports, InlinedCallsAreFramesOfTheirOwn) {
 // checked half's.
 TEST(RuntimeReports, RacesInUnrolledLoopsNameTheirOwnInstruction) {
   const std::string hex = "0x[0-9a-f]+";
-  // With coalescing switched off too: the same reports.
-  for (const char* options : {"RACEACCEL_OPTIONS=", "RACEACCEL_OPTIONS=coalesce=0"}) {
+  // With runs extended only by the runtime, and with coalescing switched
+  // off: the same reports.
+  for (const char* options :
+       {"RACEACCEL_OPTIONS=", "RACEACCEL_OPTIONS=inline_runs=0", "RACEACCEL_OPTIONS=coalesce=0"}) {
     const ProcessResult r = run_process({program("unrolled_report")}, {options});
     EXPECT_EQ(r.status, 66) << options;
     expect_in_order(r.err, {
@@ -555,6 +557,39 @@ TEST(RuntimeReports, RunsAreRecordedInTheOrderTheyWereChecked) {
     EXPECT_NE(r.err.find(current_line), std::string::npos) << "coalesce=" << coalesce << "\n" << r.err;
   }
   std::remove(trace.c_str());
+}
+
+// A run the callbacks extend inline (runtime.hpp, extend_stream) keeps one
+// call stack: the same instruction reached through another caller starts
+// a run of its own, so the report names the caller that read the byte.
+// Fails when extend_stream does not compare the call stack.
+TEST(RuntimeReports, RunsExtendedInlineKeepTheirCallStacks) {
+  for (const char* inline_runs : {"1", "0"}) {
+    const ProcessResult r =
+        run_process({program("stream_call_stacks")}, {std::string("RACEACCEL_OPTIONS=inline_runs=") + inline_runs});
+    ASSERT_EQ(r.status, 66) << r.err;
+    EXPECT_NE(r.err.find("via_second"), std::string::npos) << "inline_runs=" << inline_runs << "\n" << r.err;
+    EXPECT_EQ(r.err.find("via_first"), std::string::npos) << "inline_runs=" << inline_runs << "\n" << r.err;
+  }
+}
+
+// Runs of one instruction whose accesses add different numbers of bytes
+// (the first 16-byte load all of it, the others their second half): the
+// report names the load that first read the racy element, at its own
+// address, whichever way the run was extended. Fails when the callbacks
+// extend a run with an access whose covered prefix differs from the run's.
+TEST(RuntimeReports, OverlappingLoadsOfOneInstructionNameTheirOwnAddress) {
+  for (const char* options :
+       {"RACEACCEL_OPTIONS=", "RACEACCEL_OPTIONS=inline_runs=0", "RACEACCEL_OPTIONS=coalesce=0"}) {
+    const ProcessResult r = run_process({program("overlapping_loads_report")}, {options});
+    ASSERT_EQ(r.status, 66) << r.err;
+    const size_t at = r.out.find("lanes[21]=");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string load = r.out.substr(at + 10, r.out.find('\n', at) - at - 10);
+    EXPECT_NE(r.err.find("Read of size 16 at " + load + " by main thread"), std::string::npos) << options << "\n"
+                                                                                               << r.err;
+    EXPECT_EQ(count(r.err, "WARNING: raceaccel: data race"), 1u) << options;
+  }
 }
 
 TEST(RuntimeRunCommand, SetsOptionsAndKeepsTheProgramsStatus) {

@@ -26,7 +26,7 @@ static void sleep_ms(long ms) {
 static void* reader(void* arg) {
   (void)arg;
   volatile unsigned char local[2048];
-  sink += *(volatile unsigned long*)(block + 8);               // a1: the freed block
+  sink += *(volatile unsigned long*)(block + 8);  // a1: the freed block
   // Fills the buffer, so a1 is drained (checked) before main's Alloc. In
   // descending order: coalescing extends runs upward only, so each write is
   // its own entry (ascending, the 2,048 writes were one run, a1 stayed
