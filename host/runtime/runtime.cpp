@@ -197,8 +197,10 @@ void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size, bool write
   const uint32_t size_kind = pack_size_kind(static_cast<uint32_t>(size), kind) | (filtered ? kRecordOnly : 0);
   // A loop's streams of accesses first, before the prologue of the general
   // path (append_plain): the two runs the thread extended last. Each run
-  // started or extended here is armed for the inline fast path
-  // (extend_stream), which then extends it without this call.
+  // extended here is armed for the inline fast path (extend_stream), which
+  // then extends it without this call: from its second access on, so that
+  // the runs most regions start and never extend (a node's fields under
+  // its lock) cost no arming.
   if (RACEACCEL_LIKELY(!filtered && ts->coalesce && !ts->record_filtered)) {
     RuntimeScope scope;
     // One stream whose accesses are all uncovered (a byte-wise scan): the

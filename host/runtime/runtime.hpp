@@ -247,7 +247,8 @@ RACEACCEL_ALWAYS_INLINE bool extend_recent_run(ThreadState* ts, uint32_t run, ui
 }
 
 // Inlined into its one caller, record_unfiltered (one call on the slow path,
-// not two). Returns the run it started or extended (kNoRun: none).
+// not two). Returns the open run it extended (kNoRun: none; it started a
+// run, or none).
 RACEACCEL_ALWAYS_INLINE uint32_t append_plain(ThreadState* ts, uint64_t addr, uint32_t size_kind, uint64_t pc,
                                               uint32_t lead = 0) {
   RuntimeScope scope;
@@ -274,7 +275,7 @@ RACEACCEL_ALWAYS_INLINE uint32_t append_plain(ThreadState* ts, uint64_t addr, ui
     const uint32_t started = push_entry(ts, addr + lead, size_kind, size - lead, pc, lead);
     ts->runs[ts->next_run++ % kRunSlots] = started;
     ts->note_recent_run(started);
-    return started;
+    return kNoRun;
   }
   // Without coalescing the access is checked whole (lead: its bytes are
   // checked again, which changes no verdict).
@@ -403,7 +404,7 @@ RACEACCEL_ALWAYS_INLINE uint32_t extend_stream(uint64_t start, uint32_t size, bo
 }
 
 // Arms a stream slot for open run `run` (the one already holding it, else
-// the one armed longer ago): after the slow path started or extended it.
+// the one armed longer ago): after the slow path extended it.
 RACEACCEL_NOINLINE void arm_stream(ThreadState* ts, uint32_t run);
 
 // The slow path of record_access: the access is checked (buffered), but
