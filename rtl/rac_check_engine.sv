@@ -985,8 +985,11 @@ module rac_check_engine #(
   logic [7:0]       s3_r_ok_q;
   logic [7:0]       cur_shared;  // S3's line's shared bytes (reads in the line's read clock)
   assign s2_is_lookup = is_lookup_op(s2_op_q);
-  assign s3_is_access = is_access_op(s3_op_q);
-  assign s3_is_import = s3_op_q == OpImportLine;
+  // S3's op classes are decoded in S2 and registered with the op (they
+  // head S3's completion, exec_done, and so the ready chain).
+  logic s3_is_access_q, s3_is_import_q;
+  assign s3_is_access = s3_is_access_q;
+  assign s3_is_import = s3_is_import_q;
   assign s3_is_lookup = s3_is_access || s3_is_import;
   // Why the command may write its pool set, per reason ([8]: an import, or
   // a line with shared bytes; [b]: a read of byte b not ordered after its
@@ -1017,6 +1020,8 @@ module rac_check_engine #(
       gran_eq_q <= s1_s2_eq;
       pset_eq_q <= s1_s2_pset_eq;
       s3_pool_wr_why_q <= s2_pool_wr_why;
+      s3_is_access_q <= is_access_op(s2_op_q);
+      s3_is_import_q <= s2_op_q == OpImportLine;
     end else if (!s2_valid_q) begin
       gran_eq_q <= s1_s3_eq;
       pset_eq_q <= s1_s3_pset_eq;
@@ -1933,6 +1938,8 @@ module rac_check_engine #(
   `RAC_ASSERT(PsetEqHeld, !(s2_valid_q && s3_valid_q && pset_eq_q != (rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q))),
               clk_i, rst_i)
   // S3's registered facts from S2 are S3's own function of what it holds.
+  `RAC_ASSERT(OpClassHeld, !(s3_valid_q && (s3_is_access != is_access_op(s3_op_q) ||
+                                            s3_is_import != (s3_op_q == OpImportLine))), clk_i, rst_i)
   `RAC_ASSERT(MayWritePoolHeld, !(s3_valid_q && s3_may_write_pool !=
                                   ((PoolOn != 0) && (s3_is_import || cur_shared != '0 ||
                                                      (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0)))),
