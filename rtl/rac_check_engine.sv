@@ -915,6 +915,58 @@ module rac_check_engine #(
     end
   end
 
+  // What S3's rules ask of the line per byte (a READ SHARE, a LASTWRITE
+  // share, a raised lane of a clock, the host), computed here on S2's
+  // registers and registered into S3 (issue 12: these feed S3's line-wide
+  // decisions, the allocation, need_share and escalate, whose outcome the
+  // line and pool writes wait on). S3 takes S2's registers unchanged (the
+  // hazard below), so S3's rules give the same (RulesFromS2 checks it);
+  // the rules' other outputs (the byte after, the race) stay in S3. The
+  // concurrent reader's clock (a race record's) is not known here and not
+  // needed for these.
+  logic [7:0] s2_share_b, s2_lw_share_b, s2_touch_b, s2_lw_esc_b;
+  for (genvar b = 0; b < 8; b++) begin : g_s2_rules
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [ByteW-1:0] byte_after;
+    logic             raced_b, unshare_b, r_upd_b, w_upd_b;
+    logic [1:0]       kind_b;
+    logic [SlotW-1:0] prev_slot_b;
+    logic [ClkW-1:0]  prev_clk_b;
+    /* verilator lint_on UNUSEDSIGNAL */
+    rac_byte_rules_comb #(.SlotW(SlotW), .ClkW(ClkW), .ReadVcs(ReadVcs)) u_rules (
+      .access_i       (s2_mask_q[b]),
+      .free_i         (s2_op_q == OpFree),
+      .read_i         (s2_op_q == OpRead),
+      .atomic_i       (s2_atomic_q),
+      .slot_i         (s2_slot_q),
+      .own_clk_i      (s2_own_clk),
+      .byte_i         (s2_bytes[b*ByteW +: ByteW]),
+      .w_ok_i         (s2_w_ok[b]),
+      .r_ok_i         (s2_r_ok[b]),
+      .same_w_i       (s2_same_w[b]),
+      .same_r_i       (s2_same_r[b]),
+      .shared_i       (s2_shared[b]),
+      .has_clk_i      (s2_byte_clk[b]),
+      .clk_same_i     (s2_byte_same[b]),
+      .clk_partial_i  (s2_byte_partial[b]),
+      .clk_greater_i  (s2_byte_greater[b]),
+      .clk_prev_slot_i(s2_byte_prev_slot[b*SlotW +: SlotW]),
+      .clk_prev_clk_i ({ClkW{1'b0}}),
+      .byte_o         (byte_after),
+      .raced_o        (raced_b),
+      .kind_o         (kind_b),
+      .prev_slot_o    (prev_slot_b),
+      .prev_clk_o     (prev_clk_b),
+      .share_o        (s2_share_b[b]),
+      .lw_share_o     (s2_lw_share_b[b]),
+      .touch_o        (s2_touch_b[b]),
+      .lw_esc_o       (s2_lw_esc_b[b]),
+      .unshare_o      (unshare_b),
+      .r_upd_o        (r_upd_b),
+      .w_upd_o        (w_upd_b)
+    );
+  end
+
   // S2 waits while the access or import in S3 may write what S2's access or
   // import read: its line, or its pool set (an access in S3 may allocate,
   // raise, split or free an entry only if its line has shared bytes or it
@@ -922,7 +974,8 @@ module rac_check_engine #(
   // may always). Decided from registers alone, so the wait never lengthens a
   // path. Rows and sync objects need no wait: they are written by S2 itself.
   logic s2_is_lookup, s3_is_access, s3_is_import, s3_is_lookup;
-  logic hazard, s3_ready, s2_advance, s3_may_write_pool;
+  logic hazard, s3_ready, s2_advance, s2_may_write_pool, s3_may_write_pool;
+  logic [8:0] s2_pool_wr_why, s3_pool_wr_why_q;
   logic [2:0]       s3_op_q;
   logic [SlotW-1:0] s3_slot_q;
   logic [GranW-1:0] s3_gran_q;
@@ -932,30 +985,52 @@ module rac_check_engine #(
   logic [7:0]       s3_r_ok_q;
   logic [7:0]       cur_shared;  // S3's line's shared bytes (reads in the line's read clock)
   assign s2_is_lookup = is_lookup_op(s2_op_q);
-  assign s3_is_access = is_access_op(s3_op_q);
-  assign s3_is_import = s3_op_q == OpImportLine;
+  // S3's op classes are decoded in S2 and registered with the op (they
+  // head S3's completion, exec_done, and so the ready chain).
+  logic s3_is_access_q, s3_is_import_q;
+  assign s3_is_access = s3_is_access_q;
+  assign s3_is_import = s3_is_import_q;
   assign s3_is_lookup = s3_is_access || s3_is_import;
-  assign s3_may_write_pool = (PoolOn != 0) && (s3_is_import || cur_shared != '0 ||
-                                               (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0));
+  // Why the command may write its pool set, per reason ([8]: an import, or
+  // a line with shared bytes; [b]: a read of byte b not ordered after its
+  // last read), found in S2 and registered as the command moves into S3
+  // (issue 12: S3's OR over the bytes' masked R checks was at the head of
+  // the ready chain); MayWritePoolHeld checks S3's copy.
+  always_comb begin
+    s2_pool_wr_why[8] = s2_op_q == OpImportLine || shared_of(s2_line_q) != '0;
+    for (int b = 0; b < 8; b++) s2_pool_wr_why[b] = s2_op_q == OpRead && s2_mask_q[b] && !s2_r_ok[b];
+  end
+  assign s2_may_write_pool = (PoolOn != 0) && s2_pool_wr_why != '0;
+  assign s3_may_write_pool = (PoolOn != 0) && s3_pool_wr_why_q != '0;
   // Whether S2's and S3's granules are the same is registered (issue 12:
   // the wide compare was on the ready chain), from the pair that meets
   // next: S1's and S2's when S2 moves on; S1's and S3's when S1 moves into
   // an empty S2 while S3 keeps its command; else S2 and S3 keep theirs (or
-  // one of them is empty next). GranEqHeld checks it.
+  // one of them is empty next). GranEqHeld checks it. The equality of
+  // their pool sets likewise (PsetEqHeld; the compare was on that chain
+  // too).
   logic gran_eq_q, s1_s2_eq, s1_s3_eq;
+  logic pset_eq_q, s1_s2_pset_eq, s1_s3_pset_eq;
   assign s1_s2_eq = s1_gran_q == s2_gran_q;
   assign s1_s3_eq = s1_gran_q == s3_gran_q;
+  assign s1_s2_pset_eq = rvc_of_set(s1_set_q) == rvc_of_set(s2_set_q);
+  assign s1_s3_pset_eq = rvc_of_set(s1_set_q) == rvc_of_set(s3_set_q);
   always_ff @(posedge clk_i) begin
     if (s2_advance) begin
       gran_eq_q <= s1_s2_eq;
+      pset_eq_q <= s1_s2_pset_eq;
+      s3_pool_wr_why_q <= s2_pool_wr_why;
+      s3_is_access_q <= is_access_op(s2_op_q);
+      s3_is_import_q <= s2_op_q == OpImportLine;
     end else if (!s2_valid_q) begin
       gran_eq_q <= s1_s3_eq;
+      pset_eq_q <= s1_s3_pset_eq;
     end
   end
   always_comb begin
     hazard = 1'b0;
     if (s2_valid_q && s3_valid_q && s2_is_lookup && s3_is_lookup) begin
-      hazard = gran_eq_q || (s3_may_write_pool && rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q));
+      hazard = gran_eq_q || (s3_may_write_pool && pset_eq_q);
     end
   end
   assign s2_advance = s2_valid_q && s3_ready && !hazard;
@@ -966,16 +1041,13 @@ module rac_check_engine #(
   // meet the hazard rule above as S2 and S3 (s2_may_write_pool is
   // s3_may_write_pool of S2's command as S3 will hold it), or the hazard of
   // this cycle stays (S3 keeps its command, so S2 keeps its own).
-  logic s2_may_write_pool;
-  assign s2_may_write_pool = (PoolOn != 0) && (s2_op_q == OpImportLine || shared_of(s2_line_q) != '0 ||
-                                               (s2_op_q == OpRead && (s2_mask_q & ~s2_r_ok) != '0));
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       hz_pred_q <= 1'b0;
     end else begin
       hz_pred_q <= (s1_advance && s2_advance && s1_is_lookup && s2_is_lookup &&
                     (s1_s2_eq ||
-                     (s2_may_write_pool && rvc_of_set(s1_set_q) == rvc_of_set(s2_set_q)))) ||
+                     (s2_may_write_pool && s1_s2_pset_eq))) ||
                    (hz_pred_q && s3_valid_q && !exec_done);
     end
   end
@@ -1100,6 +1172,7 @@ module rac_check_engine #(
   logic [7:0]               s3_byte_clk_q, s3_byte_same_q, s3_byte_partial_q, s3_byte_greater_q;
   logic [8*SlotW-1:0]       s3_byte_prev_slot_q;
   logic [63:0]          s3_r_eq_q;
+  logic [7:0]           s3_share_b_q, s3_lw_share_b_q, s3_touch_b_q, s3_lw_esc_b_q;  // S2's rules (above)
   logic [RowW-1:0]      s3_crow_q;   // OpImportLine: the read clock
   logic [LineW-1:0]     s3_cline_q;  // OpImportLine: the line
 
@@ -1142,6 +1215,10 @@ module rac_check_engine #(
       s3_byte_greater_q   <= s2_byte_greater;
       s3_byte_prev_slot_q <= s2_byte_prev_slot;
       s3_r_eq_q        <= s2_r_eq;
+      s3_share_b_q     <= s2_share_b;
+      s3_lw_share_b_q  <= s2_lw_share_b;
+      s3_touch_b_q     <= s2_touch_b;
+      s3_lw_esc_b_q    <= s2_lw_esc_b;
       s3_crow_q        <= s2_crow_q;
       s3_cline_q       <= s2_cline_q;
     end
@@ -1219,8 +1296,16 @@ module rac_check_engine #(
 
   // The rules of each byte (rac_byte_rules_comb), then what they ask of the
   // line's read clocks: the ways a read raises its lane of, and whether a
-  // write needs the host.
+  // write needs the host. What they ask of the line S2 computed (the same
+  // rules on the same registers, one stage early: s3_share_b_q and the
+  // rest); the outputs of this stage's rules for it are only checked
+  // against those (RulesFromS2).
   logic [7:0] touch_b, lw_esc_b;
+  logic [7:0] share_chk, lw_share_chk, touch_chk, lw_esc_chk;
+  assign share_b    = s3_share_b_q;
+  assign lw_share_b = s3_lw_share_b_q;
+  assign touch_b    = s3_touch_b_q;
+  assign lw_esc_b   = s3_lw_esc_b_q;
   logic       is_free, is_read;
   assign is_free = s3_op_q == OpFree;
   assign is_read = s3_op_q == OpRead;
@@ -1249,10 +1334,10 @@ module rac_check_engine #(
       .kind_o         (kinds[2*b +: 2]),
       .prev_slot_o    (prev_slots[b*SlotW +: SlotW]),
       .prev_clk_o     (prev_clks[b*ClkW +: ClkW]),
-      .share_o        (share_b[b]),
-      .lw_share_o     (lw_share_b[b]),
-      .touch_o        (touch_b[b]),
-      .lw_esc_o       (lw_esc_b[b]),
+      .share_o        (share_chk[b]),
+      .lw_share_o     (lw_share_chk[b]),
+      .touch_o        (touch_chk[b]),
+      .lw_esc_o       (lw_esc_chk[b]),
       .unshare_o      (unshare[b]),
       .r_upd_o        (r_upd[b]),
       .w_upd_o        (w_upd[b])
@@ -1850,6 +1935,17 @@ module rac_check_engine #(
   `RAC_ASSERT(ReReadOnlyWhenHeld, !(rd_s0 && nx_advance), clk_i, rst_i)
   `RAC_ASSERT(HazardPredicted, !(hz_pred_q && !hazard), clk_i, rst_i)
   `RAC_ASSERT(GranEqHeld, !(s2_valid_q && s3_valid_q && gran_eq_q != (s2_gran_q == s3_gran_q)), clk_i, rst_i)
+  `RAC_ASSERT(PsetEqHeld, !(s2_valid_q && s3_valid_q && pset_eq_q != (rvc_of_set(s2_set_q) == rvc_of_set(s3_set_q))),
+              clk_i, rst_i)
+  // S3's registered facts from S2 are S3's own function of what it holds.
+  `RAC_ASSERT(OpClassHeld, !(s3_valid_q && (s3_is_access != is_access_op(s3_op_q) ||
+                                            s3_is_import != (s3_op_q == OpImportLine))), clk_i, rst_i)
+  `RAC_ASSERT(MayWritePoolHeld, !(s3_valid_q && s3_may_write_pool !=
+                                  ((PoolOn != 0) && (s3_is_import || cur_shared != '0 ||
+                                                     (s3_op_q == OpRead && (s3_mask_q & ~s3_r_ok_q) != '0)))),
+              clk_i, rst_i)
+  `RAC_ASSERT(RulesFromS2, !(s3_valid_q && {share_chk, lw_share_chk, touch_chk, lw_esc_chk} !=
+                             {share_b, lw_share_b, touch_b, lw_esc_b}), clk_i, rst_i)
   `RAC_ASSERT(StuckS1TakesNothing, !(s1_stuck && s1_ready), clk_i, rst_i)
   // The victim chosen as the command entered S1 is still the choice when it
   // misses: its set's valid bits did not change meanwhile.
