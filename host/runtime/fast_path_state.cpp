@@ -14,3 +14,7 @@ __thread bool t_signals_deferred RACEACCEL_FAST_PATH_TLS = false;
 ForgetEpoch g_forget_epoch RACEACCEL_SHARED_WITH_PROGRAM;
 
 }  // namespace raceaccel::rt
+
+#ifdef RACEACCEL_FAST_PATH_IN_PROGRAM
+extern "C" RACEACCEL_SHARED_WITH_PROGRAM const unsigned RACEACCEL_FAST_PATH_LAYOUT = 2;
+#endif

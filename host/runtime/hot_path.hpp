@@ -23,6 +23,12 @@
 // definitions: one instance, whichever code runs (docs/runtime.md, "The
 // hot path").
 #define RACEACCEL_SHARED_WITH_PROGRAM __attribute__((visibility("default")))
+// The layout of that shared state (the TLS variables' types, the exported
+// slow paths' signatures): a symbol only the program's copy defines
+// (fast_path_state.cpp), whose name changes whenever the layout does, so
+// that the runtime refuses a program linked with another version's archive
+// (runtime.cpp, check_fast_path_layout) instead of writing past its TLS.
+#define RACEACCEL_FAST_PATH_LAYOUT raceaccel_fast_path_layout_2
 #ifdef RACEACCEL_FAST_PATH_IN_PROGRAM
 #define RACEACCEL_FAST_PATH_TLS RACEACCEL_SHARED_WITH_PROGRAM __attribute__((tls_model("local-exec")))
 #else

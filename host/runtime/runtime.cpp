@@ -102,6 +102,34 @@ uint64_t static_tls_size() {
   return size;
 }
 
+}  // namespace
+}  // namespace raceaccel::rt
+
+// Defined by a program linked with this version's libraceaccel_rt_fast.a
+// (hot_path.hpp); weak, so that the runtime links and runs without it.
+extern "C" __attribute__((weak)) const unsigned RACEACCEL_FAST_PATH_LAYOUT;
+
+namespace raceaccel::rt {
+namespace {
+
+// A program linked with the callbacks defines the fast path's shared state,
+// and the runtime's references bind to it (hot_path.hpp): the forget epoch
+// then lies in the program. With another version's archive its TLS has
+// another layout, which the runtime would write past: it stops the program
+// before main instead (status 2, as a bad option).
+void check_fast_path_layout() {
+  Dl_info epoch{}, runtime{};
+  if (dladdr(&g_forget_epoch, &epoch) == 0 ||
+      dladdr(reinterpret_cast<const void*>(&check_fast_path_layout), &runtime) == 0 ||
+      epoch.dli_fbase == runtime.dli_fbase || &RACEACCEL_FAST_PATH_LAYOUT != nullptr)
+    return;
+  startup_failure(fmt::format("{} was linked with the access callbacks (libraceaccel_rt_fast.a) of another raceaccel "
+                              "version than this runtime ({}); relink it with this version's raceaccel-cc",
+                              epoch.dli_fname != nullptr ? epoch.dli_fname : "the program",
+                              runtime.dli_fname != nullptr ? runtime.dli_fname : "libraceaccel_rt.so"),
+                  exit_code::kUsage);
+}
+
 Runtime* start_runtime() {
   int expected = 0;
   if (!g_state.compare_exchange_strong(expected, 1)) {
@@ -110,6 +138,7 @@ Runtime* start_runtime() {
     return g_runtime;
   }
   RuntimeScope scope;
+  check_fast_path_layout();
   const char* env = getenv("RACEACCEL_OPTIONS");
   ParsedOptions parsed = parse_runtime_options(env != nullptr ? env : "");
   if (!parsed.error.empty()) startup_failure(parsed.error, exit_code::kUsage);
@@ -278,8 +307,11 @@ void arm_stream(ThreadState* ts, uint32_t run) {
   s.end = e.addr + e.length;
 }
 void stream_signals_deferred(bool extended, uint64_t addr, uint64_t size, bool write, uint64_t pc, uint64_t covered) {
+  // Not extended: record_unfiltered buffers the access first (its covered
+  // prefix is the region's before the handler, which may start a new one),
+  // and its RuntimeScope runs the handler as it ends.
+  if (!extended) return record_unfiltered(t_thread, addr, size, write, pc, covered);
   run_deferred_signals();
-  if (!extended) record_unfiltered(t_thread, addr, size, write, pc, covered);
 }
 
 void record_access_outside(uint64_t addr, uint64_t size, bool write, uint64_t pc) {

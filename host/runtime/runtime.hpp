@@ -400,6 +400,8 @@ RACEACCEL_ALWAYS_INLINE uint32_t extend_stream(uint64_t start, uint32_t size, bo
                                   extend_armed(t_region.streams[1], start, size_kind, pc, lead, unit));
   std::atomic_signal_fence(std::memory_order_seq_cst);
   t_in_runtime = 0;
+  // The flag is read after the store: a signal between them runs at once.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   return (extended ? 1u : 0u) | (t_signals_deferred ? 2u : 0u);
 }
 
@@ -411,9 +413,10 @@ RACEACCEL_NOINLINE void arm_stream(ThreadState* ts, uint32_t run);
 // for its first `covered` bytes; all of them covered: only recorded.
 RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void record_unfiltered(ThreadState* ts, uint64_t addr, uint64_t size,
                                                                         bool write, uint64_t pc, uint64_t covered);
-// After extend_stream deferred a signal: runs its handler, then (the access
-// not extended) record_unfiltered. The handler comes after the access's
-// check either way, as for a signal deferred in record_unfiltered.
+// After extend_stream deferred a signal: the access not extended,
+// record_unfiltered (whose RuntimeScope runs the handler as it ends), else
+// the handler. Either way the handler runs after the access is buffered,
+// as for a signal deferred in record_unfiltered.
 RACEACCEL_NOINLINE RACEACCEL_SHARED_WITH_PROGRAM void stream_signals_deferred(bool extended, uint64_t addr,
                                                                               uint64_t size, bool write, uint64_t pc,
                                                                               uint64_t covered);

@@ -88,7 +88,7 @@ struct RegionView {
   uint64_t streamed = 0;
   // Two open runs the fast path may extend without a call (runtime.hpp,
   // extend_stream): a loop's streams of accesses, each armed by the slow
-  // path when it starts or extends the run (arm_stream, runtime.cpp).
+  // path when it extends the run (arm_stream, runtime.cpp).
   StreamTail streams[2];
   uint32_t stream_victim = 0;  // the slot the next run arms (the other was armed last)
 };
@@ -385,6 +385,8 @@ class RuntimeScope {
   ~RuntimeScope() {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     t_in_runtime = saved_;
+    // The flag is read after the store: a signal between them runs at once.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     if (__builtin_expect(saved_ == 0 && t_signals_deferred, 0)) run_deferred_signals();
   }
   RuntimeScope(const RuntimeScope&) = delete;

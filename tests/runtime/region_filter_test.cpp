@@ -182,6 +182,22 @@ TEST(RegionFilter, SwitchedOffDecidesNothing) {
   EXPECT_EQ(t.filtered, 0u);
 }
 
+// A program linked with another version's callbacks shares TLS of another
+// layout with the runtime (hot_path.hpp): the runtime stops it before main,
+// naming the program, with status 2. Fails when check_fast_path_layout is
+// not called, or accepts a program without this version's layout symbol
+// (every program linked with the archive, which the other tests run,
+// fails when it refuses the right one).
+TEST(RegionFilter, CallbacksOfAnotherVersionAreRefused) {
+  const ProcessResult r = run_process({program("foreign_callbacks")});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("foreign_callbacks was linked with the access callbacks (libraceaccel_rt_fast.a) of another "
+                       "raceaccel version"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 // A block read in one region before and after another thread allocated it
 // again: the second read races with the allocation, and the first one
 // cannot stand in for it (the Alloc discarded its history). Fails when an
