@@ -1,4 +1,5 @@
-// A seeded random program (argv[1] = seed, argv[2] = threads, default 3)
+// A seeded random program (argv[1] = seed, argv[2] = threads, default 3,
+// argv[3] = a timer's interval in microseconds, default 0: none)
 // made of loops over arrays — the streams of accesses the callbacks extend
 // inline (docs/runtime.md, "Runs extended inline") — and of everything that
 // must stop such a stream: a call that continues it from another function,
@@ -19,10 +20,22 @@
 // streams at the part's edge, and sometimes anywhere (racing with other
 // threads). It prints the shared array's address, so that the bytes of two
 // runs can be compared under address randomization.
+//
+// With a timer, the signal interrupts the threads' loops (and the
+// callbacks that extend their streams); the handler runs a stream of its
+// own over thread-local bytes and locks a thread-local mutex (a
+// synchronization event: the thread's buffer is drained and its region
+// ends), so that a handler landing between a callback's test and its update
+// would change the run it tested. Neither creates happens-before between
+// threads, so the racy bytes stay those of the run without signals.
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 enum { kMaxThreads = 4, kPhases = 5, kOps = 40, kBytes = 8192 };
 
@@ -208,8 +221,28 @@ static void two_way_loop(uint64_t* s, unsigned char* p, unsigned len) {
   }
 }
 
+static __thread unsigned char handler_bytes[192];
+static __thread unsigned handler_sink;
+static __thread pthread_mutex_t handler_mutex = PTHREAD_MUTEX_INITIALIZER;
+static __thread volatile sig_atomic_t ticks;  // per thread: handlers on two threads are not ordered
+static sigset_t timer_signal;
+
+static void on_tick(int sig) {
+  (void)sig;
+  volatile unsigned char* q = handler_bytes;
+  for (unsigned i = 0; i < sizeof handler_bytes; i++) q[i] = (unsigned char)(q[i] + 1);
+  pthread_mutex_lock(&handler_mutex);
+  pthread_mutex_unlock(&handler_mutex);
+  for (unsigned i = 0; i < sizeof handler_bytes; i++) handler_sink += q[i];
+  ticks = ticks + 1;
+}
+
 static void* worker(void* arg) {
   const long t = (long)arg;
+  // Handlers run only while the worker runs its phases: the runtime gives
+  // a thread a second identity when a handler interrupts it before it is
+  // attached or after it is torn down (docs/runtime.md, "Not done yet").
+  pthread_sigmask(SIG_UNBLOCK, &timer_signal, 0);
   struct interrupt in = {PTHREAD_MUTEX_INITIALIZER, 0};
   const unsigned part = kBytes / (unsigned)threads;
   for (int phase = 0; phase < kPhases; phase++) {
@@ -230,19 +263,48 @@ static void* worker(void* arg) {
     }
     pthread_barrier_wait(&phase_done);
   }
-  return 0;
+  pthread_sigmask(SIG_BLOCK, &timer_signal, 0);
+  return (void*)(intptr_t)ticks;
 }
 
 int main(int argc, char** argv) {
   seed = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
   threads = argc > 2 ? atoi(argv[2]) : 3;
   if (threads < 1 || threads > kMaxThreads) threads = 3;
+  const long interval_us = argc > 3 ? atol(argv[3]) : 0;
   printf("arr=%p\n", (void*)arr);
   fflush(stdout);
+  timer_t timer;
+  sigemptyset(&timer_signal);
+  sigaddset(&timer_signal, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &timer_signal, 0);  // the workers unblock it
+  if (interval_us > 0) {                         // a high-resolution timer (a profiling timer ticks with the scheduler)
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, 0);
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = SIGALRM;
+    timer_create(CLOCK_MONOTONIC, &ev, &timer);
+    const struct itimerspec every = {{0, interval_us * 1000}, {0, interval_us * 1000}};
+    timer_settime(timer, 0, &every, 0);
+  }
   pthread_barrier_init(&phase_done, 0, (unsigned)threads);
   pthread_t tid[kMaxThreads];
   for (long i = 0; i < threads; i++) pthread_create(&tid[i], 0, worker, (void*)i);
-  for (int i = 0; i < threads; i++) pthread_join(tid[i], 0);
+  long all_ticks = 0;
+  for (int i = 0; i < threads; i++) {
+    void* thread_ticks;
+    pthread_join(tid[i], &thread_ticks);
+    all_ticks += (long)(intptr_t)thread_ticks;
+  }
   pthread_barrier_destroy(&phase_done);
+  if (interval_us > 0) {
+    timer_delete(timer);
+    printf("ticks=%ld\n", all_ticks);
+  }
   return 0;
 }
