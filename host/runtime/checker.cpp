@@ -352,20 +352,18 @@ void Checker::drain_locked(ThreadState* ts, bool owner, ShardedFastTrack::Cursor
   if (owner) {
     // Per thread in parallel checking: a shared counter's cache line would
     // travel between the threads at every synchronization event.
-    const uint64_t streamed = take_own_streamed();
     if (parallel()) {
       ts->counts.filtered += take_own_decided();  // an owner's drain runs on ts's thread
-      ts->counts.absorbed += ts->take_absorbed(true) + streamed;
-      ts->counts.streamed += streamed;
+      ts->counts.absorbed += ts->take_absorbed(true);
+      ts->counts.streamed += take_own_streamed();
     } else {
       stats_.filtered += take_own_decided();
-      stats_.absorbed += ts->take_absorbed(true) + streamed;
-      stats_.streamed += streamed;
+      stats_.absorbed += ts->take_absorbed(true);
+      stats_.streamed += take_own_streamed();
     }
     ts->consumed = 0;
-    ts->merge_floor = 0;
+    ts->end_open_runs(0);  // the buffer starts over
     ts->recent_runs[0] = ts->recent_runs[1] = ~0u;
-    close_streams();
     ts->patterns_used = 0;
     ts->count.store(0, std::memory_order_relaxed);
   } else {
@@ -494,9 +492,7 @@ void Checker::drain_all_and_stop() {
       drain_locked(ts, false);
       if (ts == t_thread) {  // once: a later unlink adds only what came after
         stats_.filtered += take_own_decided();
-        const uint64_t streamed = take_own_streamed();
-        stats_.absorbed += streamed;
-        stats_.streamed += streamed;
+        stats_.streamed += take_own_streamed();
       }
       stats_.absorbed += ts->take_absorbed(false);
     }
@@ -589,6 +585,7 @@ CheckerStats Checker::stats() {
     s.absorbed += sum.absorbed;
     s.streamed += sum.streamed;
   }
+  s.absorbed += s.streamed;  // counted apart, reported as part of the runs' accesses
   InternalLock lock(report_mu_);
   s.sites = sites_.size();
   return s;

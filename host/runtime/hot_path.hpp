@@ -28,7 +28,10 @@
 // (fast_path_state.cpp), whose name changes whenever the layout does, so
 // that the runtime refuses a program linked with another version's archive
 // (runtime.cpp, check_fast_path_layout) instead of writing past its TLS.
-#define RACEACCEL_FAST_PATH_LAYOUT raceaccel_fast_path_layout_2
+#define RACEACCEL_FAST_PATH_LAYOUT_VERSION 2
+#define RACEACCEL_LAYOUT_NAME(v) RACEACCEL_LAYOUT_NAME_(v)
+#define RACEACCEL_LAYOUT_NAME_(v) raceaccel_fast_path_layout_##v
+#define RACEACCEL_FAST_PATH_LAYOUT RACEACCEL_LAYOUT_NAME(RACEACCEL_FAST_PATH_LAYOUT_VERSION)
 #ifdef RACEACCEL_FAST_PATH_IN_PROGRAM
 #define RACEACCEL_FAST_PATH_TLS RACEACCEL_SHARED_WITH_PROGRAM __attribute__((tls_model("local-exec")))
 #else

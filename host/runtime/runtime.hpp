@@ -150,10 +150,7 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
   RuntimeScope scope;
   const uint32_t n = push_entry(ts, addr, size_kind, unpack_size(size_kind), pc);
   const AccessKind kind = unpack_kind(size_kind & ~kRecordOnly);
-  if (kind != AccessKind::Read && kind != AccessKind::Write) {
-    ts->merge_floor = n + 1;
-    close_streams();
-  }
+  if (kind != AccessKind::Read && kind != AccessKind::Write) ts->end_open_runs(n + 1);
 }
 // An atomic load decided without its clock work (tsan_atomics.cpp, "Loads
 // of a clock the thread holds"): buffered as an Atomic entry, checked at the
@@ -163,8 +160,7 @@ inline void append_entry(ThreadState* ts, uint64_t addr, uint32_t size_kind, uin
 inline void append_atomic_load(ThreadState* ts, uint64_t addr, uint32_t size, MemoryOrder order, uint64_t pc) {
   const uint32_t n =
       push_entry(ts, addr, pack_size_kind(size, AccessKind::Atomic), size, pc, static_cast<uint32_t>(order));
-  ts->merge_floor = n + 1;
-  close_streams();
+  ts->end_open_runs(n + 1);
 }
 // Coalescing (docs/runtime.md, "Coalescing"): whether run e may take the
 // next access, made at pc, whose first `lead` bytes were covered already.

@@ -210,8 +210,8 @@ struct ThreadState {
     uint64_t accesses = 0;
     uint64_t events = 0;    // synchronization, atomic, Alloc and Free events
     uint64_t filtered = 0;  // accesses the region filter decided (take_own_decided)
-    uint64_t absorbed = 0;  // accesses coalesced into an open run (take_absorbed)
-    uint64_t streamed = 0;  // of which by the callbacks (take_own_streamed)
+    uint64_t absorbed = 0;  // accesses the runtime coalesced into an open run (take_absorbed)
+    uint64_t streamed = 0;  // accesses the callbacks added to an open run (take_own_streamed)
   };
   Counts counts;
 
@@ -289,6 +289,12 @@ struct ThreadState {
       if (top > sp || (top == sp && !at_too)) break;
       node = stack[--depth];
     }
+  }
+  // No run below buffer index `floor` may be extended any more, by the
+  // runtime (merge_floor) or by the callbacks (their armed streams).
+  void end_open_runs(uint32_t floor) {
+    merge_floor = floor;
+    close_streams();
   }
   void note_recent_run(uint32_t run) {
     if (recent_runs[0] != run) {
