@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "runtime/exported.hpp"
@@ -20,12 +21,19 @@ struct ThreadStart {
   void* (*routine)(void*);
   void* arg;
   ThreadId tid;
+  sigset_t mask;  // the creator's signal mask, which the child starts with
 };
 
+// The child starts with every signal blocked (pthread_create below): a
+// handler that ran before attach_thread would find no state and give the
+// thread a second identity, unordered with its own accesses (false races
+// on its thread-local data). Signals sent meanwhile stay pending and are
+// handled here, by the attached thread, once its mask is the creator's.
 void* thread_trampoline(void* p) {
   const ThreadStart start = *static_cast<ThreadStart*>(p);
   __libc_free(p);
   if (Runtime* rt = runtime_if_started()) rt->attach_thread(start.tid);
+  pthread_sigmask(SIG_SETMASK, &start.mask, nullptr);
   void* result = start.routine(start.arg);
   // No tail call: the start routine must return into the runtime, whose
   // frames reports leave out, rather than into libc.
@@ -62,11 +70,21 @@ RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* att
   auto* start = static_cast<ThreadStart*>(__libc_malloc(sizeof(ThreadStart)));
   if (start == nullptr) return EAGAIN;
   const ThreadId child = rt->threads().create(ts->tid, std::move(create_stack));
-  *start = {routine, arg, child};
+  *start = {routine, arg, child, {}};
   rt->checker().emit(ts, Event::sync(Op::Fork, ts->tid, child));
   int detach_state = PTHREAD_CREATE_JOINABLE;
   if (attr != nullptr) pthread_attr_getdetachstate(attr, &detach_state);
+  // Every signal blocked across the real create, so that the child inherits
+  // that mask until its trampoline attached it (glibc blocks them around
+  // the clone itself, so the caller's window grows only by the call).
+  // The child may free start before the call returns: the caller's mask
+  // is restored from a copy of its own.
+  sigset_t all, caller_mask;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &caller_mask);
+  start->mask = caller_mask;
   const int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
+  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
   if (result != 0) {
     __libc_free(start);
     rt->threads().finished(child, rt->checker().recorded_events());

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -70,7 +71,16 @@ void thread_key_destructor(void* p) {
     pthread_setspecific(g_thread_key, ts);
     return;
   }
-  if (Runtime* rt = runtime_if_started()) rt->detach_thread(ts);
+  if (Runtime* rt = runtime_if_started()) {
+    // Signals wait until the state is gone: one that interrupted the
+    // teardown would be deferred into the state it destroys, and never
+    // handled. After it they are handled untraced (t_thread_done).
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    rt->detach_thread(ts);
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  }
 }
 
 void at_exit() {

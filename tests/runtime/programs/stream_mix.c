@@ -239,9 +239,9 @@ static void on_tick(int sig) {
 
 static void* worker(void* arg) {
   const long t = (long)arg;
-  // Handlers run only while the worker runs its phases: the runtime gives
-  // a thread a second identity when a handler interrupts it before it is
-  // attached or after it is torn down (docs/runtime.md, "Not done yet").
+  // Handlers run only while the worker runs its phases, so that they land
+  // in the loops this test is about (a thread's start and exit under
+  // signals: tests/programs/signal_at_thread_start_clean.c).
   pthread_sigmask(SIG_UNBLOCK, &timer_signal, 0);
   struct interrupt in = {PTHREAD_MUTEX_INITIALIZER, 0};
   const unsigned part = kBytes / (unsigned)threads;
