@@ -613,13 +613,16 @@ void Checker::unlock_after_fork() {
   mu_.unlock();
 }
 
-void Checker::adopt_after_fork_child(ThreadState* self) {
+void Checker::adopt_after_fork_child(ThreadState* self, const std::vector<ThreadId>& finished) {
   // Called in the child with every lock held (taken before fork), by this,
   // the child's only thread: parallel checking takes the fine locks again as
   // it goes, so they are released first (the threads that held them in the
-  // parent are gone), and taken again for unlock_after_fork.
+  // parent are gone), and taken again for unlock_after_fork. The report
+  // lock is released in both modes: the drains take it for a code site
+  // the thread's cache does not hold (the serial child hung there, waiting
+  // for the lock it held itself).
+  report_mu_.unlock();
   if (parallel()) {
-    report_mu_.unlock();
     parallel_->unlock_all();
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.reset_after_fork();
   }
@@ -639,11 +642,24 @@ void Checker::adopt_after_fork_child(ThreadState* self) {
       process_locked(Event::sync(Op::Join, self->tid, ts->tid));
     }
   }
+  // Threads that had already exited: their clocks are where their exit put
+  // them (the global state), as for a pthread_join after the exit. Before,
+  // the child was ordered after the live threads only, and its accesses
+  // raced with what an exited, not yet joined thread had done.
+  for (const ThreadId tid : finished) {
+    if (tid == self->tid) continue;
+    if (parallel()) {
+      std::lock_guard<OwnerLock> drain_lock(self->drain_mu);
+      apply_parallel(self, Event::sync(Op::Join, self->tid, tid));
+    } else {
+      process_locked(Event::sync(Op::Join, self->tid, tid));
+    }
+  }
   if (parallel()) {
     for (ThreadState* ts = live_; ts != nullptr; ts = ts->next) ts->drain_mu.lock();
     parallel_->lock_all();
-    report_mu_.lock();
   }
+  report_mu_.lock();
   live_ = self;
   self->prev = self->next = nullptr;
   self->linked = true;

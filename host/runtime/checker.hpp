@@ -188,9 +188,11 @@ class Checker {
   // fork(): the parent holds every checker lock across the real fork; the
   // child then drains what the other threads had buffered, joins them (their
   // work happened before the fork in the child's memory) and forgets them.
+  // It also joins `finished`, the threads that had finished but that no
+  // join took (their work happened before the fork too).
   void lock_for_fork();
   void unlock_after_fork();
-  void adopt_after_fork_child(ThreadState* self);
+  void adopt_after_fork_child(ThreadState* self, const std::vector<ThreadId>& finished);
 
  private:
   // Takes the checker lock where the mode needs it for every operation:

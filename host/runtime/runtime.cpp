@@ -580,7 +580,7 @@ void Runtime::after_fork_child() {
   threads_.unlock_after_fork();
   stacks_.mutex().unlock();
   if (ThreadState* self = t_thread) {
-    checker_->adopt_after_fork_child(self);
+    checker_->adopt_after_fork_child(self, threads_.finished_unjoined());
     self->new_region();  // the joins of the parent's other threads are its synchronization
     reporter_.after_fork_child();
   }

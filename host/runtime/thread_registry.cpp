@@ -84,7 +84,17 @@ std::optional<ThreadId> ThreadRegistry::take(pthread_t handle) {
   if (it == handles_.end()) return std::nullopt;
   const ThreadId tid = it->second;
   handles_.erase(it);
+  if (tid < threads_.size()) threads_[tid].joined = true;
   return tid;
+}
+
+std::vector<ThreadId> ThreadRegistry::finished_unjoined() {
+  InternalLock lock(mu_);
+  std::vector<ThreadId> tids;
+  for (ThreadId tid = 0; tid < threads_.size(); ++tid) {
+    if (threads_[tid].finished && !threads_[tid].joined) tids.push_back(tid);
+  }
+  return tids;
 }
 
 void ThreadRegistry::forget(pthread_t handle) {

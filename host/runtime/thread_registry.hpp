@@ -27,6 +27,7 @@ struct ThreadInfo {
   std::vector<uint64_t> create_stack;
   pid_t os_tid = 0;
   bool finished = false;
+  bool joined = false;                  // a join took its id (the joiner holds its clocks)
   uint64_t finished_at = ~uint64_t{0};  // events recorded when it finished (record=)
   std::string name;
   uint64_t stack_lo = 0, stack_hi = 0;  // the whole stack mapping (includes static TLS on non-main threads)
@@ -53,7 +54,10 @@ class ThreadRegistry {
 
   void remember(pthread_t handle, ThreadId tid);
   std::optional<ThreadId> take(pthread_t handle);  // join: the id, forgotten
-  void forget(pthread_t handle);                   // detach
+  // Threads that finished and that no join took: detached ones, and
+  // joinable ones not joined yet (a forked child orders its thread after them).
+  std::vector<ThreadId> finished_unjoined();
+  void forget(pthread_t handle);  // detach
 
   void lock_for_fork() { mu_.lock(); }
   void unlock_after_fork() { mu_.unlock(); }
