@@ -194,27 +194,43 @@ RACEACCEL_EXPORT int pthread_spin_destroy(pthread_spinlock_t* s) {
 // waiter may wake spuriously, so a program that relies on the signal alone
 // is racy).
 #define RACEACCEL_COND_VERSION "GLIBC_2.3.2"
+namespace {
+// The acquire of the mutex at the end of a wait, also when the wait does
+// not return: a thread cancelled in it (pthread_cancel) gets the mutex back
+// from glibc and unwinds through its cleanup handlers, which run with the
+// mutex held (and usually unlock it). The destructor runs in that unwinding
+// as on a normal return; without it, the handlers' accesses under the
+// mutex raced with the previous holder's (cond_wait_cancelled_clean).
+class ReacquireAfterWait {
+ public:
+  explicit ReacquireAfterWait(pthread_mutex_t* m) : m_(m) {}
+  ~ReacquireAfterWait() { acquire(m_); }
+  ReacquireAfterWait(const ReacquireAfterWait&) = delete;
+  ReacquireAfterWait& operator=(const ReacquireAfterWait&) = delete;
+
+ private:
+  pthread_mutex_t* m_;
+};
+}  // namespace
+
 RACEACCEL_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
   RACEACCEL_OBJECT_READ(c);
   release(m);
-  const int r = RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);
-  acquire(m);
-  return r;
+  ReacquireAfterWait reacquire(m);
+  return RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);
 }
 RACEACCEL_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t) {
   RACEACCEL_OBJECT_READ(c);
   release(m);
-  const int r = RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);
-  acquire(m);
-  return r;
+  ReacquireAfterWait reacquire(m);
+  return RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);
 }
 RACEACCEL_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
                                             const struct timespec* t) {
   RACEACCEL_OBJECT_READ(c);
   release(m);
-  const int r = RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);
-  acquire(m);
-  return r;
+  ReacquireAfterWait reacquire(m);
+  return RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);
 }
 RACEACCEL_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
   RACEACCEL_OBJECT_READ(c);
