@@ -12,13 +12,11 @@
 // calls the same real function glibc's C11 one calls, and maps the code.
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <threads.h>
 
 #include "runtime/exported.hpp"
-#include "runtime/real_functions.hpp"
-#include "runtime/runtime.hpp"
 
 static_assert(sizeof(mtx_t) == sizeof(pthread_mutex_t) && alignof(mtx_t) == alignof(pthread_mutex_t));
 static_assert(sizeof(cnd_t) == sizeof(pthread_cond_t) && alignof(cnd_t) == alignof(pthread_cond_t));
