@@ -32,21 +32,22 @@ c_flags=$(sed -n 's/^set(RACEACCEL_PROGRAM_C_FLAGS \(.*\))$/\1/p' "$here/CMakeLi
 cxx_flags=$(sed -n 's/^set(RACEACCEL_PROGRAM_CXX_FLAGS \(.*\))$/\1/p' "$here/CMakeLists.txt")
 
 passed=0 failed=0
-# One table row per line: raceaccel_program(NAME SOURCE VERDICT [LANG x] [COMPILER x] [REPORTS n] [EXIT s] [MATCH ere] [ARGS ...])
+# One table row per line: raceaccel_program(NAME SOURCE VERDICT [LANG x] [COMPILER x] [REPORTS n] [EXIT s] [MATCH ere] [FLAGS ...] [ARGS ...])
 grep -E '^[[:space:]]*raceaccel_program\(' "$here/CMakeLists.txt" |
   sed -e 's/^[[:space:]]*raceaccel_program(//' -e 's/)[[:space:]]*$//' >"$work/table"
 while read -r name source verdict rest; do
   echo "$name" | grep -Eq -- "$filter" || continue
-  compiler=clang options='' args='' key=''
+  compiler=clang options='' args='' extra='' key=''
   for word in $rest; do
     case $word in
-      LANG | COMPILER | REPORTS | EXIT | MATCH | ARGS) key=$word ;;
+      LANG | COMPILER | REPORTS | EXIT | MATCH | FLAGS | ARGS) key=$word ;;
       *)
         case $key in
           COMPILER) compiler=$word ;;
           REPORTS) options="$options --reports $word" ;;
           EXIT) options="$options --exit $word" ;;
           MATCH) options="$options --match $(echo "$word" | tr -d '"')" ;;
+          FLAGS) extra="$extra $word" ;;
           ARGS) args="$args $word" ;;
         esac
         ;;
@@ -57,7 +58,7 @@ while read -r name source verdict rest; do
     *) if [ "$compiler" = gcc ]; then cc=g++; else cc=clang++-19; fi; flags=$cxx_flags ;;
   esac
   # shellcheck disable=SC2086 # flags are a word list
-  if ! $cc $flags -fsanitize=thread "$here/$source" -o "$work/$name" </dev/null 2>"$work/$name.build"; then
+  if ! $cc $flags $extra -fsanitize=thread "$here/$source" -o "$work/$name" </dev/null 2>"$work/$name.build"; then
     echo "FAIL  $name: does not build with $cc"
     head -20 "$work/$name.build"
     failed=$((failed + 1))
