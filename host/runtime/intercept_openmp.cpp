@@ -16,6 +16,8 @@
 // - a barrier (explicit, or implied at the end of a worksharing loop or
 //   sections without nowait): one barrier round of the team's `barrier`
 //   object, as pthread_barrier_wait;
+// - single copyprivate: the executing thread's values, published, happen
+//   before the other threads' copies of them;
 // - critical (the unnamed one, or each name), the atomic fallback lock,
 //   ordered sections (in iteration order: a lock per region) and the
 //   omp_*_lock API: a lock's acquire and release.
@@ -69,6 +71,8 @@ void GOMP_critical_name_start(void** name);
 void GOMP_critical_name_end(void** name);
 void GOMP_atomic_start();
 void GOMP_atomic_end();
+void* GOMP_single_copy_start();
+void GOMP_single_copy_end(void* data);
 void GOMP_ordered_start();
 void GOMP_ordered_end();
 void omp_set_lock(omp_lock_t* lock);
@@ -89,7 +93,7 @@ namespace {
 struct ParallelRegion {
   void (*fn)(void*);
   void* data;
-  char start, end, barrier, ordered;
+  char start, end, barrier, ordered, copied;
 };
 
 // The innermost region the thread runs a part of (nested regions nest).
@@ -109,7 +113,7 @@ void run_part(void* p) {
 // A region around real(run_part, &region), whatever the entry point.
 template <typename Real>
 auto in_region(void (*fn)(void*), void* data, Real&& real) {
-  ParallelRegion region{fn, data, 0, 0, 0, 0};
+  ParallelRegion region{fn, data, 0, 0, 0, 0, 0};
   release(&region.start);
   auto result = real(run_part, &region);
   acquire(&region.end);
@@ -232,6 +236,17 @@ RACEACCEL_EXPORT void GOMP_atomic_start() {
 RACEACCEL_EXPORT void GOMP_atomic_end() {
   release(&g_atomic_lock);
   RACEACCEL_REAL(GOMP_atomic_end)();
+}
+// single copyprivate: the thread that ran the single block publishes its
+// values (copy_end), the others read them once copy_start returns them.
+RACEACCEL_EXPORT void GOMP_single_copy_end(void* data) {
+  if (ParallelRegion* region = t_omp_region) release(&region->copied);
+  RACEACCEL_REAL(GOMP_single_copy_end)(data);
+}
+RACEACCEL_EXPORT void* GOMP_single_copy_start() {
+  void* const data = RACEACCEL_REAL(GOMP_single_copy_start)();
+  if (ParallelRegion* region = t_omp_region; region != nullptr && data != nullptr) acquire(&region->copied);
+  return data;
 }
 // Ordered sections run one at a time in iteration order: a lock of the region.
 RACEACCEL_EXPORT void GOMP_ordered_start() {
