@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -45,6 +46,9 @@ constexpr int kMaxFds = 8192;
 struct Descriptor {
   uint64_t cell;
   std::atomic<uint32_t> sync;
+  // The sync object of the epoll descriptor that watches this one (0: none;
+  // a reference it holds): writing here releases it too (epoll_ctl below).
+  std::atomic<uint32_t> watcher;
 };
 // A sync object shared by `refs` descriptors; the first kShared are the
 // global ones, never released.
@@ -94,6 +98,7 @@ void acquire_fd(int fd) {
 void release_fd(int fd) {
   if (Descriptor* d = entry(fd)) {
     if (uint32_t ref = d->sync.load(std::memory_order_acquire)) release(sync_id(ref));
+    if (uint32_t ref = d->watcher.load(std::memory_order_acquire)) release(sync_id(ref));
   }
 }
 
@@ -103,6 +108,7 @@ void created(int fd, uint32_t ref, uint64_t pc) {
   Descriptor* d = entry(fd);
   if (d == nullptr || t_in_runtime) return drop_ref(ref);
   drop_ref(d->sync.exchange(ref, std::memory_order_acq_rel));
+  drop_ref(d->watcher.exchange(0, std::memory_order_acq_rel));
   forget_range(&d->cell, sizeof d->cell);
   program_write(&d->cell, sizeof d->cell, pc);
 }
@@ -114,6 +120,7 @@ void closing(int fd, uint64_t pc) {
   program_write(&d->cell, sizeof d->cell, pc);
   forget_range(&d->cell, sizeof d->cell);
   drop_ref(d->sync.exchange(0, std::memory_order_acq_rel));
+  drop_ref(d->watcher.exchange(0, std::memory_order_acq_rel));
 }
 void duplicated(int from, int to, uint64_t pc) {
   const Descriptor* d = entry(from);
@@ -384,6 +391,64 @@ RACEACCEL_EXPORT int eventfd(unsigned initial, int flags) noexcept {
   const int fd = RACEACCEL_REAL(eventfd)(initial, flags);
   if (fd >= 0 && !t_in_runtime) created(fd, new_sync(1, fd), RACEACCEL_CALLER);
   return fd;
+}
+
+// ---- epoll ----------------------------------------------------------------------
+// As ThreadSanitizer models it: an epoll descriptor has a sync object of its
+// own; adding or modifying a watch releases it (the watch's data, often a
+// pointer to an object the thread set up, is handed to the waiter), every
+// write to a watched descriptor releases it too (the write is what makes
+// the wait return), and a wait that returns events acquires it, after which
+// the kernel's events are written to the caller's array.
+RACEACCEL_EXPORT int epoll_create(int size) noexcept {
+  const int fd = RACEACCEL_REAL(epoll_create)(size);
+  if (fd >= 0 && !t_in_runtime) created(fd, new_sync(1, fd), RACEACCEL_CALLER);
+  return fd;
+}
+RACEACCEL_EXPORT int epoll_create1(int flags) noexcept {
+  const int fd = RACEACCEL_REAL(epoll_create1)(flags);
+  if (fd >= 0 && !t_in_runtime) created(fd, new_sync(1, fd), RACEACCEL_CALLER);
+  return fd;
+}
+RACEACCEL_EXPORT int epoll_ctl(int epfd, int op, int fd, struct epoll_event* event) noexcept {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(epfd, pc);
+  used(fd, pc);
+  if (event != nullptr) program_read(event, sizeof *event, pc);
+  if (op == EPOLL_CTL_ADD || op == EPOLL_CTL_MOD) release_fd(epfd);
+  const int r = RACEACCEL_REAL(epoll_ctl)(epfd, op, fd, event);
+  const Descriptor* ep = entry(epfd);
+  Descriptor* watched = entry(fd);
+  if (r == 0 && ep != nullptr && watched != nullptr && !t_in_runtime) {
+    const uint32_t ref = op == EPOLL_CTL_DEL ? 0 : add_ref(ep->sync.load(std::memory_order_acquire));
+    drop_ref(watched->watcher.exchange(ref, std::memory_order_acq_rel));
+  }
+  return r;
+}
+namespace {
+template <typename Call>
+int epoll_waited(int epfd, struct epoll_event* events, uint64_t pc, Call call) {
+  used(epfd, pc);
+  const int r = call();
+  if (r > 0) {
+    acquire_fd(epfd);
+    program_write(events, static_cast<size_t>(r) * sizeof *events, pc);
+  }
+  return r;
+}
+}  // namespace
+RACEACCEL_EXPORT int epoll_wait(int epfd, struct epoll_event* events, int max, int timeout) {
+  return epoll_waited(epfd, events, RACEACCEL_CALLER,
+                      [&] { return RACEACCEL_REAL(epoll_wait)(epfd, events, max, timeout); });
+}
+RACEACCEL_EXPORT int epoll_pwait(int epfd, struct epoll_event* events, int max, int timeout, const sigset_t* mask) {
+  return epoll_waited(epfd, events, RACEACCEL_CALLER,
+                      [&] { return RACEACCEL_REAL(epoll_pwait)(epfd, events, max, timeout, mask); });
+}
+RACEACCEL_EXPORT int epoll_pwait2(int epfd, struct epoll_event* events, int max, const struct timespec* timeout,
+                                  const sigset_t* mask) {
+  return epoll_waited(epfd, events, RACEACCEL_CALLER,
+                      [&] { return RACEACCEL_REAL(epoll_pwait2)(epfd, events, max, timeout, mask); });
 }
 
 // ---- duplication and close -----------------------------------------------------
