@@ -122,10 +122,16 @@ void closing(int fd, uint64_t pc) {
   drop_ref(d->sync.exchange(0, std::memory_order_acq_rel));
   drop_ref(d->watcher.exchange(0, std::memory_order_acq_rel));
 }
+// The copy shares the original's sync object, and its epoll watcher (epoll
+// watches the open file, which a write through either descriptor wakes).
 void duplicated(int from, int to, uint64_t pc) {
   const Descriptor* d = entry(from);
   const uint32_t ref = d != nullptr ? d->sync.load(std::memory_order_acquire) : 0;
   created(to, add_ref(ref), pc);
+  Descriptor* copy = entry(to);
+  if (d != nullptr && copy != nullptr && !t_in_runtime) {
+    drop_ref(copy->watcher.exchange(add_ref(d->watcher.load(std::memory_order_acquire)), std::memory_order_acq_rel));
+  }
 }
 
 // 0 for a vector the kernel rejects (null, negative or above IOV_MAX

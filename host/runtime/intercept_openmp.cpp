@@ -34,11 +34,12 @@
 // libgomp's entry points (libgomp_g.h, GCC 12; not installed as a header)
 // and its public lock API (omp.h), declared here with their ABI.
 extern "C" {
+// omp.h's types, with their sizes (4 and 8 + a pointer's bytes).
 struct omp_lock_t {
-  void* opaque[1];
+  alignas(4) unsigned char opaque[4];
 };
 struct omp_nest_lock_t {
-  void* opaque[2];
+  alignas(sizeof(void*)) unsigned char opaque[8 + sizeof(void*)];
 };
 void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
 unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
@@ -75,6 +76,8 @@ void* GOMP_single_copy_start();
 void GOMP_single_copy_end(void* data);
 void GOMP_ordered_start();
 void GOMP_ordered_end();
+void omp_destroy_lock(omp_lock_t* lock);
+void omp_destroy_nest_lock(omp_nest_lock_t* lock);
 void omp_set_lock(omp_lock_t* lock);
 void omp_unset_lock(omp_lock_t* lock);
 int omp_test_lock(omp_lock_t* lock);
@@ -260,7 +263,16 @@ RACEACCEL_EXPORT void GOMP_ordered_end() {
 
 // ---- the lock API ----------------------------------------------------------------
 // A nested lock is released by each unset, and the last unset's release
-// (the one that frees it) is the one its next owner acquires.
+// (the one that frees it) is the one its next owner acquires. A destroyed
+// lock's clocks start over, as a destroyed mutex's do.
+RACEACCEL_EXPORT void omp_destroy_lock(omp_lock_t* lock) {
+  destroyed(lock, sizeof *lock);
+  RACEACCEL_REAL(omp_destroy_lock)(lock);
+}
+RACEACCEL_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* lock) {
+  destroyed(lock, sizeof *lock);
+  RACEACCEL_REAL(omp_destroy_nest_lock)(lock);
+}
 RACEACCEL_EXPORT void omp_set_lock(omp_lock_t* lock) {
   RACEACCEL_REAL(omp_set_lock)(lock);
   acquire(lock);
