@@ -12,7 +12,7 @@
 //   Creating a descriptor clears its entry's history and writes it; closing
 //   clears it after the write.
 // The table has a fixed size (no allocation on these paths; descriptors at
-// or above kMaxFds are not tracked). Sync object ids are the addresses of the
+// or above kMaxFds, 2^20, are not tracked). Sync object ids are the addresses of the
 // runtime's own table entries, so they never collide with program memory.
 #include <fcntl.h>
 #include <limits.h>
@@ -38,7 +38,11 @@ using namespace raceaccel::rt;
 
 namespace {
 
-constexpr int kMaxFds = 8192;
+// Up to 2^20, the kernel's default ceiling for RLIMIT_NOFILE (fs.nr_open):
+// a server that raises its limit got untracked descriptors above 8192 (a
+// pipe handoff there was a false race). The tables take 20 MiB of address
+// space; only the pages of descriptors in use are ever touched.
+constexpr int kMaxFds = 1 << 20;
 
 // One descriptor: `cell` is the memory location its uses and close() access
 // (8 bytes, like ThreadSanitizer's); `sync` names its sync object (0: none,
@@ -65,14 +69,17 @@ const void* sync_id(uint32_t ref) { return &g_sync[ref - 1]; }
 uint32_t shared_ref(SharedSync s) { return static_cast<uint32_t>(s) + 1; }
 
 // A fresh private sync object holding `refs` references (a free one always
-// exists: there are as many as descriptors). A reused object keeps its old
-// clock in the detector: that can only add happens-before between an old
-// and a new pipe, never report a false race (docs/runtime.md).
+// exists: there are as many as descriptors). A reused object's clocks are
+// dropped first (a Destroy of its id): kept, they ordered a new pipe's
+// reader after whoever wrote to the old pipe that had the object (the same
+// descriptor number, closed and made again), which hid the races between
+// them.
 uint32_t new_sync(uint32_t refs, int hint) {
   for (int i = 0; i < kMaxFds; ++i) {
     SyncObject& s = g_sync[kShared + (hint + i) % kMaxFds];
     uint32_t zero = 0;
     if (s.refs.load(std::memory_order_relaxed) == 0 && s.refs.compare_exchange_strong(zero, refs)) {
+      destroyed(&s, sizeof s);
       return static_cast<uint32_t>(&s - g_sync) + 1;
     }
   }
@@ -223,6 +230,52 @@ RACEACCEL_EXPORT ssize_t preadv(int fd, const struct iovec* iov, int n, off_t of
   if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
   return r;
 }
+RACEACCEL_EXPORT ssize_t preadv64(int fd, const struct iovec* iov, int n, off64_t off) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  const ssize_t r = input(
+      fd, pc, [&] { return RACEACCEL_REAL(preadv64)(fd, iov, n, off); }, nullptr);
+  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
+  return r;
+}
+RACEACCEL_EXPORT ssize_t preadv2(int fd, const struct iovec* iov, int n, off_t off, int flags) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  const ssize_t r = input(
+      fd, pc, [&] { return RACEACCEL_REAL(preadv2)(fd, iov, n, off, flags); }, nullptr);
+  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
+  return r;
+}
+RACEACCEL_EXPORT ssize_t preadv64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  const ssize_t r = input(
+      fd, pc, [&] { return RACEACCEL_REAL(preadv64v2)(fd, iov, n, off, flags); }, nullptr);
+  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
+  return r;
+}
+// glibc's eventfd_read/eventfd_write make their system calls inline: they
+// reach neither read() nor write() here.
+RACEACCEL_EXPORT int eventfd_read(int fd, eventfd_t* value) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(fd, pc);
+  const int r = RACEACCEL_REAL(eventfd_read)(fd, value);
+  if (r == 0) {
+    acquire_fd(fd);
+    program_write(value, sizeof *value, pc);
+  }
+  return r;
+}
+// Several messages: each one received is written as recvmsg's is.
+RACEACCEL_EXPORT int recvmmsg(int fd, struct mmsghdr* msgs, unsigned int n, int flags, struct timespec* timeout) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(fd, pc);
+  const int r = RACEACCEL_REAL(recvmmsg)(fd, msgs, n, flags, timeout);
+  if (r >= 0) acquire_fd(fd);
+  for (int i = 0; i < r; ++i) {
+    const struct msghdr& m = msgs[i].msg_hdr;
+    if (msgs[i].msg_len > 0) iov_access(m.msg_iov, static_cast<int>(m.msg_iovlen), msgs[i].msg_len, true, pc);
+    program_write(&msgs[i].msg_len, sizeof msgs[i].msg_len, pc);
+  }
+  return r;
+}
 RACEACCEL_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
   const uint64_t pc = RACEACCEL_CALLER;
   const ssize_t r = input(
@@ -263,6 +316,43 @@ RACEACCEL_EXPORT ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t o
   iov_access(iov, n, iov_bytes(iov, n), false, pc);
   return output(
       fd, pc, [&] { return RACEACCEL_REAL(pwritev)(fd, iov, n, off); }, nullptr, 0);
+}
+RACEACCEL_EXPORT ssize_t pwritev64(int fd, const struct iovec* iov, int n, off64_t off) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  iov_access(iov, n, iov_bytes(iov, n), false, pc);
+  return output(
+      fd, pc, [&] { return RACEACCEL_REAL(pwritev64)(fd, iov, n, off); }, nullptr, 0);
+}
+RACEACCEL_EXPORT ssize_t pwritev2(int fd, const struct iovec* iov, int n, off_t off, int flags) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  iov_access(iov, n, iov_bytes(iov, n), false, pc);
+  return output(
+      fd, pc, [&] { return RACEACCEL_REAL(pwritev2)(fd, iov, n, off, flags); }, nullptr, 0);
+}
+RACEACCEL_EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  iov_access(iov, n, iov_bytes(iov, n), false, pc);
+  return output(
+      fd, pc, [&] { return RACEACCEL_REAL(pwritev64v2)(fd, iov, n, off, flags); }, nullptr, 0);
+}
+RACEACCEL_EXPORT int eventfd_write(int fd, eventfd_t value) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(fd, pc);
+  release_fd(fd);
+  return RACEACCEL_REAL(eventfd_write)(fd, value);
+}
+RACEACCEL_EXPORT int sendmmsg(int fd, struct mmsghdr* msgs, unsigned int n, int flags) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  for (unsigned int i = 0; i < n; ++i) {
+    const struct msghdr& m = msgs[i].msg_hdr;
+    const int parts = static_cast<int>(m.msg_iovlen);
+    if (parts != 0) iov_access(m.msg_iov, parts, iov_bytes(m.msg_iov, parts), false, pc);
+  }
+  used(fd, pc);
+  release_fd(fd);
+  const int r = RACEACCEL_REAL(sendmmsg)(fd, msgs, n, flags);
+  for (int i = 0; i < r; ++i) program_write(&msgs[i].msg_len, sizeof msgs[i].msg_len, pc);
+  return r;
 }
 RACEACCEL_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
   const uint64_t pc = RACEACCEL_CALLER;

@@ -11,6 +11,7 @@
 // symbol through an asm label, and the real functions are looked up with
 // explicit types.
 #include <stdio.h>
+#include <time.h>
 
 #include <atomic>
 #include <cctype>
@@ -223,5 +224,54 @@ RACEACCEL_LIBC(size_t, fread, void* p, size_t size, size_t n, FILE* f) {
 RACEACCEL_LIBC(char*, fgets, char* s, int size, FILE* f) {
   char* r = RACEACCEL_NEXT(char* (*)(char*, int, FILE*), fgets)(s, size, f);
   if (r != nullptr) program_write(s, length(s) + 1, RACEACCEL_CALLER);
+  return r;
+}
+
+// ---- time conversions ---------------------------------------------------------
+// localtime, gmtime, ctime and asctime return a buffer of libc's own that
+// every call writes: two threads calling them race on it (ThreadSanitizer
+// reports that), which the program's reads of the result alone would not
+// show. Each records the buffer (or the caller's, for the _r forms) as
+// written, and its input as read.
+RACEACCEL_LIBC(struct tm*, localtime, const time_t* t) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(t, sizeof *t, pc);
+  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*), localtime)(t);
+  if (r != nullptr) program_write(r, sizeof *r, pc);
+  return r;
+}
+RACEACCEL_LIBC(struct tm*, gmtime, const time_t* t) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(t, sizeof *t, pc);
+  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*), gmtime)(t);
+  if (r != nullptr) program_write(r, sizeof *r, pc);
+  return r;
+}
+RACEACCEL_LIBC(struct tm*, localtime_r, const time_t* t, struct tm* out) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(t, sizeof *t, pc);
+  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), localtime_r)(t, out);
+  if (r != nullptr) program_write(r, sizeof *r, pc);
+  return r;
+}
+RACEACCEL_LIBC(struct tm*, gmtime_r, const time_t* t, struct tm* out) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(t, sizeof *t, pc);
+  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), gmtime_r)(t, out);
+  if (r != nullptr) program_write(r, sizeof *r, pc);
+  return r;
+}
+RACEACCEL_LIBC(char*, ctime, const time_t* t) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(t, sizeof *t, pc);
+  char* r = RACEACCEL_NEXT(char* (*)(const time_t*), ctime)(t);
+  if (r != nullptr) program_write(r, length(r) + 1, pc);
+  return r;
+}
+RACEACCEL_LIBC(char*, asctime, const struct tm* tm) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  program_read(tm, sizeof *tm, pc);
+  char* r = RACEACCEL_NEXT(char* (*)(const struct tm*), asctime)(tm);
+  if (r != nullptr) program_write(r, length(r) + 1, pc);
   return r;
 }

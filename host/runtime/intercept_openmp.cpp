@@ -23,9 +23,18 @@
 //   omp_*_lock API: a lock's acquire and release.
 // The region's objects live in the encountering thread's frame and are
 // destroyed when the region ends, so that memory reused later carries no
-// clock of theirs. Tasks (GOMP_task, taskwait, taskgroup) are not modelled.
+// clock of theirs. Not modelled: tasks (GOMP_task, taskwait, taskgroup) and
+// task reductions (GOMP_parallel_reductions passes libgomp a descriptor
+// through the region's data, which a wrapped region would hide), the
+// barriers inside single copyprivate (a false race at most), and the
+// pre-GCC 4.9 GOMP_parallel_start/end. Ordered sections use one object per
+// region, so an ordered loop with nowait followed by another orders their
+// sections one after the other (they could only overlap in time).
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <atomic>
 
 #include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
@@ -42,7 +51,6 @@ struct omp_nest_lock_t {
   alignas(sizeof(void*)) unsigned char opaque[8 + sizeof(void*)];
 };
 void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
-unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
 void GOMP_parallel_loop_static(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr,
                                long chunk, unsigned flags);
 void GOMP_parallel_loop_dynamic(void (*fn)(void*), void* data, unsigned num_threads, long start, long end, long incr,
@@ -89,7 +97,31 @@ int omp_test_nest_lock(omp_nest_lock_t* lock);
 using namespace raceaccel;
 using namespace raceaccel::rt;
 
+// libgomp's `name`: the next definition after the runtime's, or, when
+// libgomp was loaded privately (dlopen of a plugin with RTLD_LOCAL, whose
+// calls still bind to the runtime's exports), libgomp's own.
+#define RACEACCEL_GOMP(name)                           \
+  (reinterpret_cast<decltype(&::name)>([]() -> void* { \
+    static std::atomic<void*> slot{nullptr};           \
+    void* p = slot.load(std::memory_order_acquire);    \
+    if (p == nullptr) {                                \
+      p = gomp_symbol(#name);                          \
+      slot.store(p, std::memory_order_release);        \
+    }                                                  \
+    return p;                                          \
+  }()))
+
 namespace {
+
+void* gomp_symbol(const char* name) {
+  if (void* next = dlsym(RTLD_NEXT, name)) return next;
+  if (void* gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
+    void* own = dlsym(gomp, name);
+    dlclose(gomp);
+    if (own != nullptr) return own;
+  }
+  return resolve_next(name, nullptr);  // the runtime's message, and abort
+}
 
 // One parallel region, in the encountering thread's frame; each char is a
 // synchronization object of its own (its address).
@@ -146,7 +178,7 @@ char g_atomic_lock;
 #define RACEACCEL_GOMP_VOID_REGION(name, params, ...)            \
   RACEACCEL_EXPORT void name params {                            \
     in_region(fn, data, [&](void (*part)(void*), void* region) { \
-      RACEACCEL_REAL(name)(part, region, __VA_ARGS__);           \
+      RACEACCEL_GOMP(name)(part, region, __VA_ARGS__);           \
       return 0;                                                  \
     });                                                          \
   }
@@ -177,88 +209,82 @@ RACEACCEL_GOMP_VOID_REGION(GOMP_parallel_sections,
                            (void (*fn)(void*), void* data, unsigned num_threads, unsigned count, unsigned flags),
                            num_threads, count, flags)
 
-RACEACCEL_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
-                                                   unsigned flags) {
-  return in_region(fn, data, [&](void (*part)(void*), void* region) {
-    return RACEACCEL_REAL(GOMP_parallel_reductions)(part, region, num_threads, flags);
-  });
-}
-
 // ---- barriers ------------------------------------------------------------------
 RACEACCEL_EXPORT void GOMP_barrier() {
   team_barrier([] {
-    RACEACCEL_REAL(GOMP_barrier)();
+    RACEACCEL_GOMP(GOMP_barrier)();
     return 0;
   });
 }
 RACEACCEL_EXPORT void GOMP_loop_end() {
   team_barrier([] {
-    RACEACCEL_REAL(GOMP_loop_end)();
+    RACEACCEL_GOMP(GOMP_loop_end)();
     return 0;
   });
 }
 RACEACCEL_EXPORT void GOMP_sections_end() {
   team_barrier([] {
-    RACEACCEL_REAL(GOMP_sections_end)();
+    RACEACCEL_GOMP(GOMP_sections_end)();
     return 0;
   });
 }
-// The cancellable forms return whether the region was cancelled; the team
-// still meets there.
+// The cancellable forms return whether the region was cancelled (a
+// cancelled thread leaves without meeting the others, and goes to the
+// region's end, whose release and acquire order it).
 RACEACCEL_EXPORT bool GOMP_barrier_cancel() {
-  return team_barrier([] { return RACEACCEL_REAL(GOMP_barrier_cancel)(); });
+  return team_barrier([] { return RACEACCEL_GOMP(GOMP_barrier_cancel)(); });
 }
 RACEACCEL_EXPORT bool GOMP_loop_end_cancel() {
-  return team_barrier([] { return RACEACCEL_REAL(GOMP_loop_end_cancel)(); });
+  return team_barrier([] { return RACEACCEL_GOMP(GOMP_loop_end_cancel)(); });
 }
 RACEACCEL_EXPORT bool GOMP_sections_end_cancel() {
-  return team_barrier([] { return RACEACCEL_REAL(GOMP_sections_end_cancel)(); });
+  return team_barrier([] { return RACEACCEL_GOMP(GOMP_sections_end_cancel)(); });
 }
 
 // ---- critical, atomic, ordered -------------------------------------------------
 RACEACCEL_EXPORT void GOMP_critical_start() {
-  RACEACCEL_REAL(GOMP_critical_start)();
+  RACEACCEL_GOMP(GOMP_critical_start)();
   acquire(&g_unnamed_critical);
 }
 RACEACCEL_EXPORT void GOMP_critical_end() {
   release(&g_unnamed_critical);
-  RACEACCEL_REAL(GOMP_critical_end)();
+  RACEACCEL_GOMP(GOMP_critical_end)();
 }
 RACEACCEL_EXPORT void GOMP_critical_name_start(void** name) {
-  RACEACCEL_REAL(GOMP_critical_name_start)(name);
+  RACEACCEL_GOMP(GOMP_critical_name_start)(name);
   acquire(name);
 }
 RACEACCEL_EXPORT void GOMP_critical_name_end(void** name) {
   release(name);
-  RACEACCEL_REAL(GOMP_critical_name_end)(name);
+  RACEACCEL_GOMP(GOMP_critical_name_end)(name);
 }
 RACEACCEL_EXPORT void GOMP_atomic_start() {
-  RACEACCEL_REAL(GOMP_atomic_start)();
+  RACEACCEL_GOMP(GOMP_atomic_start)();
   acquire(&g_atomic_lock);
 }
 RACEACCEL_EXPORT void GOMP_atomic_end() {
   release(&g_atomic_lock);
-  RACEACCEL_REAL(GOMP_atomic_end)();
+  RACEACCEL_GOMP(GOMP_atomic_end)();
 }
 // single copyprivate: the thread that ran the single block publishes its
 // values (copy_end), the others read them once copy_start returns them.
 RACEACCEL_EXPORT void GOMP_single_copy_end(void* data) {
   if (ParallelRegion* region = t_omp_region) release(&region->copied);
-  RACEACCEL_REAL(GOMP_single_copy_end)(data);
+  RACEACCEL_GOMP(GOMP_single_copy_end)(data);
 }
 RACEACCEL_EXPORT void* GOMP_single_copy_start() {
-  void* const data = RACEACCEL_REAL(GOMP_single_copy_start)();
+  void* const data = RACEACCEL_GOMP(GOMP_single_copy_start)();
   if (ParallelRegion* region = t_omp_region; region != nullptr && data != nullptr) acquire(&region->copied);
   return data;
 }
 // Ordered sections run one at a time in iteration order: a lock of the region.
 RACEACCEL_EXPORT void GOMP_ordered_start() {
-  RACEACCEL_REAL(GOMP_ordered_start)();
+  RACEACCEL_GOMP(GOMP_ordered_start)();
   if (ParallelRegion* region = t_omp_region) acquire(&region->ordered);
 }
 RACEACCEL_EXPORT void GOMP_ordered_end() {
   if (ParallelRegion* region = t_omp_region) release(&region->ordered);
-  RACEACCEL_REAL(GOMP_ordered_end)();
+  RACEACCEL_GOMP(GOMP_ordered_end)();
 }
 
 // ---- the lock API ----------------------------------------------------------------
@@ -267,35 +293,35 @@ RACEACCEL_EXPORT void GOMP_ordered_end() {
 // lock's clocks start over, as a destroyed mutex's do.
 RACEACCEL_EXPORT void omp_destroy_lock(omp_lock_t* lock) {
   destroyed(lock, sizeof *lock);
-  RACEACCEL_REAL(omp_destroy_lock)(lock);
+  RACEACCEL_GOMP(omp_destroy_lock)(lock);
 }
 RACEACCEL_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* lock) {
   destroyed(lock, sizeof *lock);
-  RACEACCEL_REAL(omp_destroy_nest_lock)(lock);
+  RACEACCEL_GOMP(omp_destroy_nest_lock)(lock);
 }
 RACEACCEL_EXPORT void omp_set_lock(omp_lock_t* lock) {
-  RACEACCEL_REAL(omp_set_lock)(lock);
+  RACEACCEL_GOMP(omp_set_lock)(lock);
   acquire(lock);
 }
 RACEACCEL_EXPORT void omp_unset_lock(omp_lock_t* lock) {
   release(lock);
-  RACEACCEL_REAL(omp_unset_lock)(lock);
+  RACEACCEL_GOMP(omp_unset_lock)(lock);
 }
 RACEACCEL_EXPORT int omp_test_lock(omp_lock_t* lock) {
-  const int r = RACEACCEL_REAL(omp_test_lock)(lock);
+  const int r = RACEACCEL_GOMP(omp_test_lock)(lock);
   if (r != 0) acquire(lock);
   return r;
 }
 RACEACCEL_EXPORT void omp_set_nest_lock(omp_nest_lock_t* lock) {
-  RACEACCEL_REAL(omp_set_nest_lock)(lock);
+  RACEACCEL_GOMP(omp_set_nest_lock)(lock);
   acquire(lock);
 }
 RACEACCEL_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* lock) {
   release(lock);
-  RACEACCEL_REAL(omp_unset_nest_lock)(lock);
+  RACEACCEL_GOMP(omp_unset_nest_lock)(lock);
 }
 RACEACCEL_EXPORT int omp_test_nest_lock(omp_nest_lock_t* lock) {
-  const int r = RACEACCEL_REAL(omp_test_nest_lock)(lock);
+  const int r = RACEACCEL_GOMP(omp_test_nest_lock)(lock);
   if (r != 0) acquire(lock);
   return r;
 }

@@ -79,10 +79,13 @@ RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* att
   // the clone itself, so the caller's window grows only by the call).
   // The child may free start before the call returns: the caller's mask
   // is restored from a copy of its own.
+  // A mask set on the attributes (pthread_attr_setsigmask_np) is the one
+  // glibc starts the child with instead: it is the one to restore (and
+  // then the child is not blocked until it is attached).
   sigset_t all, caller_mask;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &caller_mask);
-  start->mask = caller_mask;
+  if (attr == nullptr || pthread_attr_getsigmask_np(attr, &start->mask) != 0) start->mask = caller_mask;
   const int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
   pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
   if (result != 0) {
