@@ -16,6 +16,7 @@
 // runtime's own table entries, so they never collide with program memory.
 #include <fcntl.h>
 #include <limits.h>
+#include <mqueue.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -545,6 +546,54 @@ RACEACCEL_EXPORT int epoll_pwait2(int epfd, struct epoll_event* events, int max,
                                   const sigset_t* mask) {
   return epoll_waited(epfd, events, RACEACCEL_CALLER,
                       [&] { return RACEACCEL_REAL(epoll_pwait2)(epfd, events, max, timeout, mask); });
+}
+
+// ---- POSIX message queues -----------------------------------------------------
+// A queue descriptor is a descriptor with a sync object of its own: sending
+// releases it, receiving acquires it (a handoff, as a pipe's), and the
+// message's bytes are read by the sender and written for the receiver.
+RACEACCEL_EXPORT mqd_t mq_open(const char* name, int flags, ...) {
+  mode_t mode = 0;
+  struct mq_attr* attr = nullptr;
+  if ((flags & O_CREAT) != 0) {
+    va_list ap;
+    va_start(ap, flags);
+    mode = static_cast<mode_t>(va_arg(ap, unsigned int));
+    attr = va_arg(ap, struct mq_attr*);
+    va_end(ap);
+  }
+  const mqd_t q =
+      (flags & O_CREAT) != 0 ? RACEACCEL_REAL(mq_open)(name, flags, mode, attr) : RACEACCEL_REAL(mq_open)(name, flags);
+  if (q >= 0 && !t_in_runtime) created(q, new_sync(1, q), RACEACCEL_CALLER);
+  return q;
+}
+RACEACCEL_EXPORT int mq_close(mqd_t q) noexcept {
+  closing(q, RACEACCEL_CALLER);
+  return RACEACCEL_REAL(mq_close)(q);
+}
+RACEACCEL_EXPORT int mq_send(mqd_t q, const char* message, size_t n, unsigned int priority) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(q, pc);
+  program_read(message, n, pc);
+  release_fd(q);
+  return RACEACCEL_REAL(mq_send)(q, message, n, priority);
+}
+RACEACCEL_EXPORT int mq_timedsend(mqd_t q, const char* message, size_t n, unsigned int priority,
+                                  const struct timespec* timeout) {
+  const uint64_t pc = RACEACCEL_CALLER;
+  used(q, pc);
+  program_read(message, n, pc);
+  release_fd(q);
+  return RACEACCEL_REAL(mq_timedsend)(q, message, n, priority, timeout);
+}
+RACEACCEL_EXPORT ssize_t mq_receive(mqd_t q, char* message, size_t n, unsigned int* priority) {
+  return input(
+      q, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(mq_receive)(q, message, n, priority); }, message);
+}
+RACEACCEL_EXPORT ssize_t mq_timedreceive(mqd_t q, char* message, size_t n, unsigned int* priority,
+                                         const struct timespec* timeout) {
+  return input(
+      q, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(mq_timedreceive)(q, message, n, priority, timeout); }, message);
 }
 
 // ---- duplication and close -----------------------------------------------------

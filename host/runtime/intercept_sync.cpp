@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -311,6 +312,23 @@ RACEACCEL_EXPORT int sem_init(sem_t* s, int shared, unsigned value) {
 RACEACCEL_EXPORT int sem_destroy(sem_t* s) {
   RACEACCEL_OBJECT_WRITE(s);
   return RACEACCEL_REAL(sem_destroy)(s);
+}
+
+// ---- stdio stream locks ------------------------------------------------------
+// flockfile is a (recursive) lock of the stream: what one holder did is
+// ordered before the next holder.
+RACEACCEL_EXPORT void flockfile(FILE* f) noexcept {
+  RACEACCEL_REAL(flockfile)(f);
+  acquire(f);
+}
+RACEACCEL_EXPORT int ftrylockfile(FILE* f) noexcept {
+  const int r = RACEACCEL_REAL(ftrylockfile)(f);
+  if (r == 0) acquire(f);
+  return r;
+}
+RACEACCEL_EXPORT void funlockfile(FILE* f) noexcept {
+  release(f);
+  RACEACCEL_REAL(funlockfile)(f);
 }
 
 // ---- pthread_once ----------------------------------------------------------
