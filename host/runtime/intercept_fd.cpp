@@ -62,8 +62,12 @@ struct SyncObject {
 };
 enum SharedSync : uint32_t { kFileSync, kSocketSync, kConnectSync, kShared };
 
-Descriptor g_fds[kMaxFds];
-SyncObject g_sync[kShared + kMaxFds];  // every open descriptor holds at most one reference
+// constinit: zero pages the kernel maps on first touch. Without it the
+// compiler initialized the tables element by element at load time, which
+// touched all 20 MiB (the 20,000-thread torture program's peak memory went
+// from 44 to 62 MB).
+constinit Descriptor g_fds[kMaxFds];
+constinit SyncObject g_sync[kShared + kMaxFds];  // every open descriptor holds at most one reference
 
 Descriptor* entry(int fd) { return fd >= 0 && fd < kMaxFds ? &g_fds[fd] : nullptr; }
 const void* sync_id(uint32_t ref) { return &g_sync[ref - 1]; }
