@@ -22,27 +22,8 @@ import json
 import re
 import sys
 
-
-def kind(t):
-    if t.startswith("LUT") and len(t) == 4:
-        return "lut"
-    if t.startswith("MUXF"):
-        return "muxf"
-    if t.startswith("CARRY"):
-        return "carry"
-    if t in ("INV", "BUF", "VCC", "GND"):
-        return "comb"
-    if t.startswith("FD"):
-        return "ff"
-    if t.startswith("RAMB") or t.startswith("URAM"):
-        return "ram"
-    if t.startswith("RAM"):
-        return "lutram"  # asynchronous read: one level from its address
-    return "seq"
-
-
-def is_addr(pin):
-    return pin.startswith("ADDR") or pin.startswith("DPRA") or (len(pin) >= 2 and pin[0] == "A" and pin[1].isdigit())
+# The cell classes and address pins, counted as endpoint_depth.py counts them.
+from endpoint_depth import is_address as is_addr, kind
 
 
 def main(argv):
