@@ -183,6 +183,20 @@ ssize_t output(int fd, uint64_t pc, Call call, const void* buf, size_t n) {
   release_fd(fd);
   return call();
 }
+// The vectored forms (readv, preadv and its 64-bit and flags variants):
+// input, then the bytes received written into the vector's buffers in order.
+template <typename Call>
+ssize_t vector_input(int fd, const struct iovec* iov, int n, uint64_t pc, Call call) {
+  const ssize_t r = input(fd, pc, call, nullptr);
+  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
+  return r;
+}
+// writev, pwritev and variants: the whole vector read, then output.
+template <typename Call>
+ssize_t vector_output(int fd, const struct iovec* iov, int n, uint64_t pc, Call call) {
+  iov_access(iov, n, iov_bytes(iov, n), false, pc);
+  return output(fd, pc, call, nullptr, 0);
+}
 
 }  // namespace
 
@@ -222,39 +236,19 @@ RACEACCEL_EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags, struct
       fd, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(recvfrom)(fd, buf, n, flags, from, len); }, buf);
 }
 RACEACCEL_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  const ssize_t r = input(
-      fd, pc, [&] { return RACEACCEL_REAL(readv)(fd, iov, n); }, nullptr);
-  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
-  return r;
+  return vector_input(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(readv)(fd, iov, n); });
 }
 RACEACCEL_EXPORT ssize_t preadv(int fd, const struct iovec* iov, int n, off_t off) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  const ssize_t r = input(
-      fd, pc, [&] { return RACEACCEL_REAL(preadv)(fd, iov, n, off); }, nullptr);
-  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
-  return r;
+  return vector_input(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(preadv)(fd, iov, n, off); });
 }
 RACEACCEL_EXPORT ssize_t preadv64(int fd, const struct iovec* iov, int n, off64_t off) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  const ssize_t r = input(
-      fd, pc, [&] { return RACEACCEL_REAL(preadv64)(fd, iov, n, off); }, nullptr);
-  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
-  return r;
+  return vector_input(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(preadv64)(fd, iov, n, off); });
 }
 RACEACCEL_EXPORT ssize_t preadv2(int fd, const struct iovec* iov, int n, off_t off, int flags) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  const ssize_t r = input(
-      fd, pc, [&] { return RACEACCEL_REAL(preadv2)(fd, iov, n, off, flags); }, nullptr);
-  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
-  return r;
+  return vector_input(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(preadv2)(fd, iov, n, off, flags); });
 }
 RACEACCEL_EXPORT ssize_t preadv64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  const ssize_t r = input(
-      fd, pc, [&] { return RACEACCEL_REAL(preadv64v2)(fd, iov, n, off, flags); }, nullptr);
-  if (r > 0) iov_access(iov, n, static_cast<size_t>(r), true, pc);
-  return r;
+  return vector_input(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(preadv64v2)(fd, iov, n, off, flags); });
 }
 // glibc's eventfd_read/eventfd_write make their system calls inline: they
 // reach neither read() nor write() here.
@@ -311,34 +305,20 @@ RACEACCEL_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, co
       fd, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(sendto)(fd, buf, n, flags, to, len); }, buf, n);
 }
 RACEACCEL_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  iov_access(iov, n, iov_bytes(iov, n), false, pc);
-  return output(
-      fd, pc, [&] { return RACEACCEL_REAL(writev)(fd, iov, n); }, nullptr, 0);
+  return vector_output(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(writev)(fd, iov, n); });
 }
 RACEACCEL_EXPORT ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t off) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  iov_access(iov, n, iov_bytes(iov, n), false, pc);
-  return output(
-      fd, pc, [&] { return RACEACCEL_REAL(pwritev)(fd, iov, n, off); }, nullptr, 0);
+  return vector_output(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(pwritev)(fd, iov, n, off); });
 }
 RACEACCEL_EXPORT ssize_t pwritev64(int fd, const struct iovec* iov, int n, off64_t off) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  iov_access(iov, n, iov_bytes(iov, n), false, pc);
-  return output(
-      fd, pc, [&] { return RACEACCEL_REAL(pwritev64)(fd, iov, n, off); }, nullptr, 0);
+  return vector_output(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(pwritev64)(fd, iov, n, off); });
 }
 RACEACCEL_EXPORT ssize_t pwritev2(int fd, const struct iovec* iov, int n, off_t off, int flags) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  iov_access(iov, n, iov_bytes(iov, n), false, pc);
-  return output(
-      fd, pc, [&] { return RACEACCEL_REAL(pwritev2)(fd, iov, n, off, flags); }, nullptr, 0);
+  return vector_output(fd, iov, n, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(pwritev2)(fd, iov, n, off, flags); });
 }
 RACEACCEL_EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  iov_access(iov, n, iov_bytes(iov, n), false, pc);
-  return output(
-      fd, pc, [&] { return RACEACCEL_REAL(pwritev64v2)(fd, iov, n, off, flags); }, nullptr, 0);
+  return vector_output(fd, iov, n, RACEACCEL_CALLER,
+                       [&] { return RACEACCEL_REAL(pwritev64v2)(fd, iov, n, off, flags); });
 }
 RACEACCEL_EXPORT int eventfd_write(int fd, eventfd_t value) {
   const uint64_t pc = RACEACCEL_CALLER;
@@ -348,7 +328,8 @@ RACEACCEL_EXPORT int eventfd_write(int fd, eventfd_t value) {
 }
 RACEACCEL_EXPORT int sendmmsg(int fd, struct mmsghdr* msgs, unsigned int n, int flags) {
   const uint64_t pc = RACEACCEL_CALLER;
-  for (unsigned int i = 0; i < n; ++i) {
+  // A null vector is the kernel's to reject (EFAULT), not the runtime's to read.
+  for (unsigned int i = 0; msgs != nullptr && i < n; ++i) {
     const struct msghdr& m = msgs[i].msg_hdr;
     const int parts = static_cast<int>(m.msg_iovlen);
     if (parts != 0) iov_access(m.msg_iov, parts, iov_bytes(m.msg_iov, parts), false, pc);

@@ -233,45 +233,41 @@ RACEACCEL_LIBC(char*, fgets, char* s, int size, FILE* f) {
 // reports that), which the program's reads of the result alone would not
 // show. Each records the buffer (or the caller's, for the _r forms) as
 // written, and its input as read.
+namespace {
+// A conversion of *input whose result (a struct tm or a string) convert()
+// returns: the input read, the result written.
+template <typename In, typename Convert>
+auto converted(const In* input, uint64_t pc, Convert convert) {
+  program_read(input, sizeof *input, pc);
+  auto* result = convert();
+  if (result != nullptr) {
+    if constexpr (sizeof *result == 1) {
+      program_write(result, length(result) + 1, pc);
+    } else {
+      program_write(result, sizeof *result, pc);
+    }
+  }
+  return result;
+}
+}  // namespace
+
 RACEACCEL_LIBC(struct tm*, localtime, const time_t* t) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(t, sizeof *t, pc);
-  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*), localtime)(t);
-  if (r != nullptr) program_write(r, sizeof *r, pc);
-  return r;
+  return converted(t, RACEACCEL_CALLER, [&] { return RACEACCEL_NEXT(struct tm * (*)(const time_t*), localtime)(t); });
 }
 RACEACCEL_LIBC(struct tm*, gmtime, const time_t* t) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(t, sizeof *t, pc);
-  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*), gmtime)(t);
-  if (r != nullptr) program_write(r, sizeof *r, pc);
-  return r;
+  return converted(t, RACEACCEL_CALLER, [&] { return RACEACCEL_NEXT(struct tm * (*)(const time_t*), gmtime)(t); });
 }
 RACEACCEL_LIBC(struct tm*, localtime_r, const time_t* t, struct tm* out) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(t, sizeof *t, pc);
-  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), localtime_r)(t, out);
-  if (r != nullptr) program_write(r, sizeof *r, pc);
-  return r;
+  return converted(t, RACEACCEL_CALLER,
+                   [&] { return RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), localtime_r)(t, out); });
 }
 RACEACCEL_LIBC(struct tm*, gmtime_r, const time_t* t, struct tm* out) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(t, sizeof *t, pc);
-  struct tm* r = RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), gmtime_r)(t, out);
-  if (r != nullptr) program_write(r, sizeof *r, pc);
-  return r;
+  return converted(t, RACEACCEL_CALLER,
+                   [&] { return RACEACCEL_NEXT(struct tm * (*)(const time_t*, struct tm*), gmtime_r)(t, out); });
 }
 RACEACCEL_LIBC(char*, ctime, const time_t* t) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(t, sizeof *t, pc);
-  char* r = RACEACCEL_NEXT(char* (*)(const time_t*), ctime)(t);
-  if (r != nullptr) program_write(r, length(r) + 1, pc);
-  return r;
+  return converted(t, RACEACCEL_CALLER, [&] { return RACEACCEL_NEXT(char* (*)(const time_t*), ctime)(t); });
 }
 RACEACCEL_LIBC(char*, asctime, const struct tm* tm) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  program_read(tm, sizeof *tm, pc);
-  char* r = RACEACCEL_NEXT(char* (*)(const struct tm*), asctime)(tm);
-  if (r != nullptr) program_write(r, length(r) + 1, pc);
-  return r;
+  return converted(tm, RACEACCEL_CALLER, [&] { return RACEACCEL_NEXT(char* (*)(const struct tm*), asctime)(tm); });
 }

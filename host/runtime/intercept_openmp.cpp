@@ -299,29 +299,31 @@ RACEACCEL_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* lock) {
   destroyed(lock, sizeof *lock);
   RACEACCEL_GOMP(omp_destroy_nest_lock)(lock);
 }
-RACEACCEL_EXPORT void omp_set_lock(omp_lock_t* lock) {
-  RACEACCEL_GOMP(omp_set_lock)(lock);
+namespace {
+template <typename Lock, typename Set>
+void set_lock(Lock* lock, Set set) {
+  set(lock);
   acquire(lock);
 }
-RACEACCEL_EXPORT void omp_unset_lock(omp_lock_t* lock) {
+template <typename Lock, typename Unset>
+void unset_lock(Lock* lock, Unset unset) {
   release(lock);
-  RACEACCEL_GOMP(omp_unset_lock)(lock);
+  unset(lock);
 }
-RACEACCEL_EXPORT int omp_test_lock(omp_lock_t* lock) {
-  const int r = RACEACCEL_GOMP(omp_test_lock)(lock);
+template <typename Lock, typename Test>
+int test_lock(Lock* lock, Test test) {
+  const int r = test(lock);
   if (r != 0) acquire(lock);
   return r;
 }
-RACEACCEL_EXPORT void omp_set_nest_lock(omp_nest_lock_t* lock) {
-  RACEACCEL_GOMP(omp_set_nest_lock)(lock);
-  acquire(lock);
-}
+}  // namespace
+RACEACCEL_EXPORT void omp_set_lock(omp_lock_t* lock) { set_lock(lock, RACEACCEL_GOMP(omp_set_lock)); }
+RACEACCEL_EXPORT void omp_unset_lock(omp_lock_t* lock) { unset_lock(lock, RACEACCEL_GOMP(omp_unset_lock)); }
+RACEACCEL_EXPORT int omp_test_lock(omp_lock_t* lock) { return test_lock(lock, RACEACCEL_GOMP(omp_test_lock)); }
+RACEACCEL_EXPORT void omp_set_nest_lock(omp_nest_lock_t* lock) { set_lock(lock, RACEACCEL_GOMP(omp_set_nest_lock)); }
 RACEACCEL_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* lock) {
-  release(lock);
-  RACEACCEL_GOMP(omp_unset_nest_lock)(lock);
+  unset_lock(lock, RACEACCEL_GOMP(omp_unset_nest_lock));
 }
 RACEACCEL_EXPORT int omp_test_nest_lock(omp_nest_lock_t* lock) {
-  const int r = RACEACCEL_GOMP(omp_test_nest_lock)(lock);
-  if (r != 0) acquire(lock);
-  return r;
+  return test_lock(lock, RACEACCEL_GOMP(omp_test_nest_lock));
 }
