@@ -432,11 +432,14 @@ void FastTrackDetector::check_atomic(ShadowCell& cell, uint64_t addr, uint64_t s
 
 void FastTrackDetector::report(uint64_t addr, uint64_t size, const Event& e, uint64_t index, RaceKind kind,
                                uint64_t prev_epoch, uint64_t prev_site, bool prev_atomic) {
-  const ThreadId prev_tid = memory_only_ ? eb::slot(prev_epoch) : sync_.tid_of(eb::slot(prev_epoch));
+  // Memory-only (the runtime's shards): the slot and its clock, named by
+  // the owner of the thread clocks (ShardedFastTrack::tids_of).
+  const FastTrackSync::Occupant prev = memory_only_
+                                           ? FastTrackSync::Occupant{eb::slot(prev_epoch), eb::clock(prev_epoch)}
+                                           : sync_.occupant(eb::slot(prev_epoch), eb::clock(prev_epoch));
   const bool atomic = is_atomic(e.op);
   for (uint64_t i = 0; i < size; ++i) {
-    races_.push_back(
-        {addr + i, index, kind, e.tid, e.site, prev_tid, eb::clock(prev_epoch), prev_site, atomic, prev_atomic});
+    races_.push_back({addr + i, index, kind, e.tid, e.site, prev.tid, prev.clock, prev_site, atomic, prev_atomic});
   }
 }
 

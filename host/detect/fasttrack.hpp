@@ -61,6 +61,11 @@ class FastTrackDetector final : public Detector {
   ReadState read_state(uint64_t addr) const;
   size_t read_clocks_in_use() const { return shadow_.read_clocks_in_use(); }
   size_t thread_clock_bytes() const { return sync_.thread_clock_bytes(); }
+  // On by default; off for ablation (RACEACCEL_OPTIONS=reuse_slots=0).
+  void set_slot_reuse(bool on) { sync_.set_slot_reuse(on); }
+  // Thread slots in use, and how many forks took a joined thread's slot.
+  uint32_t thread_slots() const { return sync_.thread_slots(); }
+  uint64_t slot_reuses() const { return sync_.slot_reuses(); }
   // How many cells describe the granule holding addr: 1 (whole or never
   // touched), 2 halves, 4 quarters or 8 bytes.
   unsigned granule_parts(uint64_t addr) const;

@@ -12,10 +12,19 @@ uint32_t FastTrackSync::thread_lookup(ThreadId tid) {
   bool created = false;
   const uint32_t s = slots_.slot(tid, &created);
   if (created) {
-    if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,215 threads in one trace");
+    if (s >= epoch_bits::kMaxSlots) throw CapacityError("fasttrack: more than 16,777,215 live threads in one trace");
     Thread& th = threads_.emplace_back();
     th.clock.set(s, 1);
     th.epoch = epoch_bits::pack(s, 1);
+    if (auto d = displaced_.find(tid); d != displaced_.end()) {
+      // A joined thread whose slot was reused acts again: its clock as at
+      // its join (which holds its old own entry, so it stays ordered after
+      // its earlier events), its own entry from now on in this new slot.
+      th.clock = retired_.restore(d->second.retired);
+      th.clock.set(s, 1);
+      incarnations_[s].push_back({1, tid, d->second.own});
+      displaced_.erase(d);
+    }
   } else if (threads_[s].retired != kLive) {  // acts again after its join: exactly as before
     threads_[s].clock = retired_.restore(threads_[s].retired);
     threads_[s].retired = kLive;
@@ -24,6 +33,57 @@ uint32_t FastTrackSync::thread_lookup(ThreadId tid) {
   last_tid_ = tid;
   last_slot_ = s;
   return s;
+}
+
+uint32_t FastTrackSync::fork_slot(ThreadId child, uint32_t parent) {
+  // Only the newest few retirements are tried, so a fork costs O(1).
+  constexpr size_t kTried = 8;
+  if (displaced_.contains(child)) return thread(child);
+  const Clock& forker = threads_[parent].clock;
+  for (size_t k = reusable_.size(), tried = 0; k > 0 && tried < kTried; --k, ++tried) {
+    const uint32_t s = reusable_[k - 1];
+    Thread& old = threads_[s];
+    if (old.retired == kLive) {  // acted again, or already reused
+      reusable_.erase(reusable_.begin() + static_cast<std::ptrdiff_t>(k - 1));
+      continue;
+    }
+    // The join ticked the old thread to `own`; its events have epochs
+    // below that, and only a join of it passes on `own - 1` or more. A
+    // forker holding that much is ordered after the join, so every event
+    // of the old thread happens before every event of the child: the
+    // child may continue the slot (docs/detectors.md).
+    const uint64_t own = epoch_bits::clock(old.epoch);
+    if (old.open_barriers != 0 || forker.get(s) + 1 < own) continue;
+    reusable_.erase(reusable_.begin() + static_cast<std::ptrdiff_t>(k - 1));
+    const ThreadId previous = slots_.tid_of(s);
+    displaced_[previous] = {old.retired, occupant(s, own).clock};  // its own count, should it act again
+    std::vector<Incarnation>& history = incarnations_[s];
+    if (history.empty()) history.push_back({1, previous, 1});
+    // Above every value of the slot anyone holds (at most `own`), so no
+    // clock counts the child's events as the old thread's.
+    const uint64_t start = own + 1;
+    history.push_back({start, child, 1});
+    slots_.reassign(s, child);
+    ++slot_reuses_;
+    old = Thread{};
+    old.clock.set(s, start);
+    old.epoch = epoch_bits::pack(s, start);
+    if (scratch_slot_ == s) scratch_slot_ = kNoSlot;
+    last_slot_ = kNoSlot;  // the cache may hold the old occupant
+    return s;
+  }
+  return thread(child);
+}
+
+FastTrackSync::Occupant FastTrackSync::occupant(uint32_t slot, uint64_t clock) const {
+  const auto it = incarnations_.find(slot);
+  if (it == incarnations_.end()) return {slots_.tid_of(slot), clock};
+  const std::vector<Incarnation>& history = it->second;
+  auto later = std::upper_bound(history.begin(), history.end(), clock,
+                                [](uint64_t c, const Incarnation& i) { return c < i.start; });
+  if (later == history.begin()) return {history.front().tid, clock};  // not reached: the first starts at 1
+  const Incarnation& i = *std::prev(later);
+  return {i.tid, i.natural + (clock - i.start)};
 }
 
 void FastTrackSync::tick(uint32_t s) {
@@ -37,6 +97,7 @@ void FastTrackSync::tick(uint32_t s) {
 void FastTrackSync::retire(uint32_t s) {
   Thread& th = threads_[s];
   th.retired = retired_.retire(th.clock);
+  reusable_.push_back(s);
   th.clock.release();
   if (th.release_fence.is_zero()) th.release_fence.release();
   if (th.pending_acquire.is_zero()) th.pending_acquire.release();
@@ -87,7 +148,8 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
       break;
     }
     case Op::Fork: {  // [FT FORK]
-      const uint32_t u = thread(static_cast<ThreadId>(e.addr));
+      const auto child = static_cast<ThreadId>(e.addr);
+      const uint32_t u = slots_.contains(child) || !reuse_slots_ ? thread(child) : fork_slot(child, t);
       join(threads_[u].clock, threads_[t].clock);
       tick(t);
       break;
@@ -102,7 +164,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
     case Op::BarrierEnter: {
       BarrierRounds& b = barriers_[e.addr];
       join(b.arrived, threads_[t].clock);
-      b.entered_round[t] = b.round;
+      if (b.entered_round.insert_or_assign(t, b.round).second) ++threads_[t].open_barriers;
       tick(t);
       break;
     }
@@ -116,6 +178,7 @@ void FastTrackSync::apply(const Event& e, uint32_t t) {
           ++b.round;
         }
         b.entered_round.erase(it);
+        --threads_[t].open_barriers;
       }
       join(threads_[t].clock, b.released);
       break;

@@ -3,7 +3,11 @@
 // differential test compares two implementations of the same rules.
 // Clocks are VectorClocks (dense or sparse, docs/detectors.md "Memory");
 // the access path reads the current thread's clock as a flat array through
-// dense_view(). A joined thread's clocks are retired (RetiredClocks).
+// dense_view(). A joined thread's clocks are retired (RetiredClocks), and
+// its slot goes to a thread forked later by a thread ordered after the join
+// ("Slots of joined threads" in docs/detectors.md), so a program that
+// creates and joins threads one after the other keeps its clocks as small
+// as its live threads.
 #pragma once
 
 #include <cstdint>
@@ -45,7 +49,14 @@ class FastTrackSync {
     return scratch_view(slot);
   }
   uint64_t packed_epoch(uint32_t slot) const { return threads_[slot].epoch; }
-  ThreadId tid_of(uint32_t slot) const { return slots_.tid_of(slot); }
+  // The thread whose event had the epoch `clock` in `slot`, and that
+  // event's clock as the thread would have counted it in a slot of its own
+  // (the golden detector's numbers): what a race names.
+  struct Occupant {
+    ThreadId tid;
+    uint64_t clock;
+  };
+  Occupant occupant(uint32_t slot, uint64_t clock) const;
 
   void apply(const Event& e, uint32_t t);
   // An atomic event's two halves; its access is checked between them
@@ -65,6 +76,9 @@ class FastTrackSync {
   void get_thread(uint32_t slot, Clock& clock, Clock& release_fence, Clock& pending_acquire) const;
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;
+  uint32_t thread_slots() const { return slots_.count(); }
+  void set_slot_reuse(bool on) { reuse_slots_ = on; }
+  uint64_t slot_reuses() const { return slot_reuses_; }
 
  private:
   struct Thread {
@@ -72,9 +86,23 @@ class FastTrackSync {
     uint64_t epoch = 0;  // packed E_t, kept in step with clock[slot]
     Clock release_fence;
     Clock pending_acquire;
-    uint32_t retired = kLive;  // or the RetiredClocks id of clock
+    uint32_t retired = kLive;    // or the RetiredClocks id of clock
+    uint32_t open_barriers = 0;  // barriers it entered and has not left (its slot is not reused then)
   };
   static constexpr uint32_t kLive = UINT32_MAX;
+  // One thread's time in a reused slot: from clock `start` on, the slot's
+  // epochs are tid's, whose own count was `natural` at `start`.
+  struct Incarnation {
+    uint64_t start;
+    ThreadId tid;
+    uint64_t natural;
+  };
+  // A joined thread whose slot went to another thread: where its clocks
+  // are, should it act again (the event model allows it).
+  struct Displaced {
+    uint32_t retired;  // RetiredClocks id
+    uint64_t own;      // its own count when it left the slot (as occupant() gives it)
+  };
   // A lock's clocks: the last exclusive release's, and the join of its
   // shared releases since (read-write locks only, so kept out of line:
   // programs with a lock per object have hundreds of thousands of locks,
@@ -91,6 +119,9 @@ class FastTrackSync {
 
   static void join(Clock& into, const Clock& from) { into.join(from); }
   uint32_t thread_lookup(ThreadId tid);  // thread() for another thread than the last
+  // The slot of a forked thread: a joined thread's slot when the forking
+  // thread is ordered after that join, else thread(child).
+  uint32_t fork_slot(ThreadId child, uint32_t parent);
   void tick(uint32_t slot);
   void retire(uint32_t slot);
   DenseView scratch_view(uint32_t slot);
@@ -106,6 +137,11 @@ class FastTrackSync {
   std::unordered_map<uint64_t, BarrierRounds> barriers_;
   std::map<uint64_t, Clock> atomics_;
   RetiredClocks retired_;
+  std::vector<uint32_t> reusable_;  // slots retired by a join, newest last (some may be live again)
+  std::unordered_map<uint32_t, std::vector<Incarnation>> incarnations_;  // slots with another occupant than their first
+  std::unordered_map<ThreadId, Displaced> displaced_;
+  uint64_t slot_reuses_ = 0;
+  bool reuse_slots_ = true;
   // A sparse clock spread out for the access path: scratch_ holds the
   // clock of scratch_slot_ (zero elsewhere) until the next clock change.
   std::vector<uint64_t> scratch_;

@@ -121,6 +121,7 @@ void TraceGenerator::step() {
     // Wind down: every thread leaves its critical section, then main joins it.
     while (next_join_ < forked_) {
       const uint32_t u = next_join_++;
+      if (threads_[u].finished) continue;  // joined already (churn)
       release_held(u);
       threads_[u].finished = true;
       emit(Event::sync(Op::Join, 0, u, site(kSiteSync, 0)));
@@ -139,7 +140,9 @@ void TraceGenerator::step() {
     return;
   }
 
-  if (forked_ < o_.threads && chance(50)) {
+  if (o_.churn) {
+    if (churn_step()) return;
+  } else if (forked_ < o_.threads && chance(50)) {
     const uint32_t u = forked_++;
     threads_[u].started = true;
     emit(Event::sync(Op::Fork, 0, u, site(kSiteSync, 0)));
@@ -150,6 +153,63 @@ void TraceGenerator::step() {
     t = static_cast<uint32_t>(rand(forked_));
   } while (threads_[t].finished);
   step_thread(t);
+}
+
+std::vector<uint32_t> TraceGenerator::running() const {
+  std::vector<uint32_t> out;
+  for (uint32_t u = 0; u < forked_; ++u) {
+    if (threads_[u].started && !threads_[u].finished) out.push_back(u);
+  }
+  return out;
+}
+
+// A fork or a join by a running thread, or a joined thread acting again;
+// false when this step does none of them.
+bool TraceGenerator::churn_step() {
+  constexpr size_t kMaxRunning = 8;
+  const std::vector<uint32_t> live = running();
+  const uint64_t roll = rand(100);
+  if (roll < 4 && forked_ < o_.threads && live.size() < kMaxRunning) {
+    const uint32_t parent = live[rand(live.size())];
+    const uint32_t u = forked_++;
+    threads_[u].started = true;
+    emit(Event::sync(Op::Fork, parent, u, site(kSiteSync, parent)));
+    return true;
+  }
+  if (roll < 7 && live.size() > 2) {
+    const uint32_t u = live[1 + rand(live.size() - 1)];  // never main
+    uint32_t joiner;
+    do {
+      joiner = live[rand(live.size())];
+    } while (joiner == u);
+    release_held(u);
+    threads_[u].finished = true;
+    emit(Event::sync(Op::Join, joiner, u, site(kSiteSync, joiner)));
+    return true;
+  }
+  if (roll == 8 && o_.atomic_mixing) {
+    // A fence, so that relaxed atomics carry clocks (a reused slot's
+    // thread must start without the old thread's release fence).
+    const MemoryOrder orders[] = {MemoryOrder::Acquire, MemoryOrder::Release, MemoryOrder::AcqRel};
+    const uint32_t t = live[rand(live.size())];
+    emit(Event::fence(t, orders[rand(3)], site(kSiteMixed, t)));
+    return true;
+  }
+  if (roll == 7 && chance(o_.mistake_percent * 10)) {
+    // A joined thread touches its own page again, or the racy region.
+    std::vector<uint32_t> joined;
+    for (uint32_t u = 1; u < forked_; ++u) {
+      if (threads_[u].finished) joined.push_back(u);
+    }
+    if (joined.empty()) return false;
+    const uint32_t u = joined[rand(joined.size())];
+    Event e = chance(50) ? access(u, kLocalBase + uint64_t{u} * 0x1000, kRegion, chance(50))
+                         : access(u, kRacyBase, kRegion, chance(50));
+    e.site = site(kSiteLocal, u);
+    emit(e);
+    return true;
+  }
+  return false;
 }
 
 void TraceGenerator::step_thread(uint32_t t) {

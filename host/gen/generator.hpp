@@ -50,6 +50,13 @@ struct GeneratorOptions {
   // Free), so later critical sections are not ordered after earlier ones.
   // Off by default, so that a seed gives the same trace as before.
   bool lock_lifecycle = false;
+  // Threads come and go all through the trace: any running thread forks
+  // (at most 8 run at once) and joins another one, as programs that create
+  // a thread per task do; with mistake_percent, a joined thread now and
+  // then acts again (the event model allows it). Exercises FastTrack's
+  // reuse of joined threads' slots. Off by default (the same traces as
+  // before).
+  bool churn = false;
 };
 
 class TraceGenerator {
@@ -79,6 +86,8 @@ class TraceGenerator {
   void extras(uint32_t t);
   void mixed_access(uint32_t t);
   void barrier_round();
+  bool churn_step();
+  std::vector<uint32_t> running() const;
   Event access(uint32_t t, uint64_t base, uint64_t region, bool write);
   uint64_t site(uint32_t pattern, uint32_t t);
   uint64_t rand(uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng_); }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/exit_codes.hpp"
+#include "detect/fasttrack.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/sampling.hpp"
 #include "trace/trace_error.hpp"
@@ -586,6 +587,12 @@ CheckerStats Checker::stats() {
     s.streamed += sum.streamed;
   }
   s.absorbed += s.streamed;  // counted apart, reported as part of the runs' accesses
+  if (parallel()) {
+    s.clock_slots = parallel_->thread_slots();
+  } else if (const auto* fasttrack = dynamic_cast<const FastTrackDetector*>(detector_.get())) {
+    InternalLock lock(mu_);
+    s.clock_slots = fasttrack->thread_slots();
+  }
   InternalLock lock(report_mu_);
   s.sites = sites_.size();
   return s;

@@ -40,15 +40,16 @@
 namespace raceaccel::rt {
 
 struct CheckerStats {
-  uint64_t events = 0;    // processed by the detector
-  uint64_t accesses = 0;  // of which buffered reads/writes
-  uint64_t filtered = 0;  // reads/writes decided by the sync-free region filter (never buffered)
-  uint64_t absorbed = 0;  // reads/writes coalesced into an open run (no entry of their own)
-  uint64_t streamed = 0;  // of which the callbacks added to an armed run themselves (extend_stream)
-  uint64_t drains = 0;    // buffer drains
-  uint64_t races = 0;     // per-byte races found
-  uint64_t sites = 0;     // access sites interned (pattern sites included)
-  uint64_t dropped = 0;   // reads/writes sample= left unchecked (sampling.hpp)
+  uint64_t events = 0;       // processed by the detector
+  uint64_t accesses = 0;     // of which buffered reads/writes
+  uint64_t filtered = 0;     // reads/writes decided by the sync-free region filter (never buffered)
+  uint64_t absorbed = 0;     // reads/writes coalesced into an open run (no entry of their own)
+  uint64_t streamed = 0;     // of which the callbacks added to an armed run themselves (extend_stream)
+  uint64_t drains = 0;       // buffer drains
+  uint64_t races = 0;        // per-byte races found
+  uint64_t sites = 0;        // access sites interned (pattern sites included)
+  uint64_t dropped = 0;      // reads/writes sample= left unchecked (sampling.hpp)
+  uint32_t clock_slots = 0;  // FastTrack's thread clock slots (0: another detector)
 };
 
 class Sampler;

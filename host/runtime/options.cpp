@@ -132,6 +132,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "inline_runs") return parse_bool(value, o.inline_runs) ? "" : "must be 0 or 1";
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
   if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
+  if (key == "reuse_slots") return parse_bool(value, o.reuse_slots) ? "" : "must be 0 or 1";
   if (key == "region_young") {
     // At most the young table's entries.
     if (!parse_uint(value, kYoungSlots, n))
@@ -161,7 +162,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
     return {};
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
-         "record, verbosity, region_filter, region_young, coalesce, inline_runs, parallel, own_loads, "
+         "record, verbosity, region_filter, region_young, coalesce, inline_runs, parallel, own_loads, reuse_slots, "
          "sample, sample_seed, sarif, suppressions)";
 }
 

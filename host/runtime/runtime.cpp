@@ -1,6 +1,7 @@
 #include "runtime/runtime.hpp"
 
 #include "common/exit_codes.hpp"
+#include "detect/fasttrack.hpp"
 #include "runtime/device_backend.hpp"
 #include "runtime/fd_table.hpp"
 #include "runtime/internal_heap.hpp"
@@ -49,7 +50,12 @@ void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
 PendingDeviceBackend* g_pending_device = nullptr;
 
 std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
-  if (!is_device_backend(o.backend)) return make_detector(o.backend == "djit" ? "djit" : "fasttrack");
+  if (o.backend == "djit") return make_detector("djit");
+  if (!is_device_backend(o.backend)) {
+    auto fasttrack = std::make_unique<FastTrackDetector>();
+    fasttrack->set_slot_reuse(o.reuse_slots);
+    return fasttrack;
+  }
   auto pending = std::make_unique<PendingDeviceBackend>(o);
   g_pending_device = pending.get();
   return pending;
@@ -59,7 +65,7 @@ std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
 // detector and the device backends check one event at a time.
 std::unique_ptr<Checker> make_checker(const RuntimeOptions& o, Reporter& reporter) {
   if (o.parallel && !is_device_backend(o.backend) && o.backend != "djit")
-    return std::make_unique<Checker>(std::make_unique<ShardedFastTrack>(), reporter);
+    return std::make_unique<Checker>(std::make_unique<ShardedFastTrack>(o.reuse_slots), reporter);
   return std::make_unique<Checker>(make_backend(o), reporter);
 }
 
@@ -537,8 +543,9 @@ int Runtime::finalize(int program_status) {
     const CheckerStats s = checker_->stats();
     reporter_.message(fmt::format(
         "raceaccel: {} events checked ({} accesses, {} buffer drains), {} accesses decided by the region filter, {} "
-        "accesses coalesced into runs ({} by the callbacks), {} threads, {} per-byte races, {} reports\n",
-        s.events, s.accesses, s.drains, s.filtered, s.absorbed, s.streamed, threads_.count(), s.races,
+        "accesses coalesced into runs ({} by the callbacks), {} threads{}, {} per-byte races, {} reports\n",
+        s.events, s.accesses, s.drains, s.filtered, s.absorbed, s.streamed, threads_.count(),
+        s.clock_slots == 0 ? std::string() : fmt::format(" ({} clock slots)", s.clock_slots), s.races,
         reporter_.reports()));
     if (options_.sample < 1.0) reporter_.message(sampling_statistics(options_.sample, s.accesses, s.dropped));
   }

@@ -9,8 +9,9 @@
 namespace raceaccel::rt {
 namespace eb = epoch_bits;
 
-ShardedFastTrack::ShardedFastTrack() {
+ShardedFastTrack::ShardedFastTrack(bool reuse_slots) {
   for (Shard& s : shards_) s.memory.set_memory_only();
+  global_.set_slot_reuse(reuse_slots);
 }
 
 void ShardedFastTrack::spread(ClockView& view) {
@@ -283,7 +284,16 @@ void ShardedFastTrack::LockIndex::unlock_all() {
 
 void ShardedFastTrack::tids_of(std::vector<Race>& races) {
   InternalLock lock(global_mu_);
-  for (Race& r : races) r.prev_tid = global_.tid_of(r.prev_tid);
+  for (Race& r : races) {
+    const FastTrackSync::Occupant prev = global_.occupant(r.prev_tid, r.prev_clock);
+    r.prev_tid = prev.tid;
+    r.prev_clock = prev.clock;
+  }
+}
+
+uint32_t ShardedFastTrack::thread_slots() {
+  InternalLock lock(global_mu_);
+  return global_.thread_slots();
 }
 
 void ShardedFastTrack::lock_all() {

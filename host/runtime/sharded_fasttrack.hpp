@@ -71,7 +71,7 @@ class ShardedFastTrack {
     return static_cast<unsigned>(((object >> 3) * 0x9E3779B97F4A7C15ull) >> 58);
   }
 
-  ShardedFastTrack();
+  explicit ShardedFastTrack(bool reuse_slots = true);
 
   // Holds at most one shard's lock at a time, switching as the accesses
   // move between blocks (a drain keeps the lock of a block while it stays
@@ -110,7 +110,8 @@ class ShardedFastTrack {
 
   // A Read or Write by the view's thread, checked block by block in the
   // shards (their locks taken through the cursor); races go to found, with
-  // the earlier access's slot in prev_tid (tids_of translates them).
+  // the earlier access's slot in prev_tid and its clock in that slot in
+  // prev_clock (tids_of translates both: slots of joined threads are reused).
   void access(const Event& e, uint64_t index, const ClockView& view, Cursor& cursor, std::vector<Race>& found);
   // A synchronization event of the view's thread (not an atomic access),
   // or its Alloc/Free, under the lock it needs.
@@ -124,8 +125,11 @@ class ShardedFastTrack {
   // order they took effect; the view must be started (start()).
   void lock_atomic(Cursor& cursor, uint64_t addr) { cursor.at(shard_of(addr)); }
   void atomic_locked(const Event& e, uint64_t index, ClockView& view, std::vector<Race>& found);
-  // Races' prev_tid: slots to thread ids.
+  // Races' prev_tid and prev_clock: a slot and its clock to the thread and
+  // its own count (FastTrackSync::occupant).
   void tids_of(std::vector<Race>& races);
+  // Thread clock slots in use (joined threads' slots are reused).
+  uint32_t thread_slots();
 
   // fork(): every lock, so that no check is half done in the child.
   void lock_all();
