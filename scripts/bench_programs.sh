@@ -35,7 +35,7 @@ out=$build/bench-programs
 mkdir -p "$out"
 cc=${BENCH_CC:-clang-19}
 cxx=${BENCH_CXX:-clang++-19}
-kernels=${KERNELS:-matmul histogram prodcons mergesort lookup atomic_pipeline bytescan stencil chase}
+kernels=${KERNELS:-matmul histogram prodcons mergesort lookup atomic_pipeline bytescan stencil chase thread_per_task}
 ablations=${ABLATIONS:-}
 
 builds="native tsan"
@@ -105,6 +105,7 @@ default_args() {
     bytescan) echo "4 2" ;;
     stencil) echo "100000 40 2" ;;
     chase) echo "200000 2" ;;
+    thread_per_task) echo "20000 4" ;;
   esac
 }
 args_of() {
