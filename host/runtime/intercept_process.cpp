@@ -164,6 +164,28 @@ RACEACCEL_EXEC_LIST(execl, false, execve)
 RACEACCEL_EXEC_LIST(execle, true, execve)
 RACEACCEL_EXEC_LIST(execlp, false, execvpe)
 
+// vfork's child shares the parent's memory until it execs or _exits, and
+// both of those finalize the runtime (report, stop checking): in a vfork
+// child they stopped the parent's checking for good. As ThreadSanitizer
+// does, vfork is a fork (a correct vfork child only execs or _exits, which
+// a forked child does the same way). vfork_child_exit_race.
+RACEACCEL_EXPORT pid_t vfork() noexcept { return fork(); }
+
+// quick_exit runs the at_quick_exit handlers and then glibc's own _exit,
+// which no interceptor sees, so neither the _exit interceptor nor the
+// atexit handler would report. The status is noted here; the runtime's own
+// at_quick_exit handler, registered at start-up and so run last, finalizes
+// and exits with it (quick_exit_race).
+namespace {
+int g_quick_exit_status = 0;
+}
+RACEACCEL_EXPORT void quick_exit(int status) noexcept {
+  g_quick_exit_status = status;
+  RACEACCEL_REAL(quick_exit)(status);
+  __builtin_unreachable();
+}
+[[noreturn]] void raceaccel::rt::finish_at_quick_exit() { finish_and_exit(g_quick_exit_status); }
+
 RACEACCEL_EXPORT pid_t fork() noexcept {
   Runtime* rt = runtime_if_started();
   if (rt == nullptr || traced_thread() == nullptr) return RACEACCEL_REAL(fork)();

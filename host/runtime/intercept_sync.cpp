@@ -26,6 +26,24 @@ bool nested(const pthread_mutex_t* m) {
 }
 bool locked(int r) { return r == 0 || r == EOWNERDEAD; }
 
+// glibc checks the owner of error-checking, recursive and robust mutexes
+// at unlock (and at a condition wait, which unlocks): a thread that does
+// not hold one gets EPERM and nothing is unlocked. Its release must not be
+// emitted then: it would order its earlier accesses before the holder's
+// next critical section, hiding races (errcheck_unlock_not_owner_race). The
+// release still precedes the real unlock when it does happen. Other kinds
+// do not check: unlocking them unowned is undefined, and they unlock.
+bool unlock_fails_with_eperm(const pthread_mutex_t* m) {
+  constexpr int kRobust = 16;                 // PTHREAD_MUTEX_ROBUST_NORMAL_NP
+  constexpr unsigned kTidMask = 0x3fffffffu;  // FUTEX_TID_MASK: the owner-died bits aside
+  const int kind = m->__data.__kind;
+  const bool checked =
+      (kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP || (kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP || (kind & kRobust) != 0;
+  if (!checked) return false;
+  const auto owner = static_cast<unsigned>(__atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED)) & kTidMask;
+  return owner != static_cast<unsigned>(syscall(SYS_gettid));
+}
+
 // Synchronization objects are memory too: init and destroy write the whole
 // object, every operation reads it, so using an object concurrently with its
 // initialization or destruction is reported as a race on the object. A lock
@@ -80,7 +98,7 @@ RACEACCEL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c, co
 }
 RACEACCEL_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
   RACEACCEL_OBJECT_READ(m);
-  if (!nested(m)) release(m);
+  if (!nested(m) && !unlock_fails_with_eperm(m)) release(m);
   return RACEACCEL_REAL(pthread_mutex_unlock)(m);
 }
 
@@ -216,12 +234,16 @@ class ReacquireAfterWait {
 
 RACEACCEL_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
   RACEACCEL_OBJECT_READ(c);
+  if (unlock_fails_with_eperm(m))
+    return RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);  // no unlock, no wait
   release(m);
   ReacquireAfterWait reacquire(m);
   return RACEACCEL_REAL_V(pthread_cond_wait, RACEACCEL_COND_VERSION)(c, m);
 }
 RACEACCEL_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* t) {
   RACEACCEL_OBJECT_READ(c);
+  if (unlock_fails_with_eperm(m))
+    return RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);  // no unlock, no wait
   release(m);
   ReacquireAfterWait reacquire(m);
   return RACEACCEL_REAL_V(pthread_cond_timedwait, RACEACCEL_COND_VERSION)(c, m, t);
@@ -229,6 +251,7 @@ RACEACCEL_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* 
 RACEACCEL_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
                                             const struct timespec* t) {
   RACEACCEL_OBJECT_READ(c);
+  if (unlock_fails_with_eperm(m)) return RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);  // no unlock, no wait
   release(m);
   ReacquireAfterWait reacquire(m);
   return RACEACCEL_REAL(pthread_cond_clockwait)(c, m, clock, t);

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <cstdint>
+
 #include "runtime/exported.hpp"
 #include "runtime/real_functions.hpp"
 #include "runtime/runtime.hpp"
@@ -39,6 +41,32 @@ void* thread_trampoline(void* p) {
   // frames reports leave out, rather than into libc.
   asm volatile("" ::: "memory");
   return result;
+}
+
+// glibc carves every thread's static TLS out of its stack and rejects a
+// stack too small to hold it (EINVAL). The runtime's own static TLS (about
+// 36 KiB, most of it thread_local buffers of the Verilator runtime the
+// simulated device backend links) made stacks of PTHREAD_STACK_MIN (16 KiB)
+// and 32 KiB fail that would run under ThreadSanitizer
+// (small_stack_threads_race). Such a create is tried once more with the
+// stack larger by kTlsAllowance, unless the program placed the stack itself
+// (pthread_attr_setstack: its size cannot change). The attributes are copied
+// as they are (glibc's attribute extension, if any, is shared, not freed).
+constexpr size_t kTlsAllowance = 64 * 1024;
+
+int create_with_room_for_tls(pthread_t* thread, const pthread_attr_t* attr, void* start) {
+  int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
+  if (result != EINVAL || attr == nullptr) return result;
+  // glibc's getstack gives the stack's end (the address set, or null)
+  // minus its size: with no stack set that wraps around to 0 when the size
+  // is added back. (getstackaddr would say it directly, but it is
+  // deprecated and every link of the runtime would warn.)
+  void* stack = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(attr, &stack, &size) != 0 || reinterpret_cast<uintptr_t>(stack) + size != 0) return result;
+  pthread_attr_t larger = *attr;
+  if (pthread_attr_setstacksize(&larger, size + kTlsAllowance) != 0) return result;
+  return RACEACCEL_REAL(pthread_create)(thread, &larger, thread_trampoline, start);
 }
 
 void joined(pthread_t thread) {
@@ -86,7 +114,7 @@ RACEACCEL_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* att
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &caller_mask);
   if (attr == nullptr || pthread_attr_getsigmask_np(attr, &start->mask) != 0) start->mask = caller_mask;
-  const int result = RACEACCEL_REAL(pthread_create)(thread, attr, thread_trampoline, start);
+  const int result = create_with_room_for_tls(thread, attr, start);
   pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
   if (result != 0) {
     __libc_free(start);

@@ -168,6 +168,7 @@ Runtime* start_runtime() {
   g_state.store(2, std::memory_order_release);
   rt->attach_thread(rt->threads().create_foreign());
   atexit(at_exit);
+  at_quick_exit(finish_at_quick_exit);
   install_fatal_signal_handlers();
   if (parsed.options.verbosity >= 2) {
     rt->reporter().message(

@@ -85,6 +85,9 @@ void note_program_status(int status);
 // Ends the process at once with status (the system call: the runtime's own
 // exits must not run the _exit interceptor, which reports).
 [[noreturn]] void exit_process(int status);
+// The runtime's at_quick_exit handler (intercept_process.cpp): reports and
+// exits with quick_exit's status.
+[[noreturn]] void finish_at_quick_exit();
 // __tsan_func_entry's slow path (tsan_call_stack.cpp): the call-site trie's
 // child of ts->node at pc, which the thread's cache entry c did not hold
 // (c then holds it), or ts->node itself in a signal handler that
