@@ -14,6 +14,15 @@ uint32_t RetiredClocks::retire(const VectorClock& clock) {
   last_.for_each([&](uint32_t s, uint64_t) {
     if (clock.get(s) == 0) record.changes.insert(record.changes.end(), {s, 0});
   });
+  since_snapshot_ += record.changes.size() / 2;
+  if (record.previous == kNone) {  // the first record: a difference from nothing, the whole clock
+    since_snapshot_ = 0;
+  } else if (since_snapshot_ >= clock.nonzero()) {  // a snapshot: the whole clock
+    record.previous = kNone;
+    record.changes.clear();
+    clock.for_each([&](uint32_t s, uint64_t v) { record.changes.insert(record.changes.end(), {s, v}); });
+    since_snapshot_ = 0;
+  }
   record.changes.shrink_to_fit();
   records_.push_back(std::move(record));
   last_ = clock;

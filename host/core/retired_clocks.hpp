@@ -8,8 +8,12 @@
 // and so knows about every thread joined before it. Consecutive retired
 // clocks differ in a few entries, so each is stored as its difference from
 // the previously retired one; restore() walks the chain back. Retiring costs
-// O(non-zero entries); restoring (only for a thread that acts after its join)
-// O(the chain back to the first retirement).
+// O(non-zero entries). A record stores the whole clock instead (a snapshot,
+// where restore() stops) once the differences stored since the last snapshot
+// are as many as the clock's entries: restoring then costs at most twice the
+// clock's entries, and the snapshots at most as much memory as the
+// differences. (Restores are frequent when threads are retired as they end,
+// before their join: docs/detectors.md, "Memory for many threads".)
 #pragma once
 
 #include <cstdint>
@@ -38,7 +42,8 @@ class RetiredClocks {
     std::vector<uint64_t> changes;
   };
   std::vector<Record> records_;
-  VectorClock last_;  // the last retired clock, the base of the next difference
+  VectorClock last_;           // the last retired clock, the base of the next difference
+  size_t since_snapshot_ = 0;  // difference entries stored since the last snapshot
 };
 
 }  // namespace raceaccel

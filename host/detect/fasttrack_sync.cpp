@@ -95,9 +95,17 @@ void FastTrackSync::tick(uint32_t s) {
 }
 
 void FastTrackSync::retire(uint32_t s) {
+  store_retired(s);
+  reusable_.push_back(s);
+}
+
+void FastTrackSync::retire_ended(uint32_t s) {
+  if (threads_[s].retired == kLive) store_retired(s);
+}
+
+void FastTrackSync::store_retired(uint32_t s) {
   Thread& th = threads_[s];
   th.retired = retired_.retire(th.clock);
-  reusable_.push_back(s);
   th.clock.release();
   if (th.release_fence.is_zero()) th.release_fence.release();
   if (th.pending_acquire.is_zero()) th.pending_acquire.release();

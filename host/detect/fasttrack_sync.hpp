@@ -74,6 +74,12 @@ class FastTrackSync {
   // or changes them, and takes them back after it.
   void put_thread(uint32_t slot, const Clock& clock, const Clock& release_fence, const Clock& pending_acquire);
   void get_thread(uint32_t slot, Clock& clock, Clock& release_fence, Clock& pending_acquire) const;
+  // The thread of slot ended (the runtime saw it exit): its clock is kept
+  // retired, as at a join, until a join (or a forked child taking over the
+  // finished threads) reads it. Threads that end unjoined, detached ones
+  // above all, then cost little each instead of a clock with an entry per
+  // thread they knew of. Not a join: the slot is not offered for reuse.
+  void retire_ended(uint32_t slot);
   // Heap bytes of the thread clocks, live and retired (tests watch the memory).
   size_t thread_clock_bytes() const;
   uint32_t thread_slots() const { return slots_.count(); }
@@ -123,7 +129,8 @@ class FastTrackSync {
   // thread is ordered after that join, else thread(child).
   uint32_t fork_slot(ThreadId child, uint32_t parent);
   void tick(uint32_t slot);
-  void retire(uint32_t slot);
+  void retire(uint32_t slot);  // at a join: the slot may be reused
+  void store_retired(uint32_t slot);
   DenseView scratch_view(uint32_t slot);
 
   ThreadSlots slots_;

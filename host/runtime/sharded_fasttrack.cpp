@@ -51,6 +51,7 @@ void ShardedFastTrack::finish(const ClockView& view) {
   if (!view.started()) return;  // its clocks are still where fork put them
   InternalLock lock(global_mu_);
   global_.put_thread(view.slot, view.own, view.release_fence, view.pending_acquire);
+  global_.retire_ended(view.slot);
 }
 
 void ShardedFastTrack::access(const Event& e, uint64_t index, const ClockView& view, Cursor& cursor,
