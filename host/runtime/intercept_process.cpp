@@ -34,6 +34,24 @@ void record_range(const void* p, size_t n, bool write, uint64_t pc) {
 
 int (*g_program_main)(int, char**, char**) = nullptr;
 
+// glibc appends exit handlers (atexit, which calls __cxa_atexit; static
+// destructors; on_exit; at_quick_exit) under one lock, which exit and
+// quick_exit take to run them: a registration happens before the handler
+// runs, in whichever thread exits. One object stands for that lock: every
+// registration releases it, the exiting thread acquires it before the
+// handlers (exit_handler_registration_clean: a detached thread's data read
+// by its handler, or by a function-local static's destructor, was a false
+// race). A registration concurrent with the exit itself is not ordered.
+char g_exit_handlers;
+
+// Not starting the runtime: libraries' constructors register handlers
+// before it exists (and before any second thread could run one).
+void handlers_registered() {
+  if (ThreadState* ts = traced_thread_if_started(); ts != nullptr && ts->ignore_sync == 0)
+    emit_sync(ts, Op::Release, id_of(&g_exit_handlers));
+}
+void handlers_about_to_run() { acquire(&g_exit_handlers); }
+
 int main_wrapper(int argc, char** argv, char** envp) {
   if (Runtime* rt = runtime()) {  // started by now at the latest
     open_pending_device();
@@ -42,6 +60,7 @@ int main_wrapper(int argc, char** argv, char** envp) {
   }
   const int status = g_program_main(argc, argv, envp);
   note_program_status(status);
+  handlers_about_to_run();  // glibc's exit runs them once main returns here
   return status;
 }
 
@@ -70,6 +89,7 @@ RACEACCEL_EXPORT int __libc_start_main(int (*main)(int, char**, char**), int arg
 
 RACEACCEL_EXPORT void exit(int status) noexcept {
   note_program_status(status);
+  handlers_about_to_run();
   RACEACCEL_REAL(exit)(status);
   __builtin_unreachable();
 }
@@ -164,6 +184,19 @@ RACEACCEL_EXEC_LIST(execl, false, execve)
 RACEACCEL_EXEC_LIST(execle, true, execve)
 RACEACCEL_EXEC_LIST(execlp, false, execvpe)
 
+RACEACCEL_EXPORT int __cxa_atexit(void (*handler)(void*), void* arg, void* dso) noexcept {
+  handlers_registered();
+  return RACEACCEL_REAL(__cxa_atexit)(handler, arg, dso);
+}
+RACEACCEL_EXPORT int on_exit(void (*handler)(int, void*), void* arg) noexcept {
+  handlers_registered();
+  return RACEACCEL_REAL(on_exit)(handler, arg);
+}
+RACEACCEL_EXPORT int __cxa_at_quick_exit(void (*handler)(void*), void* dso) noexcept {
+  handlers_registered();
+  return RACEACCEL_REAL(__cxa_at_quick_exit)(handler, dso);
+}
+
 // vfork's child shares the parent's memory until it execs or _exits, and
 // both of those finalize the runtime (report, stop checking): in a vfork
 // child they stopped the parent's checking for good. As ThreadSanitizer
@@ -181,6 +214,7 @@ int g_quick_exit_status = 0;
 }
 RACEACCEL_EXPORT void quick_exit(int status) noexcept {
   g_quick_exit_status = status;
+  handlers_about_to_run();
   RACEACCEL_REAL(quick_exit)(status);
   __builtin_unreachable();
 }
