@@ -132,6 +132,16 @@ TEST(RuntimeTorture, FiveThousandDetachedThreadsInTwiceTsanMemory) {
   expect_memory_within_twice_tsan("many_threads", {"5000", "detached"}, 64 << 10);
 }
 
+// Forgetting a mapping's history walked it 4 KiB at a time in every shard:
+// 20 rounds of reserving 64 GiB ran past the 120 s limit (ThreadSanitizer:
+// under a second). Not a timing test: the limit only catches that walk.
+TEST(RuntimeTorture, LargeReservationsCostWhatIsTouched) {
+  const ProcessResult r = run_limited({program("large_reservations")});
+  EXPECT_EQ(r.status, 0) << "(137: killed at the time limit)\n" << r.err;
+  EXPECT_EQ(r.out, "860160\n") << r.err;  // 4,096 pages written with r + 1 in each round r of 20
+  EXPECT_EQ(r.err, "");
+}
+
 TEST(RuntimeTorture, GigabyteReallocInTwiceTsanMemory) {
   expect_memory_within_twice_tsan("large_realloc", {"1024"}, 3 << 20);
 }
