@@ -3,7 +3,8 @@
 // memory go with it, whether the free is of a few pages (the lock index's
 // page look-ups) or of many (its scan of every page), and a lock outside
 // the freed range keeps its clocks; a Destroy forgets the lock's clocks
-// but not the memory's history.
+// but not the memory's history; a free of many blocks is forgotten by
+// every shard up to its ends.
 #include "runtime/sharded_fasttrack.hpp"
 
 #include <gtest/gtest.h>
@@ -87,6 +88,31 @@ TEST_F(ShardedFreeTest, ALockMadeAgainAfterTheFreeIsFoundByTheNextFree) {
   const uint64_t lock = 0x7f00'0000'c010;
   EXPECT_EQ(hand_off(lock, lock, 40).size(), 8u);
   EXPECT_EQ(hand_off(lock, lock - 16, 64).size(), 8u) << "the lock's second life is indexed too";
+}
+
+// A free of more blocks than there are shards is forgotten by every shard
+// at once over the pages it has (forget_memory's large path), not block by
+// block: t0 writes 8 bytes in each of 256 blocks (every shard holds some)
+// and just outside both unaligned ends of the range; t1, not ordered after
+// t0, frees the range and writes the same bytes. Only the two writes
+// outside the range race (8 bytes each); a shard that forgot nothing, or
+// forgot past an end, would change the count.
+TEST_F(ShardedFreeTest, LargeFreeIsForgottenInEveryShardUpToItsEnds) {
+  constexpr uint64_t kBlock = 4096, kBlocks = 256;
+  const uint64_t base = 0x7e00'0000'0000, first = base + 100, end = base + kBlocks * kBlock - 100;
+  std::vector<uint64_t> inside, outside = {base, end + 4};
+  for (uint64_t k = 0; k < kBlocks; ++k) inside.push_back(base + k * kBlock + 512);
+  std::vector<Race> found;
+  ShardedFastTrack::Cursor cursor(ft);
+  for (const uint64_t a : inside) ft.access(Event::write(0, a, 8), index++, t0, cursor, found);
+  for (const uint64_t a : outside) ft.access(Event::write(0, a, 8), index++, t0, cursor, found);
+  cursor.release();
+  ft.sync(Event::range(Op::Free, 1, first, end - first), t1);
+  for (const uint64_t a : inside) ft.access(Event::write(1, a, 8), index++, t1, cursor, found);
+  for (const uint64_t a : outside) ft.access(Event::write(1, a, 8), index++, t1, cursor, found);
+  cursor.release();
+  ASSERT_EQ(found.size(), 16u);
+  for (const Race& r : found) EXPECT_TRUE(r.addr < first || r.addr >= end) << std::hex << r.addr;
 }
 
 }  // namespace
