@@ -265,12 +265,11 @@ RACEACCEL_EXPORT int eventfd_read(int fd, eventfd_t* value) {
 // Several messages: each one received is written as recvmsg's is.
 RACEACCEL_EXPORT int recvmmsg(int fd, struct mmsghdr* msgs, unsigned int n, int flags, struct timespec* timeout) {
   const uint64_t pc = RACEACCEL_CALLER;
-  used(fd, pc);
-  const int r = RACEACCEL_REAL(recvmmsg)(fd, msgs, n, flags, timeout);
-  if (r >= 0) acquire_fd(fd);
+  const auto r = static_cast<int>(input(
+      fd, pc, [&] { return RACEACCEL_REAL(recvmmsg)(fd, msgs, n, flags, timeout); }, nullptr));
   for (int i = 0; i < r; ++i) {
     const struct msghdr& m = msgs[i].msg_hdr;
-    if (msgs[i].msg_len > 0) iov_access(m.msg_iov, static_cast<int>(m.msg_iovlen), msgs[i].msg_len, true, pc);
+    iov_access(m.msg_iov, static_cast<int>(m.msg_iovlen), msgs[i].msg_len, true, pc);
     program_write(&msgs[i].msg_len, sizeof msgs[i].msg_len, pc);
   }
   return r;
@@ -321,10 +320,8 @@ RACEACCEL_EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off
                        [&] { return RACEACCEL_REAL(pwritev64v2)(fd, iov, n, off, flags); });
 }
 RACEACCEL_EXPORT int eventfd_write(int fd, eventfd_t value) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  used(fd, pc);
-  release_fd(fd);
-  return RACEACCEL_REAL(eventfd_write)(fd, value);
+  return static_cast<int>(output(
+      fd, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(eventfd_write)(fd, value); }, nullptr, 0));
 }
 RACEACCEL_EXPORT int sendmmsg(int fd, struct mmsghdr* msgs, unsigned int n, int flags) {
   const uint64_t pc = RACEACCEL_CALLER;
@@ -557,19 +554,13 @@ RACEACCEL_EXPORT int mq_close(mqd_t q) noexcept {
   return RACEACCEL_REAL(mq_close)(q);
 }
 RACEACCEL_EXPORT int mq_send(mqd_t q, const char* message, size_t n, unsigned int priority) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  used(q, pc);
-  program_read(message, n, pc);
-  release_fd(q);
-  return RACEACCEL_REAL(mq_send)(q, message, n, priority);
+  return static_cast<int>(output(
+      q, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(mq_send)(q, message, n, priority); }, message, n));
 }
 RACEACCEL_EXPORT int mq_timedsend(mqd_t q, const char* message, size_t n, unsigned int priority,
                                   const struct timespec* timeout) {
-  const uint64_t pc = RACEACCEL_CALLER;
-  used(q, pc);
-  program_read(message, n, pc);
-  release_fd(q);
-  return RACEACCEL_REAL(mq_timedsend)(q, message, n, priority, timeout);
+  return static_cast<int>(output(
+      q, RACEACCEL_CALLER, [&] { return RACEACCEL_REAL(mq_timedsend)(q, message, n, priority, timeout); }, message, n));
 }
 RACEACCEL_EXPORT ssize_t mq_receive(mqd_t q, char* message, size_t n, unsigned int* priority) {
   return input(

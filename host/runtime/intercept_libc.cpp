@@ -69,7 +69,11 @@ using StrnlenFn = size_t (*)(const char*, size_t);
 size_t length(const char* s) { return RACEACCEL_NEXT(StrlenFn, strlen)(s); }
 size_t length(const char* s, size_t max) { return RACEACCEL_NEXT(StrnlenFn, strnlen)(s, max); }
 
-void read_string(const char* s, uint64_t pc) { program_read(s, length(s) + 1, pc); }
+// A null string reads nothing here: the real call then fails (EFAULT,
+// EINVAL) or crashes as it would without the runtime.
+void read_string(const char* s, uint64_t pc) {
+  if (s != nullptr) program_read(s, length(s) + 1, pc);
+}
 size_t until(const void* found, const void* start) {
   return static_cast<size_t>(static_cast<const char*>(found) - static_cast<const char*>(start));
 }
@@ -308,7 +312,7 @@ int filled(const void* out, size_t size, uint64_t pc, Call call) {
 // kernel copies the string in whether or not the call then succeeds.
 template <typename Call>
 int filled_from_path(const char* path, const void* out, size_t size, uint64_t pc, Call call) {
-  if (path != nullptr) read_string(path, pc);
+  read_string(path, pc);
   return filled(out, size, pc, call);
 }
 // A call that always stores through `out` (frexp's exponent, modf's integral part).
@@ -397,7 +401,7 @@ RACEACCEL_LIBC(char*, getcwd, char* buf, size_t size) {
 }
 RACEACCEL_LIBC(char*, realpath, const char* path, char* resolved) {
   const uint64_t pc = RACEACCEL_CALLER;
-  if (path != nullptr) read_string(path, pc);
+  read_string(path, pc);
   return string_result(pc, [&] { return RACEACCEL_NEXT(char* (*)(const char*, char*), realpath)(path, resolved); });
 }
 // readlink writes no terminator: exactly the bytes it returns.

@@ -503,7 +503,8 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   }
   const uint64_t tp = thread_pointer();
   const uint64_t tls_size = static_tls_size();
-  threads_.started(tid, gettid(), lo, hi, tp - tls_size, tp);
+  ts->os_tid = gettid();
+  threads_.started(tid, ts->os_tid, lo, hi, tp - tls_size, tp);
   checker_->link(ts);
   t_thread = ts;
   pthread_setspecific(g_thread_key, ts);
@@ -588,6 +589,7 @@ void Runtime::after_fork_child() {
   threads_.unlock_after_fork();
   stacks_.mutex().unlock();
   if (ThreadState* self = t_thread) {
+    self->os_tid = gettid();  // the child is a new kernel thread
     checker_->adopt_after_fork_child(self, threads_.finished_unjoined());
     self->new_region();  // the joins of the parent's other threads are its synchronization
     reporter_.after_fork_child();
@@ -595,7 +597,7 @@ void Runtime::after_fork_child() {
   checker_->unlock_after_fork();
   if (ThreadState* self = t_thread) {
     if (auto info = threads_.info(self->tid)) {
-      threads_.started(self->tid, gettid(), info->stack_lo, info->stack_hi, info->tls_lo, info->tls_hi);
+      threads_.started(self->tid, self->os_tid, info->stack_lo, info->stack_hi, info->tls_lo, info->tls_hi);
     }
   }
 }

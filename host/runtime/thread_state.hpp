@@ -9,6 +9,7 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/types.h>
 #include <ucontext.h>
 
 #include <atomic>
@@ -271,6 +272,7 @@ struct ThreadState {
   HeldClock held_clocks[kHeldClocks]{};
   uint32_t next_held_clock = 0;  // the entry a new location replaces (round robin)
   bool own_loads = false;        // RACEACCEL_OPTIONS own_loads, with parallel checking and not recording
+  pid_t os_tid = 0;              // the kernel's id of the thread (again after fork): mutex owner checks
   // Coalescing (runtime.hpp, append_plain): buffer indexes of open runs, and
   // the first index a run may start at (entries before an Alloc entry or a
   // drain cannot be extended).
