@@ -472,8 +472,9 @@ void Runtime::describe_program(ProgramInfo& info) {
 
 ThreadState* Runtime::attach_thread(ThreadId tid) {
   RuntimeScope scope;
-  void* mem = mmap(nullptr, sizeof(ThreadState), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) {
+  const ThreadStatePool::Block block = state_pool_.take(sizeof(ThreadState));
+  void* mem = block.memory;
+  if (mem == nullptr) {
     reporter_.message("raceaccel: out of memory for a thread's state; its events are not checked\n");
     t_thread_done = true;
     return nullptr;
@@ -488,7 +489,8 @@ ThreadState* Runtime::attach_thread(ThreadId tid) {
   // checker's drain checks them without their clock work (tsan_atomics.cpp).
   ts->own_loads = options_.own_loads && checker_->parallel();
   ts->young_limit = options_.region_young;
-  ts->new_region();  // sets up the region table
+  t_region.generation = block.generation;  // above every entry a kept block's table holds
+  ts->new_region();                        // sets up the region table
   ts->forget_epoch_seen = g_forget_epoch.value.load(std::memory_order_seq_cst);
   uint64_t lo = 0, hi = 0;
   pthread_attr_t attr;
@@ -522,11 +524,15 @@ void Runtime::detach_thread(ThreadState* ts) {
   checker_->unlink(ts);
   threads_.finished(ts->tid, checker_->recorded_events());
   t_thread = nullptr;
+  const uint64_t last_generation = t_region.generation;
   t_region = RegionView{};  // its tables go with ts
   t_thread_done = true;
   pthread_setspecific(g_thread_key, nullptr);
+  // Everything but the region table is cleared for the next thread
+  // (thread_state_pool.hpp), which starts above this thread's generation.
+  const size_t before_table = static_cast<size_t>(reinterpret_cast<char*>(ts->region) - reinterpret_cast<char*>(ts));
   ts->~ThreadState();
-  munmap(ts, sizeof(ThreadState));
+  state_pool_.give(ts, sizeof(ThreadState), before_table, last_generation);
 }
 
 int Runtime::finalize(int program_status) {
@@ -573,9 +579,11 @@ void Runtime::before_fork() {
   threads_.lock_for_fork();
   heap_.lock_for_fork();
   internal_heap::lock_for_fork();
+  state_pool_.lock_for_fork();
 }
 
 void Runtime::after_fork_parent() {
+  state_pool_.unlock_after_fork();
   internal_heap::unlock_after_fork();
   heap_.unlock_after_fork();
   threads_.unlock_after_fork();
@@ -584,6 +592,7 @@ void Runtime::after_fork_parent() {
 }
 
 void Runtime::after_fork_child() {
+  state_pool_.unlock_after_fork();
   internal_heap::unlock_after_fork();
   heap_.unlock_after_fork();
   threads_.unlock_after_fork();

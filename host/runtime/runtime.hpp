@@ -17,6 +17,7 @@
 #include "runtime/reporter.hpp"
 #include "runtime/thread_registry.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/thread_state_pool.hpp"
 
 namespace raceaccel::rt {
 
@@ -54,6 +55,7 @@ class Runtime {
   StackTrie stacks_;
   ThreadRegistry threads_;
   HeapRegistry heap_;
+  ThreadStatePool state_pool_;
   Reporter reporter_;
   std::unique_ptr<Checker> checker_;
   bool finalized_ = false;
