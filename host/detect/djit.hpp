@@ -19,6 +19,7 @@ class DjitDetector final : public Detector {
   std::string_view name() const override { return "djit"; }
   void process(const Event& event, uint64_t index) override;
   const std::vector<Race>& races() const override { return races_; }
+  void forget_races() override { forget_race_list(races_); }
   bool shardable() const override { return true; }
   void process_parts(const Event& e, uint64_t index, std::span<const ByteRange> parts) override;
 

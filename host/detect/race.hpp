@@ -31,6 +31,17 @@ struct Race {
   bool operator==(const Race&) const = default;
 };
 
+// Detector::forget_races for a detector's own list: emptied, and its
+// memory given back when a burst of races made it large.
+inline void forget_race_list(std::vector<Race>& races) {
+  constexpr size_t kKeptCapacity = 4096;
+  if (races.capacity() > kKeptCapacity) {
+    std::vector<Race>().swap(races);
+  } else {
+    races.clear();
+  }
+}
+
 // Detectors cannot go on exactly: a clock or thread count beyond what the
 // representation holds. Never wrapped silently; the CLI exits with 70.
 class CapacityError : public std::runtime_error {

@@ -406,7 +406,8 @@ void Checker::report_fresh_races(const ThreadState* ts, uint32_t begin, uint32_t
   const auto& races = detector_->races();
   if (races.size() <= races_seen_) return;
   std::vector<Race> fresh(races.begin() + static_cast<std::ptrdiff_t>(races_seen_), races.end());
-  races_seen_ = races.size();
+  detector_->forget_races();  // taken: reported now, never again
+  races_seen_ = detector_->races().size();
   report_races(ts, begin, end, first_index, fresh);
 }
 

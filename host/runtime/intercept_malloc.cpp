@@ -80,17 +80,28 @@ void* allocated(void* p, size_t size, uint64_t pc) {
 }
 
 // Freeing is checked as a write of the whole block (a free concurrent with a
-// use is a race), then the block's history is cleared. Only blocks whose
+// use is a race), and that write stays the block's history until the memory
+// is allocated again (whose Alloc clears it): another thread's access made
+// before the free but still in its buffer, or made after it (a use after
+// free), is checked later against the free's write and reported when
+// nothing orders the two, as ThreadSanitizer keeps a freed block's shadow
+// until reuse. Clearing the history at the free lost those races (every
+// run; docs/runtime.md, "Memory"). The locks inside the block are
+// forgotten (Destroy): their clocks go with their memory. Only blocks whose
 // allocation the runtime saw are checked that way: their history is their
-// own. A block it never saw (allocated before start-up) is checked as a read
-// of `unknown_read` bytes (realloc's copy), if any. Runs in RuntimeScope.
+// own. A block it never saw (allocated before start-up) is checked as a
+// read of `unknown_read` bytes (realloc's copy), if any, and its history
+// cleared (Free). Runs in RuntimeScope.
 void retire_block(ThreadState* ts, void* p, size_t usable, uint64_t pc, size_t unknown_read) {
   Runtime* rt = runtime_if_started();
   const auto addr = reinterpret_cast<uint64_t>(p);
   const auto size = rt->heap().remove(addr);
   if (size && *size != 0 && ts->ignore_writes == 0) {
     append_access(ts, addr, *size, AccessKind::FreeWrite, pc);
-  } else if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
+    rt->checker().emit(ts, Event::range(Op::Destroy, ts->tid, addr, usable));
+    return;
+  }
+  if (!size && unknown_read != 0 && ts->ignore_reads == 0) {
     append_access(ts, addr, unknown_read, AccessKind::Read, pc);
   }
   rt->checker().emit(ts, Event::range(Op::Free, ts->tid, addr, usable));
@@ -135,7 +146,7 @@ void* reallocate(void* old, size_t size, uint64_t pc) {
   }
   void* fresh = __libc_realloc(old, size);
   if (fresh == nullptr) {
-    // The old block lives on (its history is gone: see docs/runtime.md).
+    // The old block lives on, its last write the free's (docs/runtime.md).
     if (old_block && old_block->addr == reinterpret_cast<uint64_t>(old)) {
       RuntimeScope scope;
       runtime_if_started()->heap().add(*old_block, old_usable);

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <algorithm>
 
@@ -537,14 +538,24 @@ void Runtime::detach_thread(ThreadState* ts) {
 
 int Runtime::finalize(int program_status) {
   RuntimeScope scope;
-  if (finalized_) return program_status;
-  finalized_ = true;
+  const pid_t self = gettid();
+  pid_t finalizer = 0;
+  if (!finalizer_.compare_exchange_strong(finalizer, self)) {
+    // Another thread is finalizing (an exit, or a fatal signal's default
+    // action): this one must not end the process before those reports are
+    // out (a thread that faulted while main's exit was reporting cut the
+    // reports short, and an exit racing with a finalizing fault exited 0).
+    // A fault inside the finalization itself (this thread) does not wait.
+    if (finalizer != self) wait_until_finalized();
+    return exit_status(program_status);
+  }
   checker_->drain_all_and_stop();
   nlohmann::json accelerator = nullptr;
   if (g_pending_device != nullptr) checker_->with_lock([&] { accelerator = g_pending_device->accelerator_json(); });
   reporter_.print_summary(accelerator);
   const std::string record_error = checker_->finish_recording();
   if (!record_error.empty()) {
+    record_failed_.store(true, std::memory_order_relaxed);
     reporter_.message(fmt::format("raceaccel: record={}: {}\n", options_.record, record_error));
   }
   if (options_.verbosity >= 1) {
@@ -566,11 +577,27 @@ int Runtime::finalize(int program_status) {
     for (const auto& [addr, size] : checker_->racy_ranges()) line += fmt::format(" {:#x}+{}", addr, size);
     reporter_.message(line + "\n");
   }
+  finalized_.store(true, std::memory_order_release);
+  return exit_status(program_status);
+}
+
+int Runtime::exit_status(int program_status) {
   if (program_status != 0) return program_status;
-  if (!record_error.empty() || reporter_.sarif_failed()) return exit_code::kIo;
+  if (record_failed_.load(std::memory_order_relaxed) || reporter_.sarif_failed()) return exit_code::kIo;
   if (checker_->failed()) return exit_code::kCapacity;
   if (reporter_.reports() > 0) return options_.exitcode;
   return program_status;
+}
+
+// Bounded: the finalizing thread never waits for this one (a thread in
+// runtime code does not finalize from a signal, so it holds none of the
+// runtime's locks here), but a finalization stuck in the kernel must not
+// hang the process.
+void Runtime::wait_until_finalized() {
+  constexpr int kMaxWaitMs = 30 * 1000;
+  const struct timespec one_ms = {0, 1000 * 1000};
+  for (int waited = 0; waited < kMaxWaitMs && !finalized_.load(std::memory_order_acquire); ++waited)
+    nanosleep(&one_ms, nullptr);
 }
 
 void Runtime::before_fork() {

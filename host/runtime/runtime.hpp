@@ -7,6 +7,9 @@
 // run inside the dynamic loader before libc is ready.
 #pragma once
 
+#include <sys/types.h>
+
+#include <atomic>
 #include <memory>
 
 #include "runtime/call_stacks.hpp"
@@ -41,7 +44,9 @@ class Runtime {
   void detach_thread(ThreadState* ts);
 
   // At exit (once): check every buffered access, print the summary, finish
-  // the recording, and return the status the process should exit with.
+  // the recording, and return the status the process should exit with. A
+  // second caller (another thread's exit or fatal signal) waits for the
+  // first to end, then gets the status its reports call for.
   int finalize(int program_status);
 
   void before_fork();
@@ -51,6 +56,10 @@ class Runtime {
  private:
   // A recording's program info (checker.hpp, describe_program_with).
   void describe_program(ProgramInfo& info);
+  // The status a process that finalized should exit with, given the
+  // program's own.
+  int exit_status(int program_status);
+  void wait_until_finalized();
   RuntimeOptions options_;
   StackTrie stacks_;
   ThreadRegistry threads_;
@@ -58,7 +67,11 @@ class Runtime {
   ThreadStatePool state_pool_;
   Reporter reporter_;
   std::unique_ptr<Checker> checker_;
-  bool finalized_ = false;
+  // finalize() runs once: the kernel id of the thread running it (0 before),
+  // whether it has ended, and whether the recording failed (the status).
+  std::atomic<pid_t> finalizer_{0};
+  std::atomic<bool> finalized_{false};
+  std::atomic<bool> record_failed_{false};
 };
 
 // The runtime, started on first use; nullptr only while it is starting on
