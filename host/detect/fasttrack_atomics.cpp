@@ -1,5 +1,7 @@
 #include "detect/fasttrack_atomics.hpp"
 
+#include <algorithm>
+
 namespace raceaccel {
 
 AtomicHistory& AtomicShadow::at(uint64_t addr) {
@@ -23,6 +25,7 @@ AtomicHistory& AtomicShadow::at(uint64_t addr) {
   }
   slots_[i] = {key, index};
   ++used_;
+  ++page_bytes_[page_of(addr)];
   return histories_[index];
 }
 
@@ -39,6 +42,7 @@ void AtomicShadow::erase_byte(uint64_t addr) {
   h.writes.clear();
   free_.push_back(slots_[hole].index);
   --used_;
+  if (const auto page = page_bytes_.find(page_of(addr)); --page->second == 0) page_bytes_.erase(page);
   const size_t mask = slots_.size() - 1;
   for (size_t j = next(hole); slots_[j].key != 0; j = next(j)) {
     const size_t j_home = home(slots_[j].key);
@@ -63,7 +67,15 @@ void AtomicShadow::erase(uint64_t addr, uint64_t size) {
     for (const uint64_t a : doomed) erase_byte(a);
     return;
   }
-  for (uint64_t i = 0; i < size; ++i) erase_byte(addr + i);
+  // Page by page, skipping pages without a history (most frees).
+  const uint64_t end = addr + size;
+  for (uint64_t at = addr; at < end;) {
+    const uint64_t page_end = std::min(end, (page_of(at) + 1) << 12);
+    if (page_bytes_.contains(page_of(at))) {
+      for (uint64_t b = at; b < page_end; ++b) erase_byte(b);
+    }
+    at = page_end;
+  }
 }
 
 void AtomicShadow::rehash(size_t n) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "detect/fasttrack_shadow.hpp"
@@ -65,12 +66,19 @@ class AtomicShadow {
   }
   void erase_byte(uint64_t addr);
   void rehash(size_t n);
+  static uint64_t page_of(uint64_t addr) { return addr >> 12; }
 
   std::vector<Slot> slots_;
   unsigned shift_ = 64 - 4;  // log2(kInitialSlots)
   size_t used_ = 0;
   ChunkedVector<AtomicHistory> histories_;
   std::vector<uint32_t> free_;  // indexes of erased histories, cleared
+  // Bytes with a history per 4 KiB page (pages with none are absent), so
+  // that erasing a range (every free and allocation) skips the pages that
+  // have none instead of probing the table once per byte: with 400,000
+  // atomic locations a producer/consumer spent 45 % of its time in those
+  // probes, a cache miss each.
+  std::unordered_map<uint64_t, uint32_t> page_bytes_;
 };
 
 // The lowest slot u with clock(u) > C(u), or -1: the concurrent access a race names.
