@@ -220,41 +220,105 @@ void FastTrackDetector::access_whole_granules(ShadowCell* cells, uint64_t count,
 
   // The common case, an access inside one granule: straight to its cell.
   // (An empty access, which no reader produces, touches nothing.)
+  // (A page that is not materialized goes to access_sparse.)
   const unsigned first_offset = e.addr & 7;
   if (first_offset + e.size <= 8 && e.size != 0) {
-    ShadowCell* page_cells = shadow_.page_cells(e.addr >> Shadow::kPageByteShift);
-    access_granule(page_cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
-                   static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);
-    return;
+    const uint64_t page_number = e.addr >> Shadow::kPageByteShift;
+    if (ShadowCell* cells = shadow_.materialized_cells(page_number); cells != nullptr) [[likely]] {
+      access_granule(cells[(e.addr >> Shadow::kGranuleShift) & (Shadow::kGranulesPerPage - 1)], e.addr, first_offset,
+                     static_cast<unsigned>(e.size), e, index, t, clock, len, epoch);
+      return;
+    }
+    return access_sparse(page_number, e.addr, e.size, e, index, t, clock, len, epoch);
   }
   // Next, a short range inside one page (16-byte vector accesses, a
   // filter's coalesced range): straight to its cells.
   if (e.size < Shadow::kPageBytes && e.size != 0 && ((e.addr ^ (e.addr + e.size - 1)) >> Shadow::kPageByteShift) == 0) {
-    access_cells(shadow_.page_cells(e.addr >> Shadow::kPageByteShift), e.addr, e.size, e, index, t, clock, len, epoch);
-    return;
+    const uint64_t page_number = e.addr >> Shadow::kPageByteShift;
+    if (ShadowCell* cells = shadow_.materialized_cells(page_number); cells != nullptr) [[likely]] {
+      access_cells(cells, e.addr, e.size, e, index, t, clock, len, epoch);
+      return;
+    }
+    return access_sparse(page_number, e.addr, e.size, e, index, t, clock, len, epoch);
   }
 
-  // Page by page: a uniform page that the access covers whole is checked
-  // once for all its granules when that leaves them equal (see
-  // access_uniform); otherwise granule by granule in its cells.
+  // Page by page.
   uint64_t addr = e.addr;
   uint64_t remaining = e.size;
   while (remaining > 0) {
     const uint64_t in_page = std::min(Shadow::kPageBytes - (addr & (Shadow::kPageBytes - 1)), remaining);
     const uint64_t page_number = addr >> Shadow::kPageByteShift;
-    if (in_page < Shadow::kPageBytes) {
-      access_cells(shadow_.page_cells(page_number), addr, in_page, e, index, t, clock, len, epoch);
+    if (ShadowCell* cells = shadow_.materialized_cells(page_number); cells != nullptr) {
+      access_cells(cells, addr, in_page, e, index, t, clock, len, epoch);
+      // A write of the whole page may leave its granules equal again.
+      if (in_page == Shadow::kPageBytes && e.op == Op::Write) shadow_.try_make_uniform(shadow_.page(page_number));
     } else {
-      Shadow::Page& page = shadow_.page(page_number);
-      if (!(page.is_uniform() && access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))) {
-        access_cells(shadow_.cells(page), addr, in_page, e, index, t, clock, len, epoch);
-        // A write of the whole page may leave its granules equal again.
-        if (e.op == Op::Write) shadow_.try_make_uniform(page);
-      }
+      access_sparse(page_number, addr, in_page, e, index, t, clock, len, epoch);
     }
     addr += in_page;
     remaining -= in_page;
   }
+}
+
+// [addr, addr+size) lies inside page `page_number`, which is uniform or
+// runs. A uniform page that the access covers whole is checked once for all
+// its granules when that leaves them equal (access_uniform); otherwise the
+// page becomes runs (or, for an atomic access or with runs off, its 512
+// cells) and is checked there.
+void FastTrackDetector::access_sparse(uint64_t page_number, uint64_t addr, uint64_t size, const Event& e,
+                                      uint64_t index, uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
+  Shadow::Page& page = shadow_.page(page_number);
+  if (page.is_uniform() && size == Shadow::kPageBytes &&
+      access_uniform(page.uniform, addr, e, index, t, clock, len, epoch))
+    return;
+  // Atomic histories are kept per byte beside materialized cells.
+  if (is_atomic(e.op) || !shadow_.runs_enabled()) {
+    access_cells(shadow_.cells(page), addr, size, e, index, t, clock, len, epoch);
+    if (size == Shadow::kPageBytes && e.op == Op::Write) shadow_.try_make_uniform(page);
+    return;
+  }
+  if (page.is_uniform()) shadow_.to_runs(page);
+  access_runs(page, addr, size, e, index, t, clock, len, epoch);
+}
+
+// [addr, addr+size) lies inside run page `page`. Its runs are cut at the
+// access's ends (a granule it covers in part gets a run of its own, which
+// access_granule may split into parts); each run inside then takes the
+// access's rule once: its granules are equal, so each would take that same
+// rule and end equal (one read clock for the run under READ SHARE, as
+// access_uniform's reasoning for a page); a race is reported for each of
+// its bytes, in address order, as granule by granule. Then equal
+// neighbours are joined again.
+void FastTrackDetector::access_runs(Shadow::Page& page, uint64_t addr, uint64_t size, const Event& e, uint64_t index,
+                                    uint32_t t, const uint64_t* clock, size_t len, uint64_t epoch) {
+  const uint64_t base = page.number << Shadow::kPageByteShift;
+  const uint64_t end = addr + size;
+  const auto g0 = static_cast<uint32_t>((addr - base) >> Shadow::kGranuleShift);
+  const auto g1 = static_cast<uint32_t>(((end - 1 - base) >> Shadow::kGranuleShift) + 1);
+  shadow_.make_room_for_cuts(page);
+  const size_t first = shadow_.cut_runs(page, g0);
+  if ((addr & 7) != 0) shadow_.cut_runs(page, g0 + 1);
+  if ((end & 7) != 0) shadow_.cut_runs(page, g1 - 1);
+  shadow_.cut_runs(page, g1);
+  const bool is_read = e.op == Op::Read;
+  size_t i = first;
+  for (; i < page.runs.size() && page.runs[i].begin < g1; ++i) {
+    ShadowCell& cell = page.runs[i].cell;
+    const uint32_t granules = Shadow::run_end(page, i) - page.runs[i].begin;
+    const uint64_t run_addr = base + (uint64_t{page.runs[i].begin} << Shadow::kGranuleShift);
+    if (granules == 1) {
+      const uint64_t lo = std::max(addr, run_addr);
+      const uint64_t hi = std::min(end, run_addr + 8);
+      access_granule(cell, lo, static_cast<unsigned>(lo & 7), static_cast<unsigned>(hi - lo), e, index, t, clock, len,
+                     epoch);
+    } else if (is_read) {
+      if (!read_is_noop(cell, epoch))
+        check_read(cell, run_addr, uint64_t{granules} << Shadow::kGranuleShift, e, index, t, clock, len, epoch);
+    } else {
+      check_write(cell, run_addr, uint64_t{granules} << Shadow::kGranuleShift, e, index, clock, len, epoch);
+    }
+  }
+  shadow_.settle_runs(page, first, i, true);
 }
 
 // Every granule of the page is `cell` (whole, no read clock). Checking it

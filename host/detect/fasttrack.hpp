@@ -78,6 +78,10 @@ class FastTrackDetector final : public Detector {
   // many pages hold all 512 cells (see fasttrack_shadow.hpp).
   bool page_is_uniform(uint64_t addr) const { return shadow_.page_is_uniform(addr); }
   size_t materialized_pages() const { return shadow_.materialized_pages(); }
+  // Pages held as runs of equal granules, and the most runs a page keeps
+  // before it is materialized (0: no run pages; RACEACCEL_OPTIONS shadow_runs).
+  size_t run_pages() const { return shadow_.run_pages(); }
+  void set_max_runs(uint32_t n) { shadow_.set_max_runs(n); }
 
  private:
   void access(const Event& e, uint64_t index);
@@ -88,6 +92,10 @@ class FastTrackDetector final : public Detector {
                       const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void access_whole_granules(ShadowCell* cells, uint64_t count, uint64_t addr, const Event& e, uint64_t index,
                              uint32_t t, const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void access_sparse(uint64_t page_number, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
+                     const uint64_t* clock, size_t clock_len, uint64_t epoch);
+  void access_runs(Shadow::Page& page, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
+                   const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void access_cells(ShadowCell* page_cells, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,
                     const uint64_t* clock, size_t clock_len, uint64_t epoch);
   void check_read(ShadowCell& cell, uint64_t addr, uint64_t size, const Event& e, uint64_t index, uint32_t t,

@@ -12,8 +12,10 @@ const ShadowCell* Shadow::find_granule(uint64_t g) const {
   const auto* slot = table_.find(g >> kPageShift);
   if (slot == nullptr) return nullptr;
   const Page* p = slot->page;
-  if (p->is_uniform()) return &p->uniform;
-  return &(*p->cells)[g & (kGranulesPerPage - 1)];
+  const auto in_page = static_cast<uint32_t>(g & (kGranulesPerPage - 1));
+  if (p->cells != nullptr) return &(*p->cells)[in_page];
+  if (p->has_runs()) return &p->runs[run_holding(*p, in_page)].cell;
+  return &p->uniform;
 }
 
 bool Shadow::page_is_uniform(uint64_t addr) const {
@@ -35,7 +37,7 @@ void Shadow::set_cells(Page& p, std::unique_ptr<Cells> cells) {
   }
   if (cells != nullptr) ++materialized_;
   p.cells = std::move(cells);
-  ShadowCell* data = p.is_uniform() ? nullptr : p.cells->data();
+  ShadowCell* data = p.cells == nullptr ? nullptr : p.cells->data();
   table_.set_cells(p.number, data);
   if (&p == cached_) cached_cells_ = data;
 }
@@ -48,12 +50,65 @@ void Shadow::materialize(Page& p) {
     cells = std::move(spare_cells_.back());
     spare_cells_.pop_back();
   }
-  cells->fill(p.uniform);
+  if (p.has_runs()) {
+    // Each run's cell goes to its first granule (with what it owns: a read
+    // clock, or the parts of a one-granule run), copies to the others.
+    for (size_t i = 0; i < p.runs.size(); ++i) {
+      const uint32_t begin = p.runs[i].begin;
+      spread(p.runs[i].cell, cells->data() + begin, run_end(p, i) - begin);
+    }
+    std::vector<Run>().swap(p.runs);
+    --run_pages_;
+  } else {
+    cells->fill(p.uniform);
+  }
   set_cells(p, std::move(cells));
 }
 
+void Shadow::to_runs(Page& p) {
+  p.run_accesses = 0;
+  p.runs.reserve(4);
+  p.runs.push_back({0, p.uniform});
+  ++run_pages_;
+}
+
+size_t Shadow::run_holding(const Page& p, uint32_t g) {
+  const auto after = std::upper_bound(p.runs.begin(), p.runs.end(), g,
+                                      [](uint32_t granule, const Run& r) { return granule < r.begin; });
+  return static_cast<size_t>(after - p.runs.begin()) - 1;
+}
+
+size_t Shadow::cut_runs(Page& p, uint32_t g) {
+  if (g >= kGranulesPerPage) return p.runs.size();
+  const size_t i = run_holding(p, g);
+  if (p.runs[i].begin == g) return i;
+  const Run second{g, copy_of(p.runs[i].cell)};  // copied before the insert moves the runs
+  p.runs.insert(p.runs.begin() + static_cast<std::ptrdiff_t>(i) + 1, second);
+  return i + 1;
+}
+
+void Shadow::settle_runs(Page& p, size_t first, size_t last, bool accessed) {
+  std::vector<Run>& runs = p.runs;
+  last = std::min(last, runs.size() - 1);
+  for (size_t i = std::max<size_t>(first, 1); i <= last;) {
+    if (owns_nothing(runs[i].cell) && runs[i].cell == runs[i - 1].cell) {
+      runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
+      --last;
+    } else {
+      ++i;
+    }
+  }
+  if (runs.size() == 1 && owns_nothing(runs[0].cell)) {
+    p.uniform = runs[0].cell;
+    std::vector<Run>().swap(runs);
+    --run_pages_;
+  } else if (runs.size() > max_runs_ || (accessed && ++p.run_accesses > kRunPageAccesses)) {
+    materialize(p);
+  }
+}
+
 void Shadow::try_make_uniform(Page& p) {
-  if (p.is_uniform()) return;
+  if (p.cells == nullptr) return;
   const ShadowCell* c = p.cells->data();
   // Split cells and read clocks have one owner each, so equal cells own
   // neither; checking the first says so for all.
@@ -69,9 +124,14 @@ void Shadow::try_make_uniform(Page& p) {
 }
 
 void Shadow::release_cells(Page& p) {
-  if (!p.is_uniform()) {
+  if (p.cells != nullptr) {
     for (ShadowCell& cell : *p.cells) reset(cell);
     set_cells(p, nullptr);
+  }
+  if (p.has_runs()) {
+    for (Run& run : p.runs) reset(run.cell);
+    std::vector<Run>().swap(p.runs);
+    --run_pages_;
   }
   p.uniform = ShadowCell{};
 }
@@ -201,21 +261,17 @@ void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size, b
     return;
   }
   if (p->is_uniform() && p->uniform == ShadowCell{}) return;
+  if (p->cells == nullptr && runs_enabled()) {
+    if (p->is_uniform()) to_runs(*p);
+    return clear_runs(*p, addr, size);
+  }
   ShadowCell* page_cells = cells(*p);
   uint64_t remaining = size;
   while (remaining > 0) {
     const uint64_t g = addr >> kGranuleShift;
     const unsigned offset = addr & 7;
     const uint64_t n = std::min<uint64_t>(8 - offset, remaining);
-    ShadowCell& cell = page_cells[g & (kGranulesPerPage - 1)];
-    if (n == 8) {
-      reset(cell);
-    } else if (cell.split() || !(cell == ShadowCell{})) {
-      ShadowCell* part = refine(cell, parts_needed(offset, static_cast<unsigned>(n)));
-      const unsigned shift = part_shift(cell);
-      for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) reset(part[i]);
-      try_merge(cell);
-    }
+    clear_granule(page_cells[g & (kGranulesPerPage - 1)], offset, static_cast<unsigned>(n));
     addr += n;
     remaining -= n;
   }
@@ -224,6 +280,45 @@ void Shadow::clear_in_page(uint64_t page_number, uint64_t addr, uint64_t size, b
   // again and its cells go. Small frees inside a page, frequent and rarely
   // its last live block, skip the scan.
   if (large) try_make_uniform(*p);
+}
+
+void Shadow::clear_granule(ShadowCell& cell, unsigned offset, unsigned n) {
+  if (n == 8) {
+    reset(cell);
+  } else if (cell.split() || !(cell == ShadowCell{})) {
+    ShadowCell* part = refine(cell, parts_needed(offset, n));
+    const unsigned shift = part_shift(cell);
+    for (unsigned i = offset >> shift; i < (offset + n) >> shift; ++i) reset(part[i]);
+    try_merge(cell);
+  }
+}
+
+// [addr, addr+size) lies inside run page p: its runs are cut at the range's
+// ends (a granule it covers in part gets a run of its own), the runs inside
+// are reset, then joined with their equal neighbours.
+void Shadow::clear_runs(Page& p, uint64_t addr, uint64_t size) {
+  const uint64_t base = p.number << kPageByteShift;
+  const uint64_t end = addr + size;
+  const auto g0 = static_cast<uint32_t>((addr - base) >> kGranuleShift);
+  const auto g1 = static_cast<uint32_t>(((end - 1 - base) >> kGranuleShift) + 1);
+  make_room_for_cuts(p);
+  const size_t first = cut_runs(p, g0);
+  if ((addr & 7) != 0) cut_runs(p, g0 + 1);
+  if ((end & 7) != 0) cut_runs(p, g1 - 1);
+  cut_runs(p, g1);
+  size_t i = first;
+  for (; i < p.runs.size() && p.runs[i].begin < g1; ++i) {
+    Run& run = p.runs[i];
+    const uint64_t run_addr = base + (uint64_t{run.begin} << kGranuleShift);
+    if (run_end(p, i) - run.begin == 1) {
+      const uint64_t lo = std::max(addr, run_addr);
+      const uint64_t hi = std::min(end, run_addr + 8);
+      clear_granule(run.cell, static_cast<unsigned>(lo & 7), static_cast<unsigned>(hi - lo));
+    } else {
+      reset(run.cell);
+    }
+  }
+  settle_runs(p, first, i);
 }
 
 }  // namespace raceaccel

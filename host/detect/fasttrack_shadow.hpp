@@ -19,10 +19,23 @@
 // frees, memsets and copies (the runtime turns malloc/free of n bytes into a
 // write of n bytes) keep pages uniform, so a 2 GiB block costs a few dozen
 // bytes per page instead of 16 KiB. An access that would make the granules
-// differ materializes the page (512 copies of the cell) first; a write of the
-// whole page that leaves the cells equal makes it uniform again.
+// differ turns it into runs first; a write of the whole page that leaves the
+// cells equal makes it uniform again.
+//
+// Between the two, a page is a list of runs (SlimState's ranges): granules
+// [begin, next run's begin) all equal to the run's one cell. An array that
+// threads touch in blocks (each thread its chunk, a loop over part of a
+// page) keeps a run per block instead of 512 cells: the rule that one access
+// applies to a run is the rule each of its granules would take, since they
+// are equal (as for a uniform page). A run of two or more granules holds a
+// whole cell without atomic history (it may own a read clock: each run owns
+// its own, a run cut in two copies it); a run of one granule may be split
+// into parts. A page with more runs than the detector's limit (hot pages,
+// scattered small objects), or an atomic access, materializes the page: its
+// 512 cells, reached by index.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -220,14 +233,34 @@ class Shadow {
   static constexpr uint64_t kPageBytes = uint64_t{1} << kPageByteShift;  // 4 KiB
 
   using Cells = std::array<ShadowCell, kGranulesPerPage>;
+  // Granules [begin, the next run's begin or the page's end) of a run page.
+  struct Run {
+    uint32_t begin;  // granule index in the page
+    ShadowCell cell;
+  };
   struct Page {
-    // While `cells` is null the page is uniform: every granule is `uniform`,
-    // which is whole (not split) and owns no read clock.
+    // While `cells` is null and `runs` empty the page is uniform: every
+    // granule is `uniform`, which is whole (not split) and owns no read clock.
     ShadowCell uniform{};
     std::unique_ptr<Cells> cells;
-    uint64_t number = 0;  // address >> 12
-    bool is_uniform() const { return cells == nullptr; }
+    std::vector<Run> runs;      // a run page: sorted by begin, the first at 0
+    uint32_t run_accesses = 0;  // accesses checked in the page's runs (kRunPageAccesses)
+    uint64_t number = 0;        // address >> 12
+    bool is_uniform() const { return cells == nullptr && runs.empty(); }
+    bool has_runs() const { return !runs.empty(); }
   };
+  // The most runs a page keeps before it is materialized (0: never runs;
+  // every page that is not uniform holds its 512 cells). 128 runs take
+  // 5 KiB against the cells' 16 KiB; a fully unrolled loop over a 256-byte
+  // chunk per thread gives a page 64 runs (docs/performance.md, "Session 20").
+  static constexpr uint32_t kDefaultMaxRuns = 128;
+  // Accesses a page is checked in as runs before it is materialized: a
+  // binary search and cuts cost more per access than the cells' index, so a
+  // hot page (a ring's slots, a lock per node) goes to its cells, while a
+  // page touched a few times per block of it keeps its runs.
+  static constexpr uint32_t kRunPageAccesses = 256;
+  void set_max_runs(uint32_t n) { max_runs_ = n; }
+  bool runs_enabled() const { return max_runs_ != 0; }
 
   // The page with number `page` (address >> 12), created uniform ⊥ on first touch.
   Page& page(uint64_t page) {
@@ -245,29 +278,59 @@ class Shadow {
     return *cached_;
   }
   // The page's 512 cells, materializing a uniform page (each cell a copy of
-  // the uniform one, which owns nothing, so plain copies are exact).
+  // the uniform one, which owns nothing, so plain copies are exact) or a run
+  // page (each granule a copy of its run's cell).
   ShadowCell* cells(Page& p) {
-    if (p.is_uniform()) materialize(p);
+    if (p.cells == nullptr) materialize(p);
     return p.cells->data();
   }
-  // cells(page(page_number)), for the common case of small accesses: one
+  // The cells of page `page_number` when it is materialized, else null (a
+  // uniform or run page), for the common case of small accesses: one
   // compare while they stay in one page, the table slot (not the Page) when
-  // they move to another materialized page.
-  ShadowCell* page_cells(uint64_t page_number) {
+  // they move to another page.
+  ShadowCell* materialized_cells(uint64_t page_number) {
     if (page_number != cached_page_) page(page_number);
-    if (cached_cells_ != nullptr) return cached_cells_;
-    return cells(*cached_);
+    return cached_cells_;
   }
   // Makes a materialized page uniform again when its cells are all equal,
   // whole and own no read clock (after a write of the whole page).
   void try_make_uniform(Page& p);
+
+  // Run pages. A uniform page becomes one run.
+  void to_runs(Page& p);
+  // Makes granule g (0 < g < 512) start a run, cutting the run that held it
+  // (its copy gets a copy of any read clock); returns that run's index (the
+  // number of runs for g == 512). The run cut spans two or more granules,
+  // so its cell is whole.
+  size_t cut_runs(Page& p, uint32_t g);
+  // Room for the four cuts an access or clear makes at most, growing the
+  // runs' array no further than the limit allows (a page past it is
+  // materialized, and a doubling to twice the limit would only add to the
+  // heap's free blocks).
+  void make_room_for_cuts(Page& p) {
+    const size_t need = p.runs.size() + 4;
+    if (need > p.runs.capacity())
+      p.runs.reserve(std::max(need, std::min<size_t>(2 * p.runs.capacity(), max_runs_ + 4)));
+  }
+  // Index of the run holding granule g.
+  static size_t run_holding(const Page& p, uint32_t g);
+  static uint32_t run_end(const Page& p, size_t i) {
+    return i + 1 < p.runs.size() ? p.runs[i + 1].begin : kGranulesPerPage;
+  }
+  // Joins neighbours among runs [first, last] (indexes) that are equal and
+  // own nothing (whole, no read clock, no atomic history), then makes the
+  // page uniform if one such run is left, or materializes it if it has more
+  // runs than the limit or was accessed kRunPageAccesses times as runs
+  // (`accessed`: this call follows an access, not a clear).
+  void settle_runs(Page& p, size_t first, size_t last, bool accessed = false);
+  size_t run_pages() const { return run_pages_; }
 
   // The cell describing granule g (a uniform page's one cell), or null when
   // its page was never touched.
   const ShadowCell* find_granule(uint64_t g) const;
   // Whether the page holding addr is uniform (never touched counts as uniform ⊥).
   bool page_is_uniform(uint64_t addr) const;
-  // Pages with a cell array (the others are uniform).
+  // Pages with a cell array (the others are uniform or runs).
   size_t materialized_pages() const { return materialized_; }
 
   // The number of parts (1, 2, 4 or 8) that bytes [offset, offset+n) of a
@@ -311,6 +374,8 @@ class Shadow {
   // Resets [addr, addr+size) to ⊥, releasing read clocks and parts. Whole
   // pages become uniform ⊥ in O(1) (O(512) if materialized).
   void clear(uint64_t addr, uint64_t size);
+  // Resets the bytes [offset, offset+n) of the granule whose cell is `cell`.
+  void clear_granule(ShadowCell& cell, unsigned offset, unsigned n);
 
  private:
   Page* add_page(uint64_t page);
@@ -320,6 +385,10 @@ class Shadow {
   // clear() of [addr, addr+size), which lies inside page `page`.
   // `large`: the whole range cleared is half a page or more.
   void clear_in_page(uint64_t page, uint64_t addr, uint64_t size, bool large);
+  void clear_runs(Page& p, uint64_t addr, uint64_t size);
+  // Whether a cell owns nothing another copy could not share: runs holding
+  // such cells may be joined, and a page of one such run is uniform.
+  static bool owns_nothing(const ShadowCell& c) { return !c.split() && !c.read_shared() && !c.atomic(); }
   ShadowCell* split_finer(ShadowCell& cell, unsigned parts);  // refine() when a new split is needed
   uint32_t alloc_parts(unsigned parts);
   void release_parts(unsigned parts, uint32_t index);
@@ -333,6 +402,8 @@ class Shadow {
   std::deque<Page> pages_;                           // stable addresses; pages are never removed
   std::vector<std::unique_ptr<Cells>> spare_cells_;  // a few released arrays, for reuse
   size_t materialized_ = 0;
+  size_t run_pages_ = 0;
+  uint32_t max_runs_ = kDefaultMaxRuns;
   uint64_t cached_page_ = ~uint64_t{0};  // no page: real page numbers are below 2^52
   Page* cached_ = nullptr;
   ShadowCell* cached_cells_ = nullptr;  // cached_'s cells, null while it is uniform

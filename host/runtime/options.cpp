@@ -133,6 +133,12 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   if (key == "parallel") return parse_bool(value, o.parallel) ? "" : "must be 0 or 1";
   if (key == "own_loads") return parse_bool(value, o.own_loads) ? "" : "must be 0 or 1";
   if (key == "reuse_slots") return parse_bool(value, o.reuse_slots) ? "" : "must be 0 or 1";
+  if (key == "shadow_runs") {
+    // Past 512 runs a page would hold more than its cells.
+    if (!parse_uint(value, Shadow::kGranulesPerPage, n)) return "must be a number of runs in 0..512 (0: off)";
+    o.shadow_runs = static_cast<uint32_t>(n);
+    return {};
+  }
   if (key == "region_young") {
     // At most the young table's entries.
     if (!parse_uint(value, kYoungSlots, n))
@@ -163,6 +169,7 @@ std::string apply(RuntimeOptions& o, std::string_view key, std::string_view valu
   }
   return "is not a known option (backend, xclbin, device, log_path, json, halt_on_error, exitcode, report_limit, "
          "record, verbosity, region_filter, region_young, coalesce, inline_runs, parallel, own_loads, reuse_slots, "
+         "shadow_runs, "
          "sample, sample_seed, sarif, suppressions)";
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/exit_codes.hpp"
+#include "detect/fasttrack_shadow.hpp"
 #include "report/suppressions.hpp"
 #include "runtime/region_filter.hpp"
 
@@ -33,6 +34,7 @@ struct RuntimeOptions {
   bool parallel = true;              // software FastTrack: threads check at once (sharded_fasttrack.hpp)
   bool own_loads = true;             // parallel: loads of a clock the thread holds are buffered (tsan_atomics.cpp)
   bool reuse_slots = true;           // FastTrack: a thread forked after a join takes the joined thread's clock slot
+  uint32_t shadow_runs = Shadow::kDefaultMaxRuns;  // FastTrack: runs a shadow page keeps before its cells; 0 = off
   uint32_t region_young = kYoungLinesDefault;  // the region filter's young table: lines (region_filter.hpp); 0 = off
   double sample = 1.0;                         // sample=: share of plain accesses checked (sampling.hpp); 1 = all (off)
   uint64_t sample_seed = 0;                    // sample_seed=: which units are sampled; 0 = a new one per run

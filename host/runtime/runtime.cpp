@@ -55,6 +55,7 @@ std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
   if (!is_device_backend(o.backend)) {
     auto fasttrack = std::make_unique<FastTrackDetector>();
     fasttrack->set_slot_reuse(o.reuse_slots);
+    fasttrack->set_max_runs(o.shadow_runs);
     return fasttrack;
   }
   auto pending = std::make_unique<PendingDeviceBackend>(o);
@@ -66,7 +67,7 @@ std::unique_ptr<Detector> make_backend(const RuntimeOptions& o) {
 // detector and the device backends check one event at a time.
 std::unique_ptr<Checker> make_checker(const RuntimeOptions& o, Reporter& reporter) {
   if (o.parallel && !is_device_backend(o.backend) && o.backend != "djit")
-    return std::make_unique<Checker>(std::make_unique<ShardedFastTrack>(o.reuse_slots), reporter);
+    return std::make_unique<Checker>(std::make_unique<ShardedFastTrack>(o.reuse_slots, o.shadow_runs), reporter);
   return std::make_unique<Checker>(make_backend(o), reporter);
 }
 

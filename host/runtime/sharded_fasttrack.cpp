@@ -9,8 +9,11 @@
 namespace raceaccel::rt {
 namespace eb = epoch_bits;
 
-ShardedFastTrack::ShardedFastTrack(bool reuse_slots) {
-  for (Shard& s : shards_) s.memory.set_memory_only();
+ShardedFastTrack::ShardedFastTrack(bool reuse_slots, uint32_t max_runs) {
+  for (Shard& s : shards_) {
+    s.memory.set_memory_only();
+    s.memory.set_max_runs(max_runs);
+  }
   global_.set_slot_reuse(reuse_slots);
 }
 

@@ -71,7 +71,8 @@ class ShardedFastTrack {
     return static_cast<unsigned>(((object >> 3) * 0x9E3779B97F4A7C15ull) >> 58);
   }
 
-  explicit ShardedFastTrack(bool reuse_slots = true);
+  // max_runs: FastTrackDetector::set_max_runs of every shard.
+  explicit ShardedFastTrack(bool reuse_slots = true, uint32_t max_runs = Shadow::kDefaultMaxRuns);
 
   // Holds at most one shard's lock at a time, switching as the accesses
   // move between blocks (a drain keeps the lock of a block while it stays
