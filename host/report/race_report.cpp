@@ -22,7 +22,10 @@ std::string access_text(std::string_view access, bool atomic) {
 // concurrent readers per byte, so only the event and kind must match: the
 // report count is then the same whatever detector or backend produced it.
 bool same_origin(const Race& a, const Race& b) {
-  if (a.event != b.event || a.kind != b.kind || a.prev_atomic != b.prev_atomic) return false;
+  // The site too: one event's bytes may come from several instructions (the
+  // runtime's runs of coalesced accesses name each byte's own), and each
+  // instruction gets its report, as separate events would.
+  if (a.event != b.event || a.kind != b.kind || a.prev_atomic != b.prev_atomic || a.site != b.site) return false;
   if (a.kind == RaceKind::ReadWrite) return true;
   return a.prev_tid == b.prev_tid && a.prev_clock == b.prev_clock && a.prev_site == b.prev_site;
 }

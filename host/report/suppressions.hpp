@@ -74,6 +74,9 @@ class Suppressions {
   const Suppression* match(const RaceSubject& race) const;
 
   bool empty() const { return entries_.empty(); }
+  // Adds another source's suppressions after these (a file and the
+  // program's built-in ones are both in force).
+  void append(const Suppressions& more) { entries_.insert(entries_.end(), more.entries_.begin(), more.entries_.end()); }
   const std::vector<Suppression>& entries() const { return entries_; }
 
  private:

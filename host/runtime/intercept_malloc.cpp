@@ -87,7 +87,13 @@ void* allocated(void* p, size_t size, uint64_t pc) {
 // nothing orders the two, as ThreadSanitizer keeps a freed block's shadow
 // until reuse. Clearing the history at the free lost those races (every
 // run; docs/runtime.md, "Memory"). The locks inside the block are
-// forgotten (Destroy): their clocks go with their memory. Only blocks whose
+// forgotten (Destroy): their clocks go with their memory. The Destroy's
+// drain matters even when the block holds no lock: it checks the free's
+// write before the real free hands the memory back, as a release must, so
+// that another thread's allocation of it is checked after that write
+// (left out for lock-free blocks, the write was checked after the reuse's
+// allocation and reported against it: parallel_stress_test, every seed).
+// Only blocks whose
 // allocation the runtime saw are checked that way: their history is their
 // own. A block it never saw (allocated before start-up) is checked as a
 // read of `unknown_read` bytes (realloc's copy), if any, and its history

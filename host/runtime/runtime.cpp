@@ -44,6 +44,32 @@ void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
   exit_process(status);
 }
 
+}  // namespace
+}  // namespace raceaccel::rt
+
+// ThreadSanitizer's hook for suppressions built into the program: a
+// function the program may define, returning suppressions in the file's
+// format. A weak reference, so that a program without it links and runs
+// (the address is then null); the linker exports the program's definition
+// for it, since this shared object refers to it.
+extern "C" const char* __tsan_default_suppressions() __attribute__((weak));
+
+namespace raceaccel::rt {
+namespace {
+
+// The program's built-in suppressions (__tsan_default_suppressions), after
+// those of a suppressions= file, as TSan takes both.
+void add_default_suppressions(RuntimeOptions& o) {
+  if (__tsan_default_suppressions == nullptr) return;
+  const char* text = __tsan_default_suppressions();
+  if (text == nullptr || *text == '\0') return;
+  try {
+    o.suppressions.append(Suppressions::parse(text, "__tsan_default_suppressions"));
+  } catch (const SuppressionError& err) {
+    startup_failure(std::string("__tsan_default_suppressions() is malformed: ") + err.what(), exit_code::kUsage);
+  }
+}
+
 // A device backend is opened by the library's constructor (after the
 // libraries it depends on, XRT's among them, are initialized), not here: the
 // runtime may start from an interceptor inside another library's static
@@ -160,6 +186,7 @@ Runtime* start_runtime() {
   const char* env = getenv("RACEACCEL_OPTIONS");
   ParsedOptions parsed = parse_runtime_options(env != nullptr ? env : "");
   if (!parsed.error.empty()) startup_failure(parsed.error, exit_code::kUsage);
+  add_default_suppressions(parsed.options);
   auto* rt = new Runtime(parsed.options);
   if (!parsed.options.record.empty()) {
     std::string error;

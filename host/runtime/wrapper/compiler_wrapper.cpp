@@ -154,8 +154,9 @@ bool has_option(const std::vector<Arg>& args, std::initializer_list<std::string_
 bool links_statically(const std::vector<Arg>& args) { return has_option(args, {"-static", "-static-pie"}); }
 // Whether a link makes an executable (not a shared object, not a
 // relocatable object).
+bool links_relocatable(const std::vector<Arg>& args) { return has_option(args, {"-r", "-Wl,-r", "-Wl,--relocatable"}); }
 bool links_executable(const std::vector<Arg>& args) {
-  return !has_option(args, {"-shared", "-r", "-Wl,-shared", "-Wl,-r", "-Wl,--relocatable", "-Wl,-Bshareable"});
+  return !links_relocatable(args) && !has_option(args, {"-shared", "-Wl,-shared", "-Wl,-Bshareable"});
 }
 
 // The first of the installed and the build-tree locations that exists; the
@@ -226,19 +227,32 @@ int main(int argc, char** argv) {
                  runtime.c_str());
     return kWrapperError;
   }
-  std::vector<std::string> link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string()};
-  // An executable also gets the access callbacks linked in, ahead of the
-  // runtime (hot_path.hpp): called directly, their TLS at fixed offsets. Not
-  // a shared object or a relocatable link (the archive's TLS is local-exec),
-  // and not when RACEACCEL_STATIC_CALLBACKS=0 (the runtime's own callbacks
-  // then, as for a program linked without the wrapper).
-  const std::string fast_archive = (fs::path(runtime).parent_path() / "libraceaccel_rt_fast.a").string();
-  const char* static_callbacks = getenv("RACEACCEL_STATIC_CALLBACKS");
-  if (links_executable(args) && fs::exists(fast_archive) &&
-      (static_callbacks == nullptr || std::string_view(static_callbacks) != "0")) {
-    link_flags.push_back(fast_archive);
+  // The runtime comes before the program's own objects and libraries: the
+  // first DT_NEEDED, so that its malloc, pthread and libc interceptors come
+  // first in the dynamic linker's search after the executable, also ahead of
+  // a library the program links that defines the same functions (a malloc
+  // replacement such as -ljemalloc: linked after it, the runtime would see
+  // no allocation and report glibc's reuse of freed memory as races).
+  // An executable also gets the access callbacks linked in (hot_path.hpp):
+  // called directly, their TLS at fixed offsets. The whole archive, since it
+  // comes before the objects that call into it (and a symbol the runtime
+  // already defines would pull no member). Not a shared object or a
+  // relocatable link (the archive's TLS is local-exec), and not when
+  // RACEACCEL_STATIC_CALLBACKS=0 (the runtime's own callbacks then, as for a
+  // program linked without the wrapper). A relocatable link (-r) makes an
+  // object for a later link, which takes the runtime: nothing is added.
+  std::vector<std::string> runtime_first;
+  std::vector<std::string> link_flags;
+  if (!links_relocatable(args)) {
+    const std::string fast_archive = (fs::path(runtime).parent_path() / "libraceaccel_rt_fast.a").string();
+    const char* static_callbacks = getenv("RACEACCEL_STATIC_CALLBACKS");
+    if (links_executable(args) && fs::exists(fast_archive) &&
+        (static_callbacks == nullptr || std::string_view(static_callbacks) != "0")) {
+      runtime_first.insert(runtime_first.end(), {"-Wl,--whole-archive", fast_archive, "-Wl,--no-whole-archive"});
+    }
+    runtime_first.insert(runtime_first.end(), {"-Wl,--push-state,--no-as-needed", runtime, "-Wl,--pop-state"});
+    link_flags = {"-pthread", "-Wl,-rpath," + fs::path(runtime).parent_path().string()};
   }
-  link_flags.insert(link_flags.end(), {"-Wl,--push-state,--no-as-needed", runtime, "-Wl,--pop-state"});
 
   if (!link) {  // compile only
     cmd.insert(cmd.end(), instrument.begin(), instrument.end());
@@ -292,6 +306,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  cmd.insert(cmd.end(), runtime_first.begin(), runtime_first.end());
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg& a = args[i];
     if (a.text == "-fsanitize=thread") continue;
