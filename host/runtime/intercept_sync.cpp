@@ -83,7 +83,6 @@ bool write_locked_by_me(const pthread_rwlock_t* rw) {
 // ---- mutexes ------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
   prefetch_lock(m);
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_mutex_lock)(m);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
@@ -97,14 +96,12 @@ RACEACCEL_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_mutex_timedlock)(m, t);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
   return r;
 }
 RACEACCEL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_mutex_clocklock)(m, c, t);
   if (locked(r) && !nested(m)) acquire(m);
   RACEACCEL_OBJECT_READ(m);
@@ -128,7 +125,6 @@ RACEACCEL_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
 
 // ---- rwlocks -------------------------------------------------------------
 RACEACCEL_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* rw) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_rdlock)(rw);
   if (r == 0) acquire(rw, Op::AcquireShared);
   RACEACCEL_OBJECT_READ(rw);
@@ -141,21 +137,18 @@ RACEACCEL_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* rw, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_timedrdlock)(rw, t);
   if (r == 0) acquire(rw, Op::AcquireShared);
   RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_clockrdlock)(rw, c, t);
   if (r == 0) acquire(rw, Op::AcquireShared);
   RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* rw) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_wrlock)(rw);
   if (r == 0) acquire(rw);
   RACEACCEL_OBJECT_READ(rw);
@@ -168,14 +161,12 @@ RACEACCEL_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* rw, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_timedwrlock)(rw, t);
   if (r == 0) acquire(rw);
   RACEACCEL_OBJECT_READ(rw);
   return r;
 }
 RACEACCEL_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* rw, clockid_t c, const struct timespec* t) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_rwlock_clockwrlock)(rw, c, t);
   if (r == 0) acquire(rw);
   RACEACCEL_OBJECT_READ(rw);
@@ -199,7 +190,6 @@ RACEACCEL_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* rw) {
 
 // ---- spinlocks -----------------------------------------------------------
 RACEACCEL_EXPORT int pthread_spin_lock(pthread_spinlock_t* s) {
-  drain_before_lock();
   const int r = RACEACCEL_REAL(pthread_spin_lock)(s);
   if (r == 0) acquire(const_cast<const int*>(s));
   RACEACCEL_OBJECT_READ(s);

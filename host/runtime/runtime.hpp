@@ -134,20 +134,6 @@ inline void sync_on(const volatile void* object, Op op) {
   if (ThreadState* ts = traced_thread(); ts != nullptr && ts->ignore_sync == 0) emit_sync(ts, op, id_of(object));
 }
 inline void acquire(const volatile void* object, Op op = Op::Acquire) { sync_on(object, op); }
-// Before a thread may block on a lock (not a trylock): its buffered
-// accesses are checked now, outside the critical section the lock opens,
-// rather than by the acquire once it holds the lock. A drain may come at any
-// point of a region (a full buffer drains too: "The event path" in
-// docs/runtime.md), so no verdict changes; the critical section then holds
-// only the checks of its own accesses (at its unlock), and the threads
-// waiting for the lock wait that much less (probe 20: a spinlock-protected
-// free list spent 68 % of its time spinning).
-inline void drain_before_lock() {
-  ThreadState* ts = traced_thread();
-  if (ts == nullptr || ts->count.load(std::memory_order_relaxed) == 0) return;
-  RuntimeScope scope;
-  runtime_if_started()->checker().drain(ts);
-}
 inline void release(const volatile void* object, Op op = Op::Release) { sync_on(object, op); }
 // A lock at object (size bytes) is destroyed: its clocks start over, so a
 // lock made again in the same memory has no history (ThreadSanitizer resets
