@@ -398,14 +398,19 @@ RACEACCEL_EXPORT int pthread_once(pthread_once_t* control, void (*routine)()) {
 // The compiler's inline fast path reads the guard's first byte with an
 // instrumented acquire load; so release is modelled as a release store to
 // that byte (performed atomically with the real release), and a slow-path
-// "already initialized" answer as an acquire load of it.
+// answer as an acquire load of it: "already initialized" (0), and also
+// "initialize it" (1), which follows an earlier attempt's abort when the
+// initialization threw: the abort is a release store too, so the retry is
+// ordered after the failed attempt's writes, as libstdc++ orders it (its
+// abort exchanges the guard word with release semantics; stock TSan models
+// no abort and reports the retry: static_local_retry_after_throw_clean).
 extern "C" int __cxa_guard_acquire(int64_t* guard);
 extern "C" void __cxa_guard_release(int64_t* guard);
 extern "C" void __cxa_guard_abort(int64_t* guard);
 
 RACEACCEL_EXPORT int __cxa_guard_acquire(int64_t* guard) {
   const int r = RACEACCEL_REAL(__cxa_guard_acquire)(guard);
-  if (r == 0) {
+  if (r == 0 || r == 1) {
     if (ThreadState* ts = traced_thread()) {
       emit_event(ts, Event::atomic(Op::AtomicLoad, ts->tid, id_of(guard), 1, MemoryOrder::Acquire));
     }
@@ -425,4 +430,13 @@ RACEACCEL_EXPORT void __cxa_guard_release(int64_t* guard) {
   });
 }
 
-RACEACCEL_EXPORT void __cxa_guard_abort(int64_t* guard) { RACEACCEL_REAL(__cxa_guard_abort)(guard); }
+RACEACCEL_EXPORT void __cxa_guard_abort(int64_t* guard) {
+  ThreadState* ts = traced_thread();
+  if (ts == nullptr) return RACEACCEL_REAL(__cxa_guard_abort)(guard);
+  const auto real_abort = RACEACCEL_REAL(__cxa_guard_abort);  // before the checker lock, as above
+  RuntimeScope scope;
+  runtime_if_started()->checker().emit_with(ts, id_of(guard), [&] {
+    real_abort(guard);
+    return std::pair{0, Event::atomic(Op::AtomicStore, ts->tid, id_of(guard), 1, MemoryOrder::Release)};
+  });
+}
