@@ -16,6 +16,7 @@
 #include "../common/golden_races.hpp"
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
+#include "rw_lock_steps.hpp"
 #include "trace_builder.hpp"
 
 namespace raceaccel {
@@ -187,28 +188,7 @@ class RunPageTrace {
 
  private:
   Event lock_step(ThreadId t) {
-    constexpr uint64_t kLock = 7;
-    if (held_[t] == 1) {
-      held_[t] = 0;
-      --readers_;
-      return Event::sync(Op::ReleaseShared, t, kLock);
-    }
-    if (held_[t] == 2) {
-      held_[t] = 0;
-      writer_ = false;
-      return Event::sync(Op::Release, t, kLock);
-    }
-    if (!writer_ && readers_ == 0 && pick(0, 2) == 0) {
-      held_[t] = 2;
-      writer_ = true;
-      return Event::sync(Op::Acquire, t, kLock);
-    }
-    if (!writer_) {
-      held_[t] = 1;
-      ++readers_;
-      return Event::sync(Op::AcquireShared, t, kLock);
-    }
-    return Event::sync(Op::Acquire, t, 100 + t);
+    return lock_.next(t, [&] { return pick(0, 2) == 0; });
   }
   uint64_t near(ThreadId t) {
     if (pick(0, 9) < 7) return kBase + t * (kWindow / kThreads);
@@ -227,9 +207,7 @@ class RunPageTrace {
   uint64_t pick(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_); }
 
   std::mt19937_64 rng_;
-  std::array<int, kThreads> held_{};
-  int readers_ = 0;
-  bool writer_ = false;
+  test::RwLockSteps<kThreads> lock_{7};
 };
 
 TEST(FastTrackRunPages, RandomTracesAgreeWithDjitAtEveryLimit) {

@@ -19,6 +19,7 @@
 #include "../common/golden_races.hpp"
 #include "detect/djit.hpp"
 #include "detect/fasttrack.hpp"
+#include "rw_lock_steps.hpp"
 
 namespace raceaccel {
 namespace {
@@ -64,30 +65,8 @@ class RunTrace {
   }
 
  private:
-  // Per thread: nothing held, the lock shared, or the lock exclusive; the
-  // lock is only taken as a real reader-writer lock allows.
   Event lock_step(ThreadId t) {
-    if (held_[t] == 1) {
-      held_[t] = 0;
-      --readers_;
-      return Event::sync(Op::ReleaseShared, t, kLock);
-    }
-    if (held_[t] == 2) {
-      held_[t] = 0;
-      writer_ = false;
-      return Event::sync(Op::Release, t, kLock);
-    }
-    if (!writer_ && readers_ == 0 && pick(0, 2) == 0) {
-      held_[t] = 2;
-      writer_ = true;
-      return Event::sync(Op::Acquire, t, kLock);
-    }
-    if (!writer_) {
-      held_[t] = 1;
-      ++readers_;
-      return Event::sync(Op::AcquireShared, t, kLock);
-    }
-    return Event::sync(Op::Acquire, t, 100 + t);  // a private lock: only ticks t's clock
+    return lock_.next(t, [&] { return pick(0, 2) == 0; });
   }
   // Threads work mostly in their own quarter of the window, sometimes anywhere.
   uint64_t near(ThreadId t) {
@@ -108,9 +87,7 @@ class RunTrace {
   uint64_t pick(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_); }
 
   std::mt19937_64 rng_;
-  std::array<int, kThreads> held_{};
-  int readers_ = 0;
-  bool writer_ = false;
+  test::RwLockSteps<kThreads> lock_{kLock};
 };
 
 // With every page materialized (shadow runs off), so that the whole-granule
