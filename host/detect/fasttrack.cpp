@@ -295,7 +295,6 @@ void FastTrackDetector::access_runs(Shadow::Page& page, uint64_t addr, uint64_t 
   const uint64_t end = addr + size;
   const auto g0 = static_cast<uint32_t>((addr - base) >> Shadow::kGranuleShift);
   const auto g1 = static_cast<uint32_t>(((end - 1 - base) >> Shadow::kGranuleShift) + 1);
-  shadow_.make_room_for_cuts(page);
   const size_t first = shadow_.cut_runs(page, g0);
   if ((addr & 7) != 0) shadow_.cut_runs(page, g0 + 1);
   if ((end & 7) != 0) shadow_.cut_runs(page, g1 - 1);

@@ -90,8 +90,10 @@ size_t Shadow::cut_runs(Page& p, uint32_t g) {
 void Shadow::settle_runs(Page& p, size_t first, size_t last, bool accessed) {
   std::vector<Run>& runs = p.runs;
   last = std::min(last, runs.size() - 1);
+  // Equal runs own nothing: a read clock's or parts' index has one owner,
+  // and runs never hold atomic history.
   for (size_t i = std::max<size_t>(first, 1); i <= last;) {
-    if (owns_nothing(runs[i].cell) && runs[i].cell == runs[i - 1].cell) {
+    if (runs[i].cell == runs[i - 1].cell) {
       runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
       --last;
     } else {
@@ -301,7 +303,6 @@ void Shadow::clear_runs(Page& p, uint64_t addr, uint64_t size) {
   const uint64_t end = addr + size;
   const auto g0 = static_cast<uint32_t>((addr - base) >> kGranuleShift);
   const auto g1 = static_cast<uint32_t>(((end - 1 - base) >> kGranuleShift) + 1);
-  make_room_for_cuts(p);
   const size_t first = cut_runs(p, g0);
   if ((addr & 7) != 0) cut_runs(p, g0 + 1);
   if ((end & 7) != 0) cut_runs(p, g1 - 1);

@@ -418,25 +418,22 @@ RACEACCEL_EXPORT int __cxa_guard_acquire(int64_t* guard) {
   return r;
 }
 
-RACEACCEL_EXPORT void __cxa_guard_release(int64_t* guard) {
+namespace {
+// The real release or abort (real, looked up before the checker lock is
+// taken: dlsym takes the loader's lock) done together with its release
+// store on the guard byte, so that no acquire load of the byte is checked
+// between them.
+void release_guard(int64_t* guard, void (*real)(int64_t*)) {
   ThreadState* ts = traced_thread();
-  if (ts == nullptr) return RACEACCEL_REAL(__cxa_guard_release)(guard);
-  // Looked up before the checker lock is taken: dlsym takes the loader's lock.
-  const auto real_release = RACEACCEL_REAL(__cxa_guard_release);
+  if (ts == nullptr) return real(guard);
   RuntimeScope scope;
   runtime_if_started()->checker().emit_with(ts, id_of(guard), [&] {
-    real_release(guard);
+    real(guard);
     return std::pair{0, Event::atomic(Op::AtomicStore, ts->tid, id_of(guard), 1, MemoryOrder::Release)};
   });
 }
+}  // namespace
 
-RACEACCEL_EXPORT void __cxa_guard_abort(int64_t* guard) {
-  ThreadState* ts = traced_thread();
-  if (ts == nullptr) return RACEACCEL_REAL(__cxa_guard_abort)(guard);
-  const auto real_abort = RACEACCEL_REAL(__cxa_guard_abort);  // before the checker lock, as above
-  RuntimeScope scope;
-  runtime_if_started()->checker().emit_with(ts, id_of(guard), [&] {
-    real_abort(guard);
-    return std::pair{0, Event::atomic(Op::AtomicStore, ts->tid, id_of(guard), 1, MemoryOrder::Release)};
-  });
-}
+RACEACCEL_EXPORT void __cxa_guard_release(int64_t* guard) { release_guard(guard, RACEACCEL_REAL(__cxa_guard_release)); }
+
+RACEACCEL_EXPORT void __cxa_guard_abort(int64_t* guard) { release_guard(guard, RACEACCEL_REAL(__cxa_guard_abort)); }

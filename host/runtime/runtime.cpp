@@ -23,6 +23,13 @@
 #include <cstdlib>
 #include <new>
 
+// ThreadSanitizer's hook for suppressions built into the program: a
+// function the program may define, returning suppressions in the file's
+// format. A weak reference, so that a program without it links and runs
+// (the address is then null); the linker exports the program's definition
+// for it, since this shared object refers to it.
+extern "C" const char* __tsan_default_suppressions() __attribute__((weak));
+
 namespace raceaccel::rt {
 
 __thread bool t_thread_done __attribute__((tls_model("initial-exec"))) = false;
@@ -43,19 +50,6 @@ void write_stderr(std::string_view s) { (void)!write(2, s.data(), s.size()); }
   write_stderr("raceaccel: " + message + "\n");
   exit_process(status);
 }
-
-}  // namespace
-}  // namespace raceaccel::rt
-
-// ThreadSanitizer's hook for suppressions built into the program: a
-// function the program may define, returning suppressions in the file's
-// format. A weak reference, so that a program without it links and runs
-// (the address is then null); the linker exports the program's definition
-// for it, since this shared object refers to it.
-extern "C" const char* __tsan_default_suppressions() __attribute__((weak));
-
-namespace raceaccel::rt {
-namespace {
 
 // The program's built-in suppressions (__tsan_default_suppressions), after
 // those of a suppressions= file, as TSan takes both.

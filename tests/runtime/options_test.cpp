@@ -27,6 +27,7 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
   EXPECT_TRUE(p.options.coalesce);
   EXPECT_TRUE(p.options.inline_runs);
   EXPECT_TRUE(p.options.parallel);
+  EXPECT_EQ(p.options.shadow_runs, raceaccel::Shadow::kDefaultMaxRuns);
   EXPECT_EQ(p.options.sample, 1.0);  // no sampling
   EXPECT_EQ(p.options.sample_seed, 0u);
 }
@@ -34,7 +35,7 @@ TEST(RuntimeOptions, DefaultsWhenEmpty) {
 TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   const auto p = parse_runtime_options(
       "backend=djit log_path=/tmp/log json=1 halt_on_error=true exitcode=7 report_limit=3 record=/tmp/t.rtrace "
-      "verbosity=2 region_filter=0 region_young=0 coalesce=false inline_runs=0 parallel=0");
+      "verbosity=2 region_filter=0 region_young=0 coalesce=false inline_runs=0 parallel=0 shadow_runs=0");
   ASSERT_EQ(p.error, "");
   EXPECT_EQ(p.options.backend, "djit");
   EXPECT_EQ(p.options.log_path, "/tmp/log");
@@ -49,6 +50,7 @@ TEST(RuntimeOptions, EveryKeySpaceSeparated) {
   EXPECT_FALSE(p.options.coalesce);
   EXPECT_FALSE(p.options.inline_runs);
   EXPECT_FALSE(p.options.parallel);
+  EXPECT_EQ(p.options.shadow_runs, 0u);
 }
 
 TEST(RuntimeOptions, ColonSeparatedAndLaterKeysWin) {
@@ -82,13 +84,27 @@ TEST(RuntimeOptions, BadInputNamesTheKey) {
     const char* text;
     const char* key;
   } cases[] = {
-      {"backend=gpu", "'backend'"},          {"json=2", "'json'"},           {"halt_on_error=yes", "'halt_on_error'"},
-      {"exitcode=256", "'exitcode'"},        {"exitcode=-1", "'exitcode'"},  {"exitcode=", "'exitcode'"},
-      {"report_limit=x", "'report_limit'"},  {"verbosity=9", "'verbosity'"}, {"region_filter=2", "'region_filter'"},
-      {"log_path=", "'log_path'"},           {"record=", "'record'"},        {"xclbin=", "'xclbin'"},
-      {"device=1024", "'device'"},           {"device=first", "'device'"},   {"history_size=3", "'history_size'"},
-      {"json=1 colour=1", "'colour'"},       {"parallel=on", "'parallel'"},  {"region_young=65", "'region_young'"},
+      {"backend=gpu", "'backend'"},
+      {"json=2", "'json'"},
+      {"halt_on_error=yes", "'halt_on_error'"},
+      {"exitcode=256", "'exitcode'"},
+      {"exitcode=-1", "'exitcode'"},
+      {"exitcode=", "'exitcode'"},
+      {"report_limit=x", "'report_limit'"},
+      {"verbosity=9", "'verbosity'"},
+      {"region_filter=2", "'region_filter'"},
+      {"log_path=", "'log_path'"},
+      {"record=", "'record'"},
+      {"xclbin=", "'xclbin'"},
+      {"device=1024", "'device'"},
+      {"device=first", "'device'"},
+      {"history_size=3", "'history_size'"},
+      {"json=1 colour=1", "'colour'"},
+      {"parallel=on", "'parallel'"},
+      {"region_young=65", "'region_young'"},
       {"region_young=-1", "'region_young'"},
+      {"shadow_runs=513", "'shadow_runs'"},
+      {"shadow_runs=many", "'shadow_runs'"},
   };
   for (const auto& c : cases) {
     const auto p = parse_runtime_options(c.text);
